@@ -1,0 +1,106 @@
+#include "fw/ftl/common/block_manager.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+BlockManager::BlockManager(Hal& hal, const FirmwareCosts& costs, std::uint32_t streams, std::uint32_t reserve)
+    : hal_(hal), costs_(costs), geo_(hal.geometry()), streams_(streams), reserve_(reserve) {
+  if (geo_.pages_per_block > std::numeric_limits<std::uint16_t>::max())
+    throw std::invalid_argument("pages_per_block above 65535 is not supported by the block manager");
+  const std::uint64_t blocks = geo_.total_blocks();
+  state_.assign(blocks, BlockState::Free);
+  valid_count_.assign(blocks, 0);
+  erase_count_.assign(blocks, 0);
+  valid_bits_.assign((geo_.total_pages() + 63) / 64, 0);
+  free_.resize(planes());
+  reclaiming_.assign(planes(), 0);
+  frontiers_.resize(std::size_t(planes()) * streams_);
+  for (std::uint32_t p = 0; p < planes(); ++p) {
+    free_[p].reserve(geo_.blocks_per_plane);
+    for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;) free_[p].push_back(geo_.block_at(p, b));
+  }
+  // Channel-first striping: k -> channel k % C, then way, die, plane.
+  const std::uint32_t C = geo_.channels, W = geo_.ways, D = geo_.dies_per_way, P = geo_.planes_per_die;
+  for (std::uint32_t k = 0; k < planes(); ++k) {
+    std::uint32_t ch = k % C, r = k / C;
+    std::uint32_t way = r % W;
+    r /= W;
+    std::uint32_t die = r % D, plane = r / D;
+    stripe_.push_back(((ch * W + way) * D + die) * P + plane);
+  }
+  bitmap_table_ = hal_.place_table("valid_bitmap", valid_bits_.size() * 8, MemoryKind::Sram);
+  count_table_ = hal_.place_table("block_valid_counts", blocks * 2, MemoryKind::Sram);
+}
+
+bool BlockManager::can_allocate(std::uint32_t plane, std::uint32_t stream, bool privileged) const {
+  const Frontier& f = frontiers_[std::size_t(plane) * streams_ + stream];
+  if (f.block != kNoBlock && f.next_page < geo_.pages_per_block) return true;
+  return free_[plane].size() > (privileged ? 0u : reserve_);
+}
+
+Ppn BlockManager::allocate(std::uint32_t plane, std::uint32_t stream, bool privileged) {
+  if (!can_allocate(plane, stream, privileged)) return kNoPpn;
+  hal_.charge_cycles(costs_.page_allocate);
+  Frontier& f = frontiers_[std::size_t(plane) * streams_ + stream];
+  if (f.block == kNoBlock || f.next_page == geo_.pages_per_block) {
+    f.block = free_[plane].back();
+    free_[plane].pop_back();
+    f.next_page = 0;
+    state_[f.block] = BlockState::Open;
+  }
+  Ppn ppn = geo_.first_page(f.block) + f.next_page++;
+  if (f.next_page == geo_.pages_per_block) state_[f.block] = BlockState::Closed;
+  return ppn;
+}
+
+void BlockManager::mark_valid(Ppn ppn) {
+  hal_.touch(bitmap_table_, (ppn >> 6) * 8, 8, Access::Write);
+  hal_.touch(count_table_, std::uint64_t(geo_.block_of(ppn)) * 2, 2, Access::Write);
+  valid_bits_[ppn >> 6] |= std::uint64_t(1) << (ppn & 63);
+  ++valid_count_[geo_.block_of(ppn)];
+}
+
+void BlockManager::invalidate(Ppn ppn) {
+  if (!is_valid(ppn)) throw std::logic_error("invalidate() of page " + std::to_string(ppn) + " that is not valid");
+  hal_.touch(bitmap_table_, (ppn >> 6) * 8, 8, Access::Write);
+  hal_.touch(count_table_, std::uint64_t(geo_.block_of(ppn)) * 2, 2, Access::Write);
+  valid_bits_[ppn >> 6] &= ~(std::uint64_t(1) << (ppn & 63));
+  --valid_count_[geo_.block_of(ppn)];
+}
+
+BlockId BlockManager::greedy_victim(std::uint32_t plane) {
+  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * geo_.blocks_per_plane);
+  BlockId best = kNoBlock;
+  std::uint32_t best_valid = std::numeric_limits<std::uint32_t>::max();
+  const BlockId first = geo_.block_at(plane, 0);
+  for (BlockId b = first; b < first + geo_.blocks_per_plane; ++b) {
+    if (state_[b] == BlockState::Closed && valid_count_[b] < best_valid) {
+      best = b;
+      best_valid = valid_count_[b];
+    }
+  }
+  hal_.touch(count_table_, std::uint64_t(first) * 2, geo_.blocks_per_plane * 2, Access::Read);
+  return best;
+}
+
+void BlockManager::begin_reclaim(BlockId b) {
+  if (state_[b] != BlockState::Closed) throw std::logic_error("reclaim of block " + std::to_string(b) + " that is not closed");
+  state_[b] = BlockState::Reclaiming;
+  ++reclaiming_[geo_.plane_of_block(b)];
+}
+
+void BlockManager::finish_reclaim(BlockId b) {
+  if (state_[b] != BlockState::Reclaiming || valid_count_[b] != 0)
+    throw std::logic_error("block " + std::to_string(b) + " erased while it still holds " +
+                           std::to_string(valid_count_[b]) + " valid pages");
+  state_[b] = BlockState::Free;
+  ++erase_count_[b];
+  std::uint32_t plane = geo_.plane_of_block(b);
+  --reclaiming_[plane];
+  free_[plane].push_back(b);
+}
+
+}  // namespace ssd::fw

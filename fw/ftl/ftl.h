@@ -1,0 +1,48 @@
+// The interface every FTL implements. An FTL decides where data goes (updating its mapping at
+// decision time, as real firmware does) and expresses the flash work as operations with
+// dependencies on the OpScheduler; it never waits for the flash.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/metrics.h"
+#include "fw/ftl/ftl_options.h"
+#include "fw/hal/hal.h"
+#include "fw/runtime/firmware_costs.h"
+#include "fw/runtime/op_scheduler.h"
+
+namespace ssd::fw {
+
+// What an FTL gets to work with.
+struct FtlContext {
+  Hal& hal;
+  OpScheduler& ops;
+  const FirmwareCosts& costs;
+  MetricSet& metrics;  // the FTL's own counters (report section "ftl")
+  FtlOptions& options;
+};
+
+class Ftl {
+ public:
+  virtual ~Ftl() = default;
+
+  // Logical pages exported to the host (the drive's capacity in pages).
+  virtual Lpn logical_pages() const = 0;
+
+  // Host read of one logical page. Returns the operation on whose completion *sink holds the
+  // page's token, or an invalid OpRef when *sink was set at once (e.g. an unwritten page).
+  virtual OpRef read(Lpn lpn, Token* sink) = 0;
+
+  // Host write of one logical page whose data is in the buffer once `data_ready` completes.
+  // merge_with != nullptr: partial-page write; the programmed token is
+  // merge_tokens(*merge_with, token), *merge_with being filled before data_ready completes.
+  // Returns the operation whose completion means the page is on flash.
+  virtual OpRef write(Lpn lpn, Token token, const Token* merge_with, OpRef data_ready) = 0;
+
+  // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). Used by the integrity checker
+  // that compares the mapping with the OOB of every page.
+  virtual Ppn locate(Lpn lpn) const = 0;
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,43 @@
+// Parameters of one FTL, as given in the platform file's `ftl:` section or with --set ftl.X=V.
+// Each FTL reads the parameters it knows (with range checks); whatever is left unread is an
+// unknown parameter and is rejected by name.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+class FtlOptionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class FtlOptions {
+ public:
+  FtlOptions() = default;
+  explicit FtlOptions(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+
+  double real(const std::string& key, double fallback, double min, double max, const std::string& what);
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max,
+                       const std::string& what);
+  std::string choice(const std::string& key, const std::string& fallback, const std::set<std::string>& allowed,
+                     const std::string& what);
+
+  // Throws FtlOptionError naming every parameter no FTL code asked for.
+  void reject_unread(const std::string& ftl_name) const;
+
+  const std::map<std::string, std::string>& values() const { return values_; }
+  // What each read parameter resolved to (defaults included), for the report.
+  const std::map<std::string, std::string>& effective() const { return effective_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> effective_;
+  std::map<std::string, std::string> descriptions_;
+};
+
+}  // namespace ssd::fw

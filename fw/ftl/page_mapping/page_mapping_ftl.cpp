@@ -1,0 +1,168 @@
+#include "fw/ftl/page_mapping/page_mapping_ftl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+namespace {
+std::uint32_t read_reserve(FtlOptions& o) {
+  return static_cast<std::uint32_t>(o.integer("gc_reserve_blocks", 1, 1, 64, "free blocks per plane kept for GC"));
+}
+}  // namespace
+
+PageMappingFtl::PageMappingFtl(FtlContext& ctx)
+    : ctx_(ctx),
+      blocks_(ctx.hal, ctx.costs, 2, read_reserve(ctx.options)),
+      host_pages_written_(ctx.metrics.counter("host_pages_written")),
+      host_pages_read_(ctx.metrics.counter("host_pages_read")),
+      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
+      gc_runs_(ctx.metrics.counter("gc_runs")),
+      gc_copies_(ctx.metrics.counter("gc_copies")),
+      gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
+      erases_(ctx.metrics.counter("erases")),
+      deferred_writes_(ctx.metrics.counter("deferred_writes")),
+      unmapped_reads_(ctx.metrics.counter("unmapped_reads")) {
+  const FlashGeometry& g = blocks_.geometry();
+  const double op = ctx.options.real("overprovisioning", 0.07, 0.0, 0.9, "share of physical pages hidden from the host");
+  const std::uint32_t reserve = read_reserve(ctx.options);
+  gc_threshold_ = static_cast<std::uint32_t>(ctx.options.integer(
+      "gc_threshold_blocks", std::max<std::int64_t>(reserve + 2, g.blocks_per_plane / 64), reserve + 1,
+      g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
+  ctx.options.reject_unread("page_mapping");
+
+  logical_pages_ = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - op)));
+  // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
+  // relocation beyond what the host may fill.
+  const std::uint64_t spare_per_plane = std::uint64_t(g.blocks_per_plane) - std::uint64_t(std::ceil(
+                                            double(logical_pages_) / g.pages_per_block / g.total_planes()));
+  if (spare_per_plane < gc_threshold_ + 2)
+    throw FtlOptionError("ftl.overprovisioning = " + std::to_string(op) + " leaves " + std::to_string(spare_per_plane) +
+                         " spare blocks per plane; page_mapping needs at least gc_threshold_blocks + 2 = " +
+                         std::to_string(gc_threshold_ + 2));
+  l2p_.assign(logical_pages_, kNoPpn);
+  l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
+  gc_running_.assign(blocks_.planes(), false);
+}
+
+OpRef PageMappingFtl::read(Lpn lpn, Token* sink) {
+  ++host_pages_read_;
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
+  Ppn ppn = l2p_[lpn];
+  if (ppn == kNoPpn) {
+    ++unmapped_reads_;
+    *sink = kUnwrittenToken;
+    return OpRef{};
+  }
+  OpRef r = ctx_.ops.read(ppn, sink);
+  ctx_.ops.submit(r);
+  return r;
+}
+
+std::uint32_t PageMappingFtl::next_host_plane() {
+  for (std::uint32_t tries = 0; tries < blocks_.planes(); ++tries) {
+    std::uint32_t plane = blocks_.stripe_plane(stripe_cursor_++);
+    if (blocks_.can_allocate(plane, kHostStream, false)) return plane;
+  }
+  return BlockManager::kNoBlock;
+}
+
+OpRef PageMappingFtl::write(Lpn lpn, Token token, const Token* merge_with, OpRef data_ready) {
+  ++host_pages_written_;
+  std::uint32_t plane = deferred_.empty() ? next_host_plane() : BlockManager::kNoBlock;
+  if (plane == BlockManager::kNoBlock) {  // no room anywhere: wait for GC to free a block
+    ++deferred_writes_;
+    OpRef done = ctx_.ops.join();
+    deferred_.push_back({lpn, token, merge_with, data_ready, done});
+    return done;
+  }
+  return place_write(plane, lpn, token, merge_with, data_ready);
+}
+
+OpRef PageMappingFtl::place_write(std::uint32_t plane, Lpn lpn, Token token, const Token* merge_with,
+                                  OpRef data_ready) {
+  Ppn ppn = blocks_.allocate(plane, kHostStream, false);
+  remap(lpn, ppn);
+  OpRef p = ctx_.ops.program(ppn, lpn, token, merge_with);
+  ctx_.ops.depend(data_ready, p);
+  ctx_.ops.submit(p);
+  ++flash_pages_programmed_;
+  maybe_start_gc(plane);
+  return p;
+}
+
+void PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
+  ctx_.hal.charge_cycles(ctx_.costs.map_update);
+  ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
+  if (l2p_[lpn] != kNoPpn) blocks_.invalidate(l2p_[lpn]);
+  l2p_[lpn] = new_ppn;
+  ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Write);
+  blocks_.mark_valid(new_ppn);
+}
+
+void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
+  if (gc_running_[plane] || blocks_.free_blocks(plane) >= gc_threshold_) return;
+  BlockId victim = blocks_.greedy_victim(plane);
+  if (victim == BlockManager::kNoBlock) return;  // nothing closed yet
+  gc_running_[plane] = true;
+  ++gc_runs_;
+  blocks_.begin_reclaim(victim);
+  OpRef erase = ctx_.ops.erase(victim);
+  ctx_.ops.on_complete(erase, [this, victim](const HalResult&) { finish_gc(victim); });
+  const FlashGeometry& g = blocks_.geometry();
+  const Ppn first = g.first_page(victim);
+  for (Ppn ppn = first; ppn < first + g.pages_per_block; ++ppn) {
+    if (!blocks_.is_valid(ppn)) continue;
+    OpRef r = ctx_.ops.read(ppn);
+    ctx_.ops.on_complete(r, [this, ppn](const HalResult& page) { relocate(ppn, page); });
+    ctx_.ops.depend(r, erase);
+    ctx_.ops.submit(r);
+  }
+  ctx_.ops.submit(erase);
+}
+
+void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
+  if (page.lpn >= logical_pages_)
+    throw std::logic_error("GC read of valid page " + std::to_string(old_ppn) + " found no logical page in its OOB");
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.touch(l2p_table_, std::uint64_t(page.lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
+  if (l2p_[page.lpn] != old_ppn) {  // overwritten by the host since the victim was chosen
+    ++gc_superseded_;
+    return;
+  }
+  const std::uint32_t plane = blocks_.geometry().plane_of_block(blocks_.geometry().block_of(old_ppn));
+  Ppn ppn = blocks_.allocate(plane, kGcStream, true);
+  if (ppn == kNoPpn)
+    throw std::logic_error("GC on plane " + std::to_string(plane) + " has no free block to relocate into");
+  remap(page.lpn, ppn);
+  OpRef p = ctx_.ops.program(ppn, page.lpn, page.token);
+  ctx_.ops.submit(p);
+  ++gc_copies_;
+  ++flash_pages_programmed_;
+}
+
+void PageMappingFtl::finish_gc(BlockId victim) {
+  const std::uint32_t plane = blocks_.geometry().plane_of_block(victim);
+  blocks_.finish_reclaim(victim);
+  ++erases_;
+  gc_running_[plane] = false;
+  retry_deferred();
+  maybe_start_gc(plane);
+}
+
+void PageMappingFtl::retry_deferred() {
+  while (!deferred_.empty()) {
+    std::uint32_t plane = next_host_plane();
+    if (plane == BlockManager::kNoBlock) return;
+    DeferredWrite w = deferred_.front();
+    deferred_.pop_front();
+    OpRef p = place_write(plane, w.lpn, w.token, w.merge_with, w.data_ready);
+    ctx_.ops.depend(p, w.done);
+    ctx_.ops.submit(w.done);
+  }
+}
+
+}  // namespace ssd::fw

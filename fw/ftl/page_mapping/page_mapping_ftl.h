@@ -1,0 +1,68 @@
+// Pure page mapping: the "ideal page mapping" baseline of the seed papers.
+//
+// - Full L2P table (4 bytes per logical page) placed in SRAM when it fits, else in DRAM.
+// - Capacity: logical pages = physical pages x (1 - ftl.overprovisioning).
+// - Two write frontiers per plane (host, GC); host writes stripe channel-first across planes,
+//   skipping planes that have no block left for host data; GC copies stay in the victim's plane.
+// - Greedy GC per plane, started when the plane's free blocks fall below
+//   ftl.gc_threshold_blocks (counting blocks already being reclaimed), one victim at a time
+//   per plane. Victim pages are read; on each read's completion the OOB's logical page is
+//   checked against the L2P and, if still current, the page is relocated (mapping updated then).
+//   The victim is erased once all its reads completed, and returns to the free pool.
+// - ftl.gc_reserve_blocks per plane are kept for GC; a host write finding no plane with room
+//   waits (deferred) until an erase frees a block.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "fw/ftl/common/block_manager.h"
+#include "fw/ftl/ftl.h"
+
+namespace ssd::fw {
+
+class PageMappingFtl : public Ftl {
+ public:
+  explicit PageMappingFtl(FtlContext& ctx);
+
+  Lpn logical_pages() const override { return logical_pages_; }
+  OpRef read(Lpn lpn, Token* sink) override;
+  OpRef write(Lpn lpn, Token token, const Token* merge_with, OpRef data_ready) override;
+  Ppn locate(Lpn lpn) const override { return l2p_[lpn]; }
+
+  // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
+  void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }
+  const BlockManager& blocks() const { return blocks_; }
+
+ private:
+  enum Stream : std::uint32_t { kHostStream = 0, kGcStream = 1 };
+  struct DeferredWrite {
+    Lpn lpn;
+    Token token;
+    const Token* merge_with;
+    OpRef data_ready;
+    OpRef done;
+  };
+
+  std::uint32_t next_host_plane();  // BlockManager::kNoBlock-like max when none has room
+  OpRef place_write(std::uint32_t plane, Lpn lpn, Token token, const Token* merge_with, OpRef data_ready);
+  void remap(Lpn lpn, Ppn new_ppn);
+  void maybe_start_gc(std::uint32_t plane);
+  void relocate(Ppn old_ppn, const HalResult& page);
+  void finish_gc(BlockId victim);
+  void retry_deferred();
+
+  FtlContext ctx_;  // a copy: it holds references only
+  BlockManager blocks_;
+  Lpn logical_pages_;
+  std::uint32_t gc_threshold_;
+  std::vector<Ppn> l2p_;
+  TableRegion l2p_table_;
+  std::vector<bool> gc_running_;  // per plane
+  std::uint64_t stripe_cursor_ = 0;
+  std::deque<DeferredWrite> deferred_;
+  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &gc_runs_, &gc_copies_,
+      &gc_superseded_, &erases_, &deferred_writes_, &unmapped_reads_;
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,27 @@
+#include "fw/ftl/registry.h"
+
+#include "fw/ftl/page_mapping/page_mapping_ftl.h"
+
+namespace ssd::fw {
+
+const std::vector<FtlInfo>& ftl_registry() {
+  static const std::vector<FtlInfo> all = {
+      {"page_mapping", "pure page mapping: full L2P table, striped write frontiers, greedy GC",
+       [](FtlContext& c) { return std::make_unique<PageMappingFtl>(c); }},
+  };
+  return all;
+}
+
+const FtlInfo* find_ftl(const std::string& name) {
+  for (const auto& f : ftl_registry())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string ftl_names() {
+  std::string s;
+  for (const auto& f : ftl_registry()) s += (s.empty() ? "" : ", ") + f.name;
+  return s;
+}
+
+}  // namespace ssd::fw

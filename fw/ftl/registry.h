@@ -1,0 +1,24 @@
+// The FTLs the firmware can run, by name. Adding an FTL: a folder under fw/ftl/ and one line in
+// fw/ftl/registry.cpp.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fw/ftl/ftl.h"
+
+namespace ssd::fw {
+
+struct FtlInfo {
+  std::string name;
+  std::string description;
+  std::function<std::unique_ptr<Ftl>(FtlContext&)> make;
+};
+
+const std::vector<FtlInfo>& ftl_registry();
+const FtlInfo* find_ftl(const std::string& name);  // nullptr when unknown
+std::string ftl_names();                           // "a, b, c" for error messages
+
+}  // namespace ssd::fw

@@ -1,0 +1,84 @@
+// The firmware's hardware abstraction layer (HAL): everything the FTL and its runtime may ask of
+// the hardware. Two implementations exist: a functional untimed flash array (unit tests,
+// integrity fuzzing, preconditioning) and the co-simulation HAL on the modeled core, where every
+// operation becomes a TLM transaction and every charge becomes simulated core time.
+//
+// Plain C++17: no SystemC here or anywhere under fw/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/geometry.h"
+
+namespace ssd::fw {
+
+enum class OpKind : std::uint8_t {
+  Read,        // flash page read (data + OOB) into the controller's data buffer
+  Program,     // flash page program from the data buffer, with OOB (lpn, token)
+  Erase,       // flash block erase; ppn is the block's first page
+  HostDmaIn,   // host memory -> data buffer (write command payload)
+  HostDmaOut,  // data buffer -> host memory (read command payload)
+  Join,        // no hardware action: completes when its dependencies have
+};
+
+const char* to_string(OpKind k);
+
+// One operation as handed to the hardware.
+struct HalOp {
+  std::uint32_t tag = 0;  // opaque to the HAL; returned with the completion
+  OpKind kind = OpKind::Join;
+  Ppn ppn = kNoPpn;        // page (Read/Program) or first page of the block (Erase)
+  Lpn lpn = kNoLpn;        // OOB logical page written by a Program
+  Token token = 0;         // data token written by a Program
+  std::uint32_t bytes = 0; // DMA length (HostDma*)
+  std::uint32_t host_cmd = 0;  // host command a DMA belongs to
+  std::uint64_t buffer_addr = 0;  // data-buffer (DRAM) address the data moves through
+};
+
+// What the hardware reports back.
+struct HalResult {
+  Lpn lpn = kNoLpn;  // OOB logical page of a Read (kNoLpn: erased page)
+  Token token = 0;   // data token of a Read (kUnwrittenToken: erased page)
+};
+
+// Where a firmware table lives in the controller's memory map.
+enum class MemoryKind : std::uint8_t { Sram, Dram };
+struct TableRegion {
+  std::string name;
+  MemoryKind memory = MemoryKind::Sram;
+  std::uint64_t base = 0;
+  std::uint64_t bytes = 0;
+};
+enum class Access : std::uint8_t { Read, Write };
+
+class HalListener {
+ public:
+  virtual ~HalListener() = default;
+  virtual void on_hal_complete(std::uint32_t tag, const HalResult& result) = 0;
+};
+
+class Hal {
+ public:
+  virtual ~Hal() = default;
+  virtual const FlashGeometry& geometry() const = 0;
+  virtual void set_listener(HalListener* listener) = 0;
+
+  // Starts an operation; completion is reported later through the listener, never from inside
+  // issue() itself.
+  virtual void issue(const HalOp& op) = 0;
+
+  // Firmware cost annotation: the cycles the firmware just spent, and a table access at a real
+  // address (so it costs bus and memory time, and contends with DMA).
+  virtual void charge_cycles(std::uint64_t cycles) = 0;
+  virtual void touch(const TableRegion& table, std::uint64_t offset, std::uint32_t bytes, Access access) = 0;
+
+  // Places a firmware table in SRAM when it fits there (after what is already placed), else in
+  // the DRAM buffer. Throws std::runtime_error when neither has room.
+  virtual TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) = 0;
+
+  // The host command `host_cmd` is finished: post its completion entry.
+  virtual void complete_host_command(std::uint32_t host_cmd) = 0;
+};
+
+}  // namespace ssd::fw

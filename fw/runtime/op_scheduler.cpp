@@ -1,0 +1,264 @@
+#include "fw/runtime/op_scheduler.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "common/tokens.h"
+
+namespace ssd::fw {
+
+namespace {
+std::string where(const FlashGeometry& g, Ppn ppn) {
+  PhysAddr a = g.decompose(ppn);
+  return "ch" + std::to_string(a.channel) + "/way" + std::to_string(a.way) + "/die" + std::to_string(a.die) +
+         "/plane" + std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
+}
+}  // namespace
+
+OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots)
+    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()) {
+  hal_.set_listener(this);
+  data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
+  static const char* names[6] = {"reads_issued", "programs_issued", "erases_issued",
+                                 "host_dma_in_issued", "host_dma_out_issued", "joins"};
+  for (int i = 0; i < 6; ++i) issued_[i] = &metrics.counter(names[i]);
+  ops_.reserve(1024);
+  programs_in_flight_.reserve(4096);
+}
+
+OpRef OpScheduler::allocate(OpKind kind) {
+  std::uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(ops_.size());
+    ops_.emplace_back();
+  }
+  Op& op = ops_[index];
+  op.state = State::Building;
+  op.kind = kind;
+  op.counted = op.wait_chain = false;
+  op.ppn = kNoPpn;
+  op.lpn = kNoLpn;
+  op.token = 0;
+  op.bytes = op.host_cmd = 0;
+  op.pending = 1;  // the builder's hold, released by submit()
+  op.merge_with = nullptr;
+  op.sink = nullptr;
+  op.chain_next = OpRef{};
+  op.successors.clear();
+  op.callback = nullptr;
+  ++live_;
+  return OpRef{index, op.gen};
+}
+
+OpRef OpScheduler::read(Ppn ppn, Token* sink) {
+  OpRef r = allocate(OpKind::Read);
+  ops_[r.index].ppn = ppn;
+  ops_[r.index].sink = sink;
+  return r;
+}
+
+OpRef OpScheduler::program(Ppn ppn, Lpn lpn, Token token, const Token* merge_with) {
+  OpRef r = allocate(OpKind::Program);
+  Op& op = ops_[r.index];
+  op.ppn = ppn;
+  op.lpn = lpn;
+  op.token = token;
+  op.merge_with = merge_with;
+  return r;
+}
+
+OpRef OpScheduler::erase(BlockId block) {
+  OpRef r = allocate(OpKind::Erase);
+  ops_[r.index].ppn = geo_.first_page(block);
+  return r;
+}
+
+OpRef OpScheduler::host_dma(OpKind direction, std::uint32_t host_cmd, std::uint32_t bytes) {
+  OpRef r = allocate(direction);
+  ops_[r.index].host_cmd = host_cmd;
+  ops_[r.index].bytes = bytes;
+  return r;
+}
+
+OpRef OpScheduler::join() { return allocate(OpKind::Join); }
+
+void OpScheduler::on_complete(OpRef op, OpCallback callback) {
+  if (!alive(op)) throw std::logic_error("on_complete() on a finished operation");
+  ops_[op.index].callback = std::move(callback);
+}
+
+void OpScheduler::depend(OpRef before, OpRef after) {
+  if (!alive(after) || ops_[after.index].state != State::Building)
+    throw std::logic_error("depend(): the dependent operation must still be under construction");
+  if (!alive(before)) return;  // already finished
+  ops_[before.index].successors.push_back(after.index);
+  ++ops_[after.index].pending;
+}
+
+void OpScheduler::submit(OpRef ref) {
+  if (!alive(ref) || ops_[ref.index].state != State::Building)
+    throw std::logic_error("submit() of an operation that is not under construction");
+  apply_hazards(ref.index);
+  Op& op = ops_[ref.index];
+  op.state = State::Waiting;
+  if (--op.pending == 0) make_ready(ref.index);
+  drain();
+}
+
+void OpScheduler::apply_hazards(std::uint32_t index) {
+  Op& op = ops_[index];
+  OpRef self{index, op.gen};
+  switch (op.kind) {
+    case OpKind::Read: {
+      BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+      if (b.erase_issued)
+        throw std::logic_error("firmware read of " + where(geo_, op.ppn) + " while its block is being erased");
+      op.counted = true;
+      auto it = programs_in_flight_.find(op.ppn);
+      if (it != programs_in_flight_.end() && alive(it->second)) {
+        Op& prog = ops_[it->second.index];
+        op.counted = prog.counted;  // reading a page programmed after a pending erase
+        prog.successors.push_back(index);
+        ++op.pending;
+      }
+      if (op.counted) ++b.inflight;
+      break;
+    }
+    case OpKind::Program: {
+      BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+      if (alive(b.erase)) {
+        depend(b.erase, self);
+      } else {
+        op.counted = true;
+        ++b.inflight;
+      }
+      if (alive(b.last_program)) {
+        ops_[b.last_program.index].chain_next = self;
+        op.wait_chain = true;
+      }
+      b.last_program = self;
+      programs_in_flight_[op.ppn] = self;
+      break;
+    }
+    case OpKind::Erase: {
+      BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+      if (alive(b.erase))
+        throw std::logic_error("second erase of " + where(geo_, op.ppn) + " while one is pending");
+      b.erase = self;
+      b.erase_parked = b.erase_issued = false;
+      break;
+    }
+    default: break;
+  }
+}
+
+void OpScheduler::make_ready(std::uint32_t index) {
+  Op& op = ops_[index];
+  if (op.wait_chain) return;  // released when the previous program of the block is issued
+  if (op.kind == OpKind::Erase) {
+    BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+    if (b.inflight > 0) {
+      b.erase_parked = true;
+      return;
+    }
+    b.erase_issued = true;
+  }
+  ready_.push_back(index);
+}
+
+std::uint64_t OpScheduler::buffer_address() {
+  std::uint64_t slots = data_buffer_.bytes / geo_.page_bytes;
+  return data_buffer_.base + (buffer_slot_++ % slots) * geo_.page_bytes;
+}
+
+void OpScheduler::issue(std::uint32_t index) {
+  Op& op = ops_[index];
+  op.state = State::Issued;
+  ++*issued_[static_cast<int>(op.kind)];
+  if (op.kind == OpKind::Join) {
+    complete(index, HalResult{});
+    return;
+  }
+  if (op.kind == OpKind::Program) {
+    if (op.merge_with) op.token = merge_tokens(*op.merge_with, op.token);
+    BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+    if (b.last_program.index == index && b.last_program.gen == op.gen) b.last_program = OpRef{};
+    if (alive(op.chain_next)) {
+      Op& next = ops_[op.chain_next.index];
+      next.wait_chain = false;
+      if (next.state == State::Waiting && next.pending == 0) make_ready(op.chain_next.index);
+    }
+  }
+  hal_.charge_cycles(costs_.op_issue);
+  HalOp h;
+  h.tag = index;
+  h.kind = op.kind;
+  h.ppn = op.ppn;
+  h.lpn = op.lpn;
+  h.token = op.token;
+  h.bytes = op.kind == OpKind::HostDmaIn || op.kind == OpKind::HostDmaOut ? op.bytes : geo_.page_bytes;
+  h.host_cmd = op.host_cmd;
+  h.buffer_addr = buffer_address();
+  hal_.issue(h);
+}
+
+void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
+  if (tag >= ops_.size() || ops_[tag].state != State::Issued)
+    throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
+  hal_.charge_cycles(costs_.op_complete);
+  complete(tag, result);
+  drain();
+}
+
+void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
+  {
+    Op& op = ops_[index];
+    if (op.kind == OpKind::Read && op.sink) *op.sink = result.token;
+    if (op.callback) {
+      OpCallback cb = std::move(op.callback);
+      op.callback = nullptr;
+      cb(result);  // may create and submit operations (ops_ may grow: re-fetch below)
+    }
+  }
+  Op& op = ops_[index];
+  if (op.kind == OpKind::Read || op.kind == OpKind::Program || op.kind == OpKind::Erase) {
+    BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+    if (op.kind == OpKind::Erase) {
+      b.erase = OpRef{};
+      b.erase_issued = b.erase_parked = false;
+    } else {
+      if (op.kind == OpKind::Program) {
+        auto it = programs_in_flight_.find(op.ppn);
+        if (it != programs_in_flight_.end() && it->second.index == index) programs_in_flight_.erase(it);
+      }
+      if (op.counted && --b.inflight == 0 && b.erase_parked) {
+        b.erase_parked = false;
+        b.erase_issued = true;
+        ready_.push_back(b.erase.index);
+      }
+    }
+  }
+  for (std::uint32_t s : op.successors) {
+    Op& succ = ops_[s];
+    if (--succ.pending == 0 && succ.state == State::Waiting) make_ready(s);
+  }
+  op.successors.clear();
+  op.state = State::Free;
+  ++op.gen;
+  --live_;
+  free_.push_back(index);
+}
+
+void OpScheduler::drain() {
+  if (draining_) return;
+  draining_ = true;
+  // First ready, first issued; completions of joins append to ready_ while we walk it.
+  for (std::size_t i = 0; i < ready_.size(); ++i) issue(ready_[i]);
+  ready_.clear();
+  draining_ = false;
+}
+
+}  // namespace ssd::fw

@@ -1,0 +1,104 @@
+// Keeps many flash operations in flight: an FTL decides (mapping updated at decision time),
+// emits operations with their dependencies, and the scheduler hands each one to the HAL when
+// its predecessors are done.
+//
+// Ordering hazards are resolved here from the addresses, so no FTL has to remember them:
+//  - a read of a page whose program is in flight waits for that program;
+//  - programs to one block are issued in the order they were submitted (in-order page
+//    programming), even when an earlier one waits for data;
+//  - an erase waits until every earlier-submitted read or program of its block has completed,
+//    including reads submitted after the erase but before it was issued (a page still valid at
+//    decision time must be read before its block is erased);
+//  - a program submitted to a block whose erase is pending waits for the erase.
+// A read of a block whose erase is already issued is a firmware bug and throws.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "common/metrics.h"
+#include "fw/hal/hal.h"
+#include "fw/runtime/firmware_costs.h"
+#include "fw/runtime/op_ref.h"
+
+namespace ssd::fw {
+
+using OpCallback = std::function<void(const HalResult&)>;
+
+class OpScheduler : public HalListener {
+ public:
+  // The data buffer is a ring of `buffer_slots` page slots placed in DRAM; each flash or DMA
+  // operation moves its data through the next slot (addresses only: the buffer does not yet
+  // limit how many operations are in flight).
+  OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots = 1024);
+
+  // Builders: the op is held until submit(), so dependencies can be added first.
+  OpRef read(Ppn ppn, Token* sink = nullptr);
+  // merge_with: if set, the programmed token is merge_tokens(*merge_with, token), resolved when
+  // the program is issued (read-modify-write: *merge_with is filled by the old page's read).
+  OpRef program(Ppn ppn, Lpn lpn, Token token, const Token* merge_with = nullptr);
+  OpRef erase(BlockId block);
+  OpRef host_dma(OpKind direction, std::uint32_t host_cmd, std::uint32_t bytes);
+  OpRef join();
+
+  void on_complete(OpRef op, OpCallback callback);  // runs before successors are released
+  void depend(OpRef before, OpRef after);            // `after` waits for `before` to complete
+  void submit(OpRef op);
+
+  bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
+  std::uint64_t in_flight() const { return live_; }
+
+  void on_hal_complete(std::uint32_t tag, const HalResult& result) override;
+
+ private:
+  enum class State : std::uint8_t { Free, Building, Waiting, Issued };
+  struct Op {
+    std::uint32_t gen = 0;
+    State state = State::Free;
+    OpKind kind = OpKind::Join;
+    bool counted = false;     // counted in its block's pre-erase in-flight ops
+    bool wait_chain = false;  // waits for the previous program of its block to be issued
+    Ppn ppn = kNoPpn;
+    Lpn lpn = kNoLpn;
+    Token token = 0;
+    std::uint32_t bytes = 0, host_cmd = 0, pending = 0;
+    const Token* merge_with = nullptr;
+    Token* sink = nullptr;
+    OpRef chain_next;
+    std::vector<std::uint32_t> successors;
+    OpCallback callback;
+  };
+  struct BlockHazard {
+    std::uint32_t inflight = 0;  // pre-erase reads/programs not yet completed
+    OpRef last_program;          // newest submitted program not yet issued
+    OpRef erase;                 // pending or issued erase
+    bool erase_parked = false;   // erase ready but waiting for `inflight` to drain
+    bool erase_issued = false;
+  };
+
+  OpRef allocate(OpKind kind);
+  void apply_hazards(std::uint32_t index);
+  void make_ready(std::uint32_t index);
+  void issue(std::uint32_t index);
+  void complete(std::uint32_t index, const HalResult& result);
+  void drain();
+  std::uint64_t buffer_address();
+
+  Hal& hal_;
+  const FirmwareCosts& costs_;
+  FlashGeometry geo_;
+  std::vector<Op> ops_;
+  std::vector<std::uint32_t> free_;
+  std::vector<BlockHazard> blocks_;
+  std::unordered_map<Ppn, OpRef> programs_in_flight_;
+  std::vector<std::uint32_t> ready_;
+  bool draining_ = false;
+  std::uint64_t live_ = 0;
+  std::uint64_t buffer_slot_ = 0;
+  TableRegion data_buffer_;
+  std::uint64_t* issued_[6];
+};
+
+}  // namespace ssd::fw

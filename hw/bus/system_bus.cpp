@@ -1,0 +1,51 @@
+#include "hw/bus/system_bus.h"
+
+#include <algorithm>
+
+namespace ssd::hw {
+
+using sc_core::sc_time;
+
+SystemBus::SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricSet& metrics)
+    : sc_module(name),
+      initiators("initiators"),
+      targets("targets"),
+      cfg_(config),
+      cycle_(1e6 / config.clock_mhz, sc_core::SC_PS),
+      busy_ps_(metrics.counter("busy_ps")),
+      wait_ps_(metrics.counter("wait_ps")),
+      transfers_(metrics.counter("transfers")),
+      bytes_(metrics.counter("bytes")) {
+  initiators.register_b_transport(this, &SystemBus::b_transport);
+}
+
+void SystemBus::map(std::uint64_t base, std::uint64_t size, unsigned index, const std::string& target_name) {
+  map_.push_back({base, size, index, target_name});
+}
+
+void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const std::uint64_t addr = trans.get_address();
+  const Range* r = nullptr;
+  for (const Range& m : map_)
+    if (addr >= m.base && addr - m.base < m.size) r = &m;
+  if (!r || addr - r->base + trans.get_data_length() > r->size) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time arrival = now + delay;
+  const sc_time start = std::max(arrival, busy_until_);
+  const std::uint64_t beats = (trans.get_data_length() + cfg_.width_bytes - 1) / cfg_.width_bytes;
+  const sc_time occupancy = cycle_ * double(beats);
+  busy_until_ = start + occupancy;
+  wait_ps_ += (start - arrival).value();
+  busy_ps_ += occupancy.value();
+  ++transfers_;
+  bytes_ += trans.get_data_length();
+  delay = busy_until_ - now;
+  trans.set_address(addr - r->base);
+  targets[r->index]->b_transport(trans, delay);
+  trans.set_address(addr);
+}
+
+}  // namespace ssd::hw

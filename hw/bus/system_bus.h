@@ -1,0 +1,50 @@
+// The controller's system bus: initiators (cores, host DMA, channel DMAs) reach targets (SRAM,
+// DRAM buffer) through an address map. Loosely timed with reservation: a transfer occupies the
+// bus for ceil(bytes / width) cycles starting when both it has arrived (now + annotated delay)
+// and the bus is free, so concurrent initiators are served in arrival order and each waits for
+// the others' beats. The bus is held only for data beats (a pipelined, split-transaction
+// interconnect); each target serializes its own accesses and adds its latency.
+#pragma once
+
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <vector>
+
+#include "common/metrics.h"
+
+namespace ssd::hw {
+
+struct SystemBusConfig {
+  std::uint32_t width_bytes = 16;
+  double clock_mhz = 400;
+};
+
+class SystemBus : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<SystemBus> initiators;
+  tlm_utils::multi_passthrough_initiator_socket<SystemBus> targets;
+
+  SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricSet& metrics);
+
+  // Maps [base, base+size) to the target bound at targets[index]; addresses reach the target
+  // relative to base.
+  void map(std::uint64_t base, std::uint64_t size, unsigned index, const std::string& target_name);
+
+ private:
+  struct Range {
+    std::uint64_t base, size;
+    unsigned index;
+    std::string name;
+  };
+  void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+  SystemBusConfig cfg_;
+  sc_core::sc_time cycle_, busy_until_;
+  std::vector<Range> map_;
+  std::uint64_t &busy_ps_, &wait_ps_, &transfers_, &bytes_;
+};
+
+}  // namespace ssd::hw

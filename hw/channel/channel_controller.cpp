@@ -1,0 +1,293 @@
+#include "hw/channel/channel_controller.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ssd::hw {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+// VCD codes of a die's state (see waves/die_state.txt for the GTKWave translate filter).
+std::uint64_t state_code(int phase, tlmx::FlashOpcode op) {
+  switch (phase) {
+    case 0: return 0;  // idle
+    case 1: return 1;  // DMA in
+    case 2: case 5: return 7;  // waiting for the bus
+    case 3: return 2;  // command/address (+data in) on the bus
+    case 4: return op == tlmx::FlashOpcode::Read ? 3 : op == tlmx::FlashOpcode::Program ? 4 : 5;
+    case 6: return 6;  // data out on the bus
+    case 7: return 1;  // DMA out
+  }
+  return 0;
+}
+bool working(int phase) { return phase == 3 || phase == 4 || phase == 6; }
+}  // namespace
+
+ChannelController::ChannelController(sc_core::sc_module_name name, const ChannelControllerConfig& config,
+                                     NandArray& array, MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
+    : sc_module(name),
+      flash_target("flash_target"),
+      dma("dma"),
+      cfg_(config),
+      array_(array),
+      vcd_(vcd),
+      posted_("posted"),
+      bus_busy_ps_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_busy_ps")),
+      bus_transfers_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_transfers")),
+      first_die_(config.channel * config.geometry.dies_per_channel()) {
+  flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
+  const std::string ch = "ssd.channel" + std::to_string(cfg_.channel);
+  if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
+  dma_dummy_.resize(std::size_t(cfg_.geometry.page_bytes) * cfg_.geometry.planes_per_die);
+  SC_METHOD(step);
+  sensitive << posted_.get_event();
+  for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
+    auto die = std::make_unique<Die>();
+    die->index = d;
+    MetricSet& m = metrics.set("hw.channel" + std::to_string(cfg_.channel) + ".die" + std::to_string(d));
+    die->busy_ps = &m.counter("busy_ps");
+    die->reads = &m.counter("reads");
+    die->programs = &m.counter("programs");
+    die->erases = &m.counter("erases");
+    die->multiplane = &m.counter("multiplane_operations");
+    if (vcd_) {
+      die->vcd_state = vcd_->add(ch + ".die" + std::to_string(d), "state", 3);
+      die->vcd_queue = vcd_->add(ch + ".die" + std::to_string(d), "queue", 8);
+    }
+    sensitive << die->event;
+    dies_.push_back(std::move(die));
+  }
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                      sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "flash protocol: only BEGIN_REQ goes forward");
+  tlmx::FlashCommand* cmd = trans.get_extension<tlmx::FlashCommand>();
+  if (!cmd) SC_REPORT_ERROR(name(), "flash command without FlashCommand extension");
+  posted_.notify(trans, delay);
+  return tlm::TLM_ACCEPTED;
+}
+
+void ChannelController::set_phase(Die& die, Phase p, sc_time now) {
+  if (working(static_cast<int>(die.phase))) *die.busy_ps += (now - die.busy_since).value();
+  die.phase = p;
+  if (working(static_cast<int>(p))) die.busy_since = now;
+  if (vcd_)
+    vcd_->change(die.vcd_state, state_code(static_cast<int>(p),
+                                           die.group.empty() ? tlmx::FlashOpcode::Read : die.group[0].cmd->opcode));
+}
+
+void ChannelController::trace_queue(Die& die) {
+  if (vcd_) vcd_->change(die.vcd_queue, std::min<std::size_t>(die.queue.size(), 255));
+}
+
+void ChannelController::step() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (tlm::tlm_generic_payload* trans = posted_.get_next_transaction()) {
+    tlmx::FlashCommand* cmd = trans->get_extension<tlmx::FlashCommand>();
+    const std::uint32_t die = cfg_.geometry.die_of_block(cfg_.geometry.block_of(cmd->ppn));
+    if (cmd->ppn >= cfg_.geometry.total_pages() || cfg_.geometry.channel_of_die(die) != cfg_.channel)
+      SC_REPORT_ERROR(name(), ("flash " + std::string(tlmx::to_string(cmd->opcode)) + " of page " +
+                               std::to_string(cmd->ppn) + " sent to the wrong channel")
+                                  .c_str());
+    cmd->posted = now;
+    Die& d = *dies_[die - first_die_];
+    d.queue.push_back(Op{trans, cmd});
+    trace_queue(d);
+  }
+  for (auto& d : dies_)
+    if (d->phase != Phase::Idle && d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut && d->until <= now)
+      advance(*d, now);
+  for (auto& d : dies_)
+    if (d->phase == Phase::Idle && !d->queue.empty()) start(*d, now);
+  if (!bus_busy_) arbitrate(now);
+}
+
+sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, std::uint64_t bytes) {
+  tlm::tlm_generic_payload& t = die.dma_trans;
+  t.set_command(command);
+  t.set_address(cfg_.dram_base + die.group[0].cmd->buffer_addr);
+  t.set_data_ptr(dma_dummy_.data());
+  t.set_data_length(static_cast<unsigned>(bytes));
+  t.set_streaming_width(static_cast<unsigned>(bytes));
+  t.set_byte_enable_ptr(nullptr);
+  t.set_dmi_allowed(false);
+  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  dma->b_transport(t, delay);
+  if (t.is_response_error())
+    SC_REPORT_ERROR(name(), ("DMA to data buffer failed: " + t.get_response_string()).c_str());
+  return delay;
+}
+
+void ChannelController::pick_group(Die& die) {
+  std::size_t head = 0;
+  if (cfg_.scheduler == DieScheduler::ReadFirst) {
+    for (std::size_t i = 0; i < die.queue.size(); ++i) {
+      const tlmx::FlashCommand* c = die.queue[i].cmd;
+      if (c->opcode != tlmx::FlashOpcode::Read) continue;
+      const BlockId b = cfg_.geometry.block_of(c->ppn);
+      bool blocked = false;  // an earlier program/erase of the same block keeps its place
+      for (std::size_t j = 0; j < i && !blocked; ++j)
+        blocked = cfg_.geometry.block_of(die.queue[j].cmd->ppn) == b;
+      if (!blocked) {
+        head = i;
+        break;
+      }
+    }
+  }
+  die.group.clear();
+  die.group.push_back(die.queue[head]);
+  die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(head));
+  const tlmx::FlashCommand* first = die.group[0].cmd;
+  if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1) {
+    // Take, per other plane, the first queued command to that plane if it matches; commands
+    // behind a non-matching one of their plane keep their order.
+    std::vector<bool> plane_seen(cfg_.geometry.planes_per_die, false);
+    const PhysAddr a0 = cfg_.geometry.decompose(first->ppn);
+    plane_seen[a0.plane] = true;
+    for (std::size_t i = 0; i < die.queue.size();) {
+      const PhysAddr a = cfg_.geometry.decompose(die.queue[i].cmd->ppn);
+      if (plane_seen[a.plane]) {
+        ++i;
+        continue;
+      }
+      plane_seen[a.plane] = true;
+      if (die.queue[i].cmd->opcode == first->opcode && a.page == a0.page) {
+        die.group.push_back(die.queue[i]);
+        die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+    if (die.group.size() > 1) ++*die.multiplane;
+  }
+  trace_queue(die);
+}
+
+void ChannelController::start(Die& die, sc_time now) {
+  pick_group(die);
+  if (die.group[0].cmd->opcode == tlmx::FlashOpcode::Program) {
+    set_phase(die, Phase::DmaIn, now);
+    sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND, std::uint64_t(cfg_.geometry.page_bytes) * die.group.size());
+    die.until = now + d;
+    die.event.notify(d);
+  } else {
+    set_phase(die, Phase::WantBusCmd, now);
+    die.ready_since = now;
+  }
+}
+
+void ChannelController::arbitrate(sc_time now) {
+  Die* best = nullptr;
+  for (auto& d : dies_) {
+    if (d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut) continue;
+    if (!best || d->ready_since < best->ready_since) best = d.get();
+  }
+  if (!best) return;
+  const std::uint64_t planes = best->group.size();
+  const tlmx::FlashOpcode op = best->group[0].cmd->opcode;
+  sc_time duration;
+  if (best->phase == Phase::WantBusOut) {
+    duration = cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
+    set_phase(*best, Phase::BusOut, now);
+  } else {
+    const std::uint32_t cycles = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_cmd_cycles
+                                 : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
+                                                                    : cfg_.nand.erase_cmd_cycles;
+    duration = cfg_.nand.cmd_cycle * double(cycles * planes);
+    if (op == tlmx::FlashOpcode::Program) duration += cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
+    set_phase(*best, Phase::BusCmd, now);
+  }
+  bus_busy_ = true;
+  bus_owner_ = best->index;
+  bus_busy_ps_ += duration.value();
+  ++bus_transfers_;
+  if (vcd_) vcd_->change(vcd_owner_, best->index + 1);
+  best->until = now + duration;
+  best->event.notify(duration);
+}
+
+void ChannelController::advance(Die& die, sc_time now) {
+  const tlmx::FlashOpcode op = die.group[0].cmd->opcode;
+  switch (die.phase) {
+    case Phase::DmaIn:
+      set_phase(die, Phase::WantBusCmd, now);
+      die.ready_since = now;
+      break;
+    case Phase::BusCmd: {
+      bus_busy_ = false;
+      if (vcd_) vcd_->change(vcd_owner_, 0);
+      sc_time array_time;
+      for (const Op& o : die.group) {
+        const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
+        sc_time t = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_time(page)
+                    : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
+                                                       : cfg_.nand.t_erase;
+        array_time = std::max(array_time, t);
+      }
+      set_phase(die, Phase::Array, now);
+      die.until = now + array_time;
+      die.event.notify(array_time);
+      break;
+    }
+    case Phase::Array:
+      for (const Op& o : die.group) {
+        tlmx::FlashCommand* c = o.cmd;
+        if (op == tlmx::FlashOpcode::Read) {
+          PageContent pc = array_.read(c->ppn);
+          c->lpn = pc.lpn;
+          c->token = pc.token;
+          ++*die.reads;
+        } else if (op == tlmx::FlashOpcode::Program) {
+          array_.program(c->ppn, c->lpn, c->token);
+          ++*die.programs;
+        } else {
+          array_.erase(cfg_.geometry.block_of(c->ppn));
+          ++*die.erases;
+        }
+      }
+      if (op == tlmx::FlashOpcode::Read) {
+        set_phase(die, Phase::WantBusOut, now);
+        die.ready_since = now;
+      } else {
+        finish(die, now);
+      }
+      break;
+    case Phase::BusOut: {
+      bus_busy_ = false;
+      if (vcd_) vcd_->change(vcd_owner_, 0);
+      set_phase(die, Phase::DmaOut, now);
+      sc_time d = dma_transfer(die, tlm::TLM_WRITE_COMMAND, std::uint64_t(cfg_.geometry.page_bytes) * die.group.size());
+      die.until = now + d;
+      die.event.notify(d);
+      break;
+    }
+    case Phase::DmaOut: finish(die, now); break;
+    default: break;
+  }
+}
+
+void ChannelController::finish(Die& die, sc_time now) {
+  set_phase(die, Phase::Idle, now);
+  for (const Op& o : die.group) {
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_time delay = SC_ZERO_TIME;
+    o.trans->set_response_status(tlm::TLM_OK_RESPONSE);
+    flash_target->nb_transport_bw(*o.trans, phase, delay);
+  }
+  die.group.clear();
+}
+
+void ChannelController::end_of_simulation_stats(sc_time end) {
+  for (auto& d : dies_)
+    if (working(static_cast<int>(d->phase))) {
+      *d->busy_ps += (end - d->busy_since).value();
+      d->busy_since = end;
+    }
+}
+
+}  // namespace ssd::hw

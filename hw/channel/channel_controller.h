@@ -1,0 +1,100 @@
+// A flash channel controller with its ONFI channel and the NAND dies (ways x dies per way) on it.
+//
+// Event-driven: one method wakes only when a command arrives or a die/bus phase ends, and
+// computes when the next thing happens. Each operation goes through phases:
+//   read:    [bus: command/address cycles] [die: tR] [bus: data out] [system bus: DMA to DRAM]
+//   program: [system bus: DMA from DRAM] [bus: command/address + data in] [die: tPROG]
+//   erase:   [bus: command/address cycles] [die: tBERS]
+// The channel carries one transfer at a time; array time occupies only the die, so the other
+// dies use the bus meanwhile (way interleaving). Bus grants go to the die that has waited
+// longest. Per-die queues are served FIFO, or read-first (a read may overtake queued programs
+// and erases of other blocks, never of its own block). With multiplane on, operations of the
+// same kind to the same page offset on different planes of a die run as one multi-plane
+// operation: one array time, command cycles and data transfer per plane.
+//
+// The NAND contents and rules live in the shared NandArray; an operation is applied to it when
+// its array time ends, and a rule violation stops the simulation with the array's message.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "common/metrics.h"
+#include "hw/nand/nand_array.h"
+#include "hw/nand/nand_timing.h"
+#include "tlm/flash_command.h"
+#include "tlm/vcd_tracer.h"
+
+namespace ssd::hw {
+
+enum class DieScheduler { Fifo, ReadFirst };
+
+struct ChannelControllerConfig {
+  std::uint32_t channel = 0;
+  FlashGeometry geometry;
+  NandTiming nand;
+  ChannelTiming bus;
+  DieScheduler scheduler = DieScheduler::Fifo;
+  std::uint64_t dram_base = 0;  // system-bus address of the data buffer's address 0
+};
+
+class ChannelController : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ChannelController, 32, tlmx::flash_protocol_types> flash_target;
+  tlm_utils::simple_initiator_socket<ChannelController> dma;  // to the system bus
+
+  ChannelController(sc_core::sc_module_name name, const ChannelControllerConfig& config, NandArray& array,
+                    MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
+  SC_HAS_PROCESS(ChannelController);
+
+  void end_of_simulation_stats(sc_core::sc_time end);
+
+ private:
+  enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, BusCmd, Array, WantBusOut, BusOut, DmaOut };
+  struct Op {
+    tlm::tlm_generic_payload* trans;
+    tlmx::FlashCommand* cmd;
+  };
+  struct Die {
+    std::uint32_t index = 0;
+    std::deque<Op> queue;
+    std::vector<Op> group;  // the operation (or multi-plane group) in progress
+    Phase phase = Phase::Idle;
+    sc_core::sc_time until, ready_since, busy_since;
+    sc_core::sc_event event;
+    tlm::tlm_generic_payload dma_trans;
+    std::uint64_t *busy_ps = nullptr, *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr;
+    int vcd_state = -1, vcd_queue = -1;
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void step();
+  void advance(Die& die, sc_core::sc_time now);
+  void start(Die& die, sc_core::sc_time now);
+  void pick_group(Die& die);
+  void arbitrate(sc_core::sc_time now);
+  void finish(Die& die, sc_core::sc_time now);
+  sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command, std::uint64_t bytes);
+  void set_phase(Die& die, Phase p, sc_core::sc_time now);
+  void trace_queue(Die& die);
+
+  ChannelControllerConfig cfg_;
+  NandArray& array_;
+  tlmx::VcdTracer* vcd_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> posted_;
+  std::vector<std::unique_ptr<Die>> dies_;
+  bool bus_busy_ = false;
+  std::uint32_t bus_owner_ = 0;
+  std::vector<unsigned char> dma_dummy_;
+  std::uint64_t &bus_busy_ps_, &bus_transfers_;
+  int vcd_owner_ = -1;
+  std::uint32_t first_die_;  // global index of this channel's die 0
+};
+
+}  // namespace ssd::hw

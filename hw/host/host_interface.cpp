@@ -1,0 +1,121 @@
+#include "hw/host/host_interface.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ssd::hw {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+constexpr std::uint32_t kSqeBytes = 64, kCqeBytes = 16;
+}
+
+HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, std::uint64_t dram_base,
+                             MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
+    : sc_module(name),
+      host("host"),
+      dma("dma"),
+      cfg_(config),
+      dram_base_(dram_base),
+      doorbells_("doorbells"),
+      later_("later"),
+      slots_(config.queue_depth),
+      scratch_(1 << 16),
+      commands_(metrics.set("hw.host_interface").counter("commands")),
+      bytes_down_(metrics.set("hw.host_interface").counter("bytes_to_device")),
+      bytes_up_(metrics.set("hw.host_interface").counter("bytes_to_host")),
+      link_wait_ps_(metrics.set("hw.host_interface").counter("link_wait_ps")),
+      vcd_(vcd) {
+  host.register_nb_transport_fw(this, &HostInterface::nb_transport_fw);
+  for (std::uint32_t s = config.queue_depth; s-- > 0;) free_slots_.push_back(s);
+  if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host_interface", "outstanding", 16);
+  SC_METHOD(accept);
+  sensitive << doorbells_.get_event();
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum HostInterface::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                  sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "host protocol: only BEGIN_REQ goes forward");
+  doorbells_.notify(trans, delay + cfg_.latency);  // the doorbell write crosses the link
+  return tlm::TLM_ACCEPTED;
+}
+
+sc_time HostInterface::link(Direction& dir, sc_time ready, std::uint64_t bytes) {
+  const sc_time start = std::max(ready, dir.busy_until);
+  link_wait_ps_ += (start - ready).value();
+  dir.busy_until = start + sc_time(double(bytes) / cfg_.bytes_per_second() * 1e12, sc_core::SC_PS);
+  return dir.busy_until + cfg_.latency;
+}
+
+sc_time HostInterface::bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_time at) {
+  if (bytes > scratch_.size()) scratch_.resize(bytes);
+  dma_trans_.set_command(to_dram ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  dma_trans_.set_address(dram_base_ + addr);
+  dma_trans_.set_data_ptr(scratch_.data());
+  dma_trans_.set_data_length(bytes);
+  dma_trans_.set_streaming_width(bytes);
+  dma_trans_.set_byte_enable_ptr(nullptr);
+  dma_trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = at - sc_core::sc_time_stamp();
+  dma->b_transport(dma_trans_, delay);
+  if (dma_trans_.is_response_error())
+    SC_REPORT_ERROR(name(), ("host DMA to the data buffer failed: " + dma_trans_.get_response_string()).c_str());
+  return sc_core::sc_time_stamp() + delay;
+}
+
+void HostInterface::accept() {
+  while (tlm::tlm_generic_payload* trans = doorbells_.get_next_transaction()) {
+    if (free_slots_.empty())
+      SC_REPORT_ERROR(name(), ("host submitted more commands than the queue depth (" +
+                               std::to_string(cfg_.queue_depth) + ")")
+                                  .c_str());
+    const std::uint32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[slot] = Slot{trans, trans->get_extension<tlmx::HostCommandExtension>()};
+    ++commands_;
+    if (vcd_) vcd_->change(vcd_outstanding_, cfg_.queue_depth - free_slots_.size());
+    // The controller fetches the 64-byte entry: a read request up, the entry down.
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time fetched = link(down_, now + cfg_.latency, kSqeBytes);
+    bytes_down_ += kSqeBytes;
+    later_.schedule(fetched - now, [this, slot] { on_command(slot, *slots_[slot].ext); });
+  }
+}
+
+void HostInterface::start_dma(std::uint32_t slot, bool to_host, std::uint32_t bytes, std::uint64_t buffer_addr,
+                              std::uint32_t tag, sc_time delay) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time begin = now + delay;
+  sc_time done;
+  if (to_host) {
+    const sc_time in_buffer = bus_transfer(false, buffer_addr, bytes, begin);
+    done = link(up_, in_buffer, bytes);
+    bytes_up_ += bytes;
+  } else {
+    const sc_time arrived = link(down_, begin + cfg_.latency, bytes);  // read request up, data down
+    done = bus_transfer(true, buffer_addr, bytes, arrived);
+    bytes_down_ += bytes;
+  }
+  later_.schedule(done - now, [this, tag] { on_dma_done(tag); });
+}
+
+void HostInterface::complete(std::uint32_t slot, sc_time delay) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time seen = link(up_, now + delay, kCqeBytes);
+  bytes_up_ += kCqeBytes;
+  later_.schedule(seen - now, [this, slot] {
+    Slot s = slots_[slot];
+    slots_[slot] = Slot{};
+    free_slots_.push_back(slot);
+    if (vcd_) vcd_->change(vcd_outstanding_, cfg_.queue_depth - free_slots_.size());
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_time zero = SC_ZERO_TIME;
+    s.trans->set_response_status(tlm::TLM_OK_RESPONSE);
+    host->nb_transport_bw(*s.trans, phase, zero);
+  });
+}
+
+}  // namespace ssd::hw

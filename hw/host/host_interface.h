@@ -1,0 +1,85 @@
+// NVMe-style host interface: a submission queue of `queue_depth` entries, a PCIe-like host link
+// (lanes x rate x encoding efficiency, one-way latency, separate directions), and the DMA
+// engine that moves command data between host memory and the DRAM data buffer over the link
+// and the system bus.
+//
+// Timing (each link transfer waits for its direction to be free, then takes bytes / bandwidth,
+// then the one-way latency):
+//   command:    doorbell (latency) + SQE fetch (request latency + 64 B down)  -> firmware
+//   write data: read request (latency) + data down + system-bus write to DRAM
+//   read data:  system-bus read from DRAM + data up
+//   completion: CQE 16 B up (+ the interrupt in the same posted stream)        -> host
+#pragma once
+
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "common/metrics.h"
+#include "tlm/callback_queue.h"
+#include "tlm/host_command.h"
+#include "tlm/vcd_tracer.h"
+
+namespace ssd::hw {
+
+struct HostLinkConfig {
+  std::uint32_t lanes = 4;
+  double lane_gtps = 8.0;                 // giga-transfers (bits) per second per lane
+  double encoding = 128.0 / 130.0;        // payload share of the line rate
+  sc_core::sc_time latency{500, sc_core::SC_NS};  // one way
+  std::uint32_t queue_depth = 64;         // submission queue entries
+  double bytes_per_second() const { return double(lanes) * lane_gtps * 1e9 * encoding / 8.0; }
+};
+
+class HostInterface : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<HostInterface, 32, tlmx::host_protocol_types> host;
+  tlm_utils::simple_initiator_socket<HostInterface> dma;  // to the system bus
+
+  HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, std::uint64_t dram_base,
+                MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
+  SC_HAS_PROCESS(HostInterface);
+
+  // Firmware side (bound by the platform): a fetched command in slot `slot`; a finished DMA.
+  std::function<void(std::uint32_t slot, const tlmx::HostCommandExtension&)> on_command;
+  std::function<void(std::uint32_t tag)> on_dma_done;
+
+  // Called by the firmware's HAL, effective at now + delay.
+  void start_dma(std::uint32_t slot, bool to_host, std::uint32_t bytes, std::uint64_t buffer_addr, std::uint32_t tag,
+                 sc_core::sc_time delay);
+  void complete(std::uint32_t slot, sc_core::sc_time delay);
+  tlmx::HostCommandExtension& command(std::uint32_t slot) { return *slots_[slot].ext; }
+
+ private:
+  struct Slot {
+    tlm::tlm_generic_payload* trans = nullptr;
+    tlmx::HostCommandExtension* ext = nullptr;
+  };
+  struct Direction {
+    sc_core::sc_time busy_until;
+  };
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void accept();
+  // Arrival time at the far end of a transfer of `bytes` that may start at `ready`.
+  sc_core::sc_time link(Direction& dir, sc_core::sc_time ready, std::uint64_t bytes);
+  sc_core::sc_time bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_core::sc_time at);
+
+  HostLinkConfig cfg_;
+  std::uint64_t dram_base_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> doorbells_;
+  tlmx::CallbackQueue later_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  Direction down_, up_;
+  tlm::tlm_generic_payload dma_trans_;
+  std::vector<unsigned char> scratch_;
+  std::uint64_t &commands_, &bytes_down_, &bytes_up_, &link_wait_ps_;
+  tlmx::VcdTracer* vcd_;
+  int vcd_outstanding_ = -1;
+};
+
+}  // namespace ssd::hw

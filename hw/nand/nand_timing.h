@@ -1,0 +1,38 @@
+// NAND and ONFI channel timing, all from the platform file.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+namespace ssd::hw {
+
+struct NandTiming {
+  // Array times per page type (index = page % bits_per_cell: LSB, CSB, MSB); erase per block.
+  std::vector<sc_core::sc_time> t_read{sc_core::sc_time(50, sc_core::SC_US)};
+  std::vector<sc_core::sc_time> t_prog{sc_core::sc_time(600, sc_core::SC_US)};
+  sc_core::sc_time t_erase{3, sc_core::SC_MS};
+  // Command/address cycles of each operation (ONFI: e.g. read 00h + 5 address + 30h = 7) and
+  // the length of one such cycle on the bus.
+  std::uint32_t read_cmd_cycles = 7;
+  std::uint32_t program_cmd_cycles = 7;
+  std::uint32_t erase_cmd_cycles = 5;
+  sc_core::sc_time cmd_cycle{10, sc_core::SC_NS};
+  bool multiplane = true;  // combine same-kind operations on different planes of a die
+
+  std::size_t page_type(std::uint32_t page_in_block) const { return page_in_block % t_read.size(); }
+  sc_core::sc_time read_time(std::uint32_t page) const { return t_read[page_type(page)]; }
+  sc_core::sc_time prog_time(std::uint32_t page) const { return t_prog[page % t_prog.size()]; }
+};
+
+struct ChannelTiming {
+  std::uint32_t width_bits = 8;
+  std::uint32_t rate_mts = 400;  // mega-transfers per second
+  // Time to move `bytes` across the bus: bytes / (width in bytes x transfer rate).
+  sc_core::sc_time transfer(std::uint64_t bytes) const {
+    const double seconds = double(bytes) / (double(width_bits) / 8.0 * double(rate_mts) * 1e6);
+    return sc_core::sc_time(seconds * 1e12, sc_core::SC_PS);
+  }
+};
+
+}  // namespace ssd::hw

@@ -1,0 +1,107 @@
+#include "platforms/functional/functional_drive.h"
+
+#include <stdexcept>
+
+namespace ssd::platform {
+
+FunctionalDrive::FunctionalDrive(const FunctionalDriveConfig& config)
+    : owned_array_(std::make_unique<hw::NandArray>(config.geometry, config.sequential_program)),
+      array_(owned_array_.get()),
+      hal_(*array_, config.sram_bytes, config.dram_bytes, config.completion_seed),
+      firmware_(std::make_unique<fw::Firmware>(hal_, config.firmware, metrics_)) {}
+
+FunctionalDrive::FunctionalDrive(const FunctionalDriveConfig& config, hw::NandArray& array)
+    : array_(&array),
+      hal_(array, config.sram_bytes, config.dram_bytes, config.completion_seed),
+      firmware_(std::make_unique<fw::Firmware>(hal_, config.firmware, metrics_)) {}
+
+ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimuli::Workload& workload,
+                               stimuli::IntegrityOracle& oracle, std::uint32_t queue_depth) {
+  struct Slot {
+    bool busy = false;
+    fw::HostCommand cmd;
+    std::vector<Token> tokens;
+  };
+  std::vector<Slot> slots(queue_depth);
+  stimuli::InFlightPages in_flight;
+  ReplayResult result;
+  const std::uint32_t page_bytes = hal.geometry().page_bytes;
+  const std::uint64_t capacity = firmware.capacity_sectors();
+  std::uint64_t busy = 0;
+
+  hal.on_host_complete = [&](std::uint32_t id) {
+    Slot& s = slots[id];
+    if (s.cmd.write)
+      oracle.acknowledge_write(s.cmd.lba, s.cmd.sectors, s.tokens.data());
+    else
+      oracle.check_read(s.cmd.lba, s.cmd.sectors, s.tokens.data());
+    in_flight.remove(id);
+    s.busy = false;
+    --busy;
+  };
+
+  stimuli::HostRequest req;
+  bool have = false, done = false;
+  std::uint32_t next_slot = 0;
+  while (true) {
+    while (!done && busy < queue_depth) {
+      if (!have && !(have = workload.next(req))) {
+        done = true;
+        break;
+      }
+      if (req.sectors == 0 || req.lba + req.sectors > capacity)
+        throw stimuli::WorkloadError(workload.describe() + ": request at sector " + std::to_string(req.lba) + " (+" +
+                                     std::to_string(req.sectors) + ") is beyond the drive (" +
+                                     std::to_string(capacity) + " sectors)");
+      fw::PageSpan span = fw::page_span(req.lba, req.sectors, page_bytes);
+      if (in_flight.conflicts(span.first, span.count, req.write)) {
+        ++result.held_for_conflicts;
+        break;
+      }
+      while (slots[next_slot].busy) next_slot = (next_slot + 1) % queue_depth;
+      Slot& s = slots[next_slot];
+      s.busy = true;
+      ++busy;
+      s.cmd = fw::HostCommand{next_slot, req.write, req.lba, req.sectors, nullptr, nullptr};
+      if (req.write) {
+        oracle.make_write_tokens(req.lba, req.sectors, s.tokens);
+        s.cmd.write_tokens = s.tokens.data();
+        ++result.writes;
+      } else {
+        s.tokens.assign(span.count, 0);
+        s.cmd.read_tokens = s.tokens.data();
+        ++result.reads;
+      }
+      ++result.requests;
+      in_flight.add(next_slot, span.first, span.count, req.write);
+      have = false;
+      firmware.on_host_command(s.cmd);
+    }
+    if (busy == 0 && done) break;
+    hal.run();
+    if (busy != 0) throw std::logic_error("functional replay: commands left incomplete with no operation in flight");
+  }
+  hal.on_host_complete = nullptr;
+  return result;
+}
+
+std::string verify_mapping(const fw::Ftl& ftl, const hw::NandArray& array, const stimuli::IntegrityOracle& oracle) {
+  for (Lpn lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
+    Ppn ppn = ftl.locate(lpn);
+    Token want = oracle.expected(lpn);
+    if (ppn == kNoPpn) {
+      if (want != kUnwrittenToken) return "logical page " + std::to_string(lpn) + " was written but is unmapped";
+      continue;
+    }
+    hw::PageContent c = array.read(ppn);
+    if (c.lpn != lpn)
+      return "logical page " + std::to_string(lpn) + " maps to " + array.describe(ppn) +
+             " whose OOB names logical page " + std::to_string(c.lpn);
+    if (c.token != want)
+      return "logical page " + std::to_string(lpn) + " at " + array.describe(ppn) + " holds token " +
+             std::to_string(c.token) + ", expected " + std::to_string(want);
+  }
+  return "";
+}
+
+}  // namespace ssd::platform

@@ -1,0 +1,83 @@
+#include "platforms/functional/functional_hal.h"
+
+#include <stdexcept>
+
+namespace ssd::platform {
+
+FunctionalHal::FunctionalHal(hw::NandArray& array, std::uint64_t sram_bytes, std::uint64_t dram_bytes,
+                             std::uint64_t seed)
+    : array_(array),
+      sram_bytes_(sram_bytes),
+      dram_bytes_(dram_bytes),
+      die_queues_(array.geometry().total_dies() + 1),
+      shuffle_(seed != 0),
+      rng_(seed) {}
+
+void FunctionalHal::issue(const fw::HalOp& op) {
+  std::size_t q = die_queues_.size() - 1;  // DMA queue
+  if (op.kind == fw::OpKind::Read || op.kind == fw::OpKind::Program || op.kind == fw::OpKind::Erase) {
+    if (op.ppn >= array_.geometry().total_pages())
+      throw hw::NandRuleViolation("flash " + std::string(fw::to_string(op.kind)) + " of page " +
+                                  std::to_string(op.ppn) + " beyond the array");
+    q = array_.geometry().die_of_block(array_.geometry().block_of(op.ppn));
+  }
+  die_queues_[q].push_back(op);
+  ++pending_;
+}
+
+void FunctionalHal::touch(const fw::TableRegion& t, std::uint64_t offset, std::uint32_t bytes, fw::Access) {
+  if (offset + bytes > t.bytes)
+    throw std::out_of_range("firmware access beyond table '" + t.name + "' (offset " + std::to_string(offset) +
+                            ", " + std::to_string(bytes) + " bytes, table " + std::to_string(t.bytes) + " bytes)");
+  ++accesses_;
+}
+
+fw::TableRegion FunctionalHal::place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) {
+  fw::TableRegion r{name, preferred, 0, bytes};
+  if (preferred == fw::MemoryKind::Sram && sram_used_ + bytes <= sram_bytes_) {
+    r.base = sram_used_;
+    sram_used_ += bytes;
+  } else if (dram_used_ + bytes <= dram_bytes_) {
+    r.memory = fw::MemoryKind::Dram;
+    r.base = dram_used_;
+    dram_used_ += bytes;
+  } else {
+    throw std::runtime_error("firmware table '" + name + "' (" + std::to_string(bytes) +
+                             " bytes) fits neither in SRAM nor in the DRAM buffer");
+  }
+  tables_.push_back(r);
+  return r;
+}
+
+void FunctionalHal::execute(const fw::HalOp& op) {
+  fw::HalResult result;
+  switch (op.kind) {
+    case fw::OpKind::Read: {
+      hw::PageContent c = array_.read(op.ppn);
+      result.lpn = c.lpn;
+      result.token = c.token;
+      break;
+    }
+    case fw::OpKind::Program: array_.program(op.ppn, op.lpn, op.token); break;
+    case fw::OpKind::Erase: array_.erase(array_.geometry().block_of(op.ppn)); break;
+    default: break;
+  }
+  listener_->on_hal_complete(op.tag, result);
+}
+
+std::uint64_t FunctionalHal::run() {
+  std::uint64_t delivered = 0;
+  const std::uint32_t queues = static_cast<std::uint32_t>(die_queues_.size());
+  while (pending_ > 0) {
+    std::uint32_t q = shuffle_ ? static_cast<std::uint32_t>(rng_() % queues) : cursor_++ % queues;
+    for (std::uint32_t step = 0; step < queues && die_queues_[q].empty(); ++step) q = (q + 1) % queues;
+    fw::HalOp op = die_queues_[q].front();
+    die_queues_[q].pop_front();
+    --pending_;
+    execute(op);
+    ++delivered;
+  }
+  return delivered;
+}
+
+}  // namespace ssd::platform

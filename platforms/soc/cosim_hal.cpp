@@ -1,0 +1,94 @@
+#include "platforms/soc/cosim_hal.h"
+
+#include <stdexcept>
+
+namespace ssd::platform {
+
+CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const AddressMap& map,
+                   hw::EmbeddedCore& core, hw::HostInterface& host)
+    : sc_module(name), flash("flash"), geo_(geometry), map_(map), core_(core), host_(host) {
+  flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
+  host_.on_command = [this](std::uint32_t slot, const tlmx::HostCommandExtension& ext) {
+    core_.post([this, slot] {
+      tlmx::HostCommandExtension& e = host_.command(slot);
+      fw::HostCommand cmd{slot, e.write, e.lba, e.sectors, nullptr, nullptr};
+      if (e.write)
+        cmd.write_tokens = e.tokens.data();
+      else
+        cmd.read_tokens = e.tokens.data();
+      on_host_command(cmd);
+    });
+  };
+  host_.on_dma_done = [this](std::uint32_t tag) {
+    core_.post([this, tag] { listener_->on_hal_complete(tag, fw::HalResult{}); });
+  };
+}
+
+CoSimHal::Slot& CoSimHal::slot_for(std::uint32_t tag) {
+  while (slots_.size() <= tag) {
+    auto s = std::make_unique<Slot>();
+    s->cmd = new tlmx::FlashCommand;
+    s->trans.set_extension(s->cmd);
+    slots_.push_back(std::move(s));
+  }
+  return *slots_[tag];
+}
+
+void CoSimHal::issue(const fw::HalOp& op) {
+  if (op.kind == fw::OpKind::HostDmaIn || op.kind == fw::OpKind::HostDmaOut) {
+    host_.start_dma(op.host_cmd, op.kind == fw::OpKind::HostDmaOut, op.bytes, op.buffer_addr, op.tag, core_.offset());
+    return;
+  }
+  Slot& s = slot_for(op.tag);
+  tlmx::FlashCommand& c = *s.cmd;
+  c.opcode = op.kind == fw::OpKind::Read      ? tlmx::FlashOpcode::Read
+             : op.kind == fw::OpKind::Program ? tlmx::FlashOpcode::Program
+                                              : tlmx::FlashOpcode::Erase;
+  c.ppn = op.ppn;
+  c.lpn = op.lpn;
+  c.token = op.token;
+  c.buffer_addr = op.buffer_addr;
+  c.tag = op.tag;
+  s.trans.set_command(op.kind == fw::OpKind::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  s.trans.set_address(op.ppn);
+  s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const std::uint32_t channel = geo_.channel_of_die(geo_.die_of_block(geo_.block_of(op.ppn)));
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = core_.offset();
+  flash[static_cast<int>(channel)]->nb_transport_fw(s.trans, phase, delay);
+}
+
+tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                             sc_core::sc_time&) {
+  tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
+  const std::uint32_t tag = c->tag;
+  const fw::HalResult result{c->lpn, c->token};
+  core_.post([this, tag, result] { listener_->on_hal_complete(tag, result); });
+  return tlm::TLM_COMPLETED;
+}
+
+void CoSimHal::touch(const fw::TableRegion& table, std::uint64_t offset, std::uint32_t bytes, fw::Access access) {
+  if (offset + bytes > table.bytes)
+    throw std::out_of_range("firmware access beyond table '" + table.name + "'");
+  const std::uint64_t base = table.memory == fw::MemoryKind::Sram ? map_.sram_base : map_.dram_base;
+  core_.access(base + table.base + offset, bytes, access == fw::Access::Write);
+}
+
+fw::TableRegion CoSimHal::place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) {
+  fw::TableRegion r{name, preferred, 0, bytes};
+  if (preferred == fw::MemoryKind::Sram && sram_used_ + bytes <= map_.sram_size) {
+    r.base = sram_used_;
+    sram_used_ += bytes;
+  } else if (dram_used_ + bytes <= map_.dram_size) {
+    r.memory = fw::MemoryKind::Dram;
+    r.base = dram_used_;
+    dram_used_ += bytes;
+  } else {
+    throw std::runtime_error("firmware table '" + name + "' (" + std::to_string(bytes) +
+                             " bytes) fits neither in SRAM nor in the DRAM buffer (raise sram.size_kib or dram.size_mib)");
+  }
+  tables_.push_back(r);
+  return r;
+}
+
+}  // namespace ssd::platform

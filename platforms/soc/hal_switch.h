@@ -1,0 +1,42 @@
+// Lets one firmware instance run first on the functional HAL (fast preconditioning on the very
+// NAND array the timed model uses) and then on the co-simulation HAL, keeping its FTL state.
+// Tables are always placed by the co-simulation HAL, so their addresses are the real ones.
+// Switch only when no operation is in flight.
+#pragma once
+
+#include "fw/hal/hal.h"
+
+namespace ssd::platform {
+
+class HalSwitch : public fw::Hal {
+ public:
+  explicit HalSwitch(fw::Hal& placement) : placement_(placement), active_(&placement) {}
+
+  void use(fw::Hal& hal) {
+    active_ = &hal;
+    hal.set_listener(listener_);
+  }
+  fw::Hal& active() { return *active_; }
+
+  const FlashGeometry& geometry() const override { return placement_.geometry(); }
+  void set_listener(fw::HalListener* l) override {
+    listener_ = l;
+    active_->set_listener(l);
+  }
+  void issue(const fw::HalOp& op) override { active_->issue(op); }
+  void charge_cycles(std::uint64_t c) override { active_->charge_cycles(c); }
+  void touch(const fw::TableRegion& t, std::uint64_t o, std::uint32_t b, fw::Access a) override {
+    active_->touch(t, o, b, a);
+  }
+  fw::TableRegion place_table(const std::string& n, std::uint64_t b, fw::MemoryKind k) override {
+    return placement_.place_table(n, b, k);
+  }
+  void complete_host_command(std::uint32_t id) override { active_->complete_host_command(id); }
+
+ private:
+  fw::Hal& placement_;
+  fw::Hal* active_;
+  fw::HalListener* listener_ = nullptr;
+};
+
+}  // namespace ssd::platform

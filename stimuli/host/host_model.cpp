@@ -1,0 +1,128 @@
+#include "stimuli/host/host_model.h"
+
+#include "fw/runtime/host_command.h"
+
+namespace ssd::stimuli {
+
+using sc_core::sc_time;
+
+HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config, Workload& workload,
+                     IntegrityOracle& oracle, MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
+    : sc_module(name),
+      nvme("nvme"),
+      cfg_(config),
+      workload_(workload),
+      oracle_(oracle),
+      reads_(metrics.set("host").counter("reads")),
+      writes_(metrics.set("host").counter("writes")),
+      read_bytes_(metrics.set("host").counter("read_bytes")),
+      write_bytes_(metrics.set("host").counter("write_bytes")),
+      held_(metrics.set("host").counter("held_for_ordering")),
+      folded_(metrics.set("host").counter("folded_requests")),
+      read_latency_(metrics.set("host").histogram("read_latency_ns")),
+      write_latency_(metrics.set("host").histogram("write_latency_ns")),
+      vcd_(vcd) {
+  nvme.register_nb_transport_bw(this, &HostModel::nb_transport_bw);
+  for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
+    auto s = std::make_unique<Slot>();
+    s->ext = new tlmx::HostCommandExtension;
+    s->ext->host_tag = i;
+    s->trans.set_extension(s->ext);  // owned by the payload
+    slots_.push_back(std::move(s));
+    free_.push_back(cfg_.queue_depth - 1 - i);
+  }
+  if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host", "outstanding", 16);
+  SC_THREAD(issue);
+}
+
+void HostModel::issue() {
+  HostRequest req;
+  const std::uint32_t page_bytes = oracle_.page_bytes();
+  bool first = true;
+  while (workload_.next(req)) {
+    if (req.sectors == 0) throw WorkloadError(workload_.describe() + ": request of zero sectors");
+    if (req.lba + req.sectors > cfg_.capacity_sectors) {
+      if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
+        throw WorkloadError(workload_.describe() + ": request at sector " + std::to_string(req.lba) + " (+" +
+                            std::to_string(req.sectors) + ") is beyond the drive's " +
+                            std::to_string(cfg_.capacity_sectors) + " sectors (use address folding to map it in)");
+      req.lba %= cfg_.capacity_sectors - req.sectors + 1;
+      ++folded_;
+    }
+    sc_time arrival = sc_core::sc_time_stamp();
+    if (cfg_.open_loop) {
+      arrival = sc_time(double(req.arrival_ns) * cfg_.time_scale, sc_core::SC_NS);
+      if (arrival > sc_core::sc_time_stamp()) sc_core::wait(arrival - sc_core::sc_time_stamp());
+    }
+    const fw::PageSpan span = fw::page_span(req.lba, req.sectors, page_bytes);
+    bool held = false;
+    while (free_.empty() || in_flight_.conflicts(span.first, span.count, req.write)) {
+      if (!free_.empty()) held = true;
+      sc_core::wait(slot_freed_);
+    }
+    if (held) ++held_;
+    if (!cfg_.open_loop) arrival = sc_core::sc_time_stamp();
+    if (first) {
+      first_arrival_ = arrival;
+      first = false;
+    }
+    const std::uint32_t id = free_.back();
+    free_.pop_back();
+    Slot& s = *slots_[id];
+    s.busy = true;
+    s.arrival = arrival;
+    tlmx::HostCommandExtension& ext = *s.ext;
+    ext.write = req.write;
+    ext.lba = req.lba;
+    ext.sectors = req.sectors;
+    ext.issuer = req.issuer;
+    ext.submitted = sc_core::sc_time_stamp();
+    if (req.write) {
+      oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
+    } else {
+      ext.tokens.assign(span.count, 0);
+    }
+    in_flight_.add(id, span.first, span.count, req.write);
+    ++outstanding_;
+    if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
+    s.trans.set_command(req.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    s.trans.set_address(req.lba * fw::kSectorBytes);
+    s.trans.set_data_length(req.sectors * fw::kSectorBytes);
+    s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    nvme->nb_transport_fw(s.trans, phase, delay);
+  }
+  while (outstanding_ > 0) sc_core::wait(slot_freed_);
+  finished_ = true;
+  finished_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time&) {
+  auto* ext = trans.get_extension<tlmx::HostCommandExtension>();
+  Slot& s = *slots_[ext->host_tag];
+  const sc_time now = sc_core::sc_time_stamp();
+  const std::uint64_t latency_ns = static_cast<std::uint64_t>((now - s.arrival).to_seconds() * 1e9 + 0.5);
+  if (ext->write) {
+    oracle_.acknowledge_write(ext->lba, ext->sectors, ext->tokens.data());
+    ++writes_;
+    write_bytes_ += std::uint64_t(ext->sectors) * fw::kSectorBytes;
+    write_latency_.record(latency_ns);
+  } else {
+    oracle_.check_read(ext->lba, ext->sectors, ext->tokens.data());
+    ++reads_;
+    read_bytes_ += std::uint64_t(ext->sectors) * fw::kSectorBytes;
+    read_latency_.record(latency_ns);
+  }
+  in_flight_.remove(ext->host_tag);
+  s.busy = false;
+  free_.push_back(ext->host_tag);
+  --outstanding_;
+  ++completed_;
+  last_completion_ = now;
+  if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
+  slot_freed_.notify(sc_core::SC_ZERO_TIME);
+  return tlm::TLM_COMPLETED;
+}
+
+}  // namespace ssd::stimuli

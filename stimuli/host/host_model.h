@@ -1,0 +1,75 @@
+// The host: replays a workload into the drive's NVMe interface as a TLM initiator, writes a
+// fresh data token per logical page per write and checks every read with the integrity oracle.
+//
+// Open loop: each request is submitted at its trace time (x time_scale), or as soon after as
+// the queue depth and ordering allow. Closed loop: `queue_depth` requests are kept outstanding.
+// Either way a request that conflicts with one in flight (overlapping pages, at least one a
+// write) is held until that one completes: NVMe does not order commands, so a host that wants
+// read-after-write must wait. Latency is measured from the request's arrival (its trace time in
+// open loop, the moment a slot frees in closed loop) to the completion reaching the host.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "common/metrics.h"
+#include "stimuli/host_request.h"
+#include "stimuli/integrity_oracle.h"
+#include "tlm/host_command.h"
+#include "tlm/vcd_tracer.h"
+
+namespace ssd::stimuli {
+
+struct HostModelConfig {
+  std::uint32_t queue_depth = 16;
+  bool open_loop = false;
+  double time_scale = 1.0;       // open loop: trace time multiplier (0.5 = twice as fast)
+  bool fold_addresses = false;   // map requests beyond the drive into it (lba modulo capacity)
+  std::uint64_t capacity_sectors = 0;
+};
+
+class HostModel : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<HostModel, 32, tlmx::host_protocol_types> nvme;
+
+  HostModel(sc_core::sc_module_name name, const HostModelConfig& config, Workload& workload, IntegrityOracle& oracle,
+            MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
+  SC_HAS_PROCESS(HostModel);
+
+  bool finished() const { return finished_; }
+  const sc_core::sc_event& finished_event() const { return finished_event_; }
+  std::uint64_t completed() const { return completed_; }
+  sc_core::sc_time first_arrival() const { return first_arrival_; }
+  sc_core::sc_time last_completion() const { return last_completion_; }
+
+ private:
+  struct Slot {
+    tlm::tlm_generic_payload trans;
+    tlmx::HostCommandExtension* ext = nullptr;
+    sc_core::sc_time arrival;
+    bool busy = false;
+  };
+  void issue();
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+
+  HostModelConfig cfg_;
+  Workload& workload_;
+  IntegrityOracle& oracle_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::uint32_t> free_;
+  InFlightPages in_flight_;
+  sc_core::sc_event slot_freed_, finished_event_;
+  bool finished_ = false;
+  std::uint64_t outstanding_ = 0, completed_ = 0;
+  sc_core::sc_time first_arrival_, last_completion_;
+  std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;
+  LatencyHistogram &read_latency_, &write_latency_;
+  tlmx::VcdTracer* vcd_;
+  int vcd_outstanding_ = -1;
+};
+
+}  // namespace ssd::stimuli

@@ -1,0 +1,32 @@
+// One host I/O request as a workload produces it, before it becomes an NVMe command.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::stimuli {
+
+struct HostRequest {
+  std::uint64_t arrival_ns = 0;  // trace time (open-loop replay), relative to the first request
+  bool write = false;
+  std::uint64_t lba = 0;         // first 512-byte sector
+  std::uint32_t sectors = 0;     // length in 512-byte sectors (> 0)
+  std::uint32_t issuer = 0;      // trace device / process / stream id (for FTLs that use it)
+};
+
+// A stream of requests: traces are read lazily so millions of requests need no memory.
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Fills `r` with the next request; false at the end. Throws WorkloadError on bad input.
+  virtual bool next(HostRequest& r) = 0;
+  virtual std::string describe() const = 0;
+};
+
+class WorkloadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace ssd::stimuli

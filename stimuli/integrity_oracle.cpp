@@ -1,0 +1,85 @@
+#include "stimuli/integrity_oracle.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "fw/runtime/host_command.h"
+
+namespace ssd::stimuli {
+
+IntegrityOracle::IntegrityOracle(std::uint64_t logical_pages, std::uint32_t page_bytes)
+    : logical_pages_(logical_pages),
+      page_bytes_(page_bytes),
+      chunks_((logical_pages >> kChunkShift) + 1) {}
+
+Token IntegrityOracle::expected(Lpn lpn) const {
+  const auto& c = chunks_[lpn >> kChunkShift];
+  return c ? c[lpn & ((1u << kChunkShift) - 1)] : kUnwrittenToken;
+}
+
+void IntegrityOracle::set_expected(Lpn lpn, Token t) {
+  if (lpn >= logical_pages_) throw std::out_of_range("oracle: logical page beyond the drive");
+  auto& c = chunks_[lpn >> kChunkShift];
+  if (!c) {
+    c = std::make_unique<Token[]>(std::size_t(1) << kChunkShift);
+    std::fill_n(c.get(), std::size_t(1) << kChunkShift, kUnwrittenToken);
+  }
+  c[lpn & ((1u << kChunkShift) - 1)] = t;
+}
+
+void IntegrityOracle::make_write_tokens(std::uint64_t lba, std::uint32_t sectors, std::vector<Token>& out) {
+  fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
+  ++write_seq_;
+  out.resize(span.count);
+  for (std::uint32_t i = 0; i < span.count; ++i) out[i] = write_token(span.first + i, write_seq_);
+}
+
+void IntegrityOracle::acknowledge_write(std::uint64_t lba, std::uint32_t sectors, const Token* tokens) {
+  fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
+  const std::uint64_t page_sectors = page_bytes_ / fw::kSectorBytes, end = lba + sectors;
+  for (std::uint32_t i = 0; i < span.count; ++i) {
+    const Lpn lpn = span.first + i;
+    const std::uint64_t page_lba = std::uint64_t(lpn) * page_sectors;
+    const bool partial = lba > page_lba || end < page_lba + page_sectors;
+    set_expected(lpn, partial ? merge_tokens(expected(lpn), tokens[i]) : tokens[i]);
+  }
+}
+
+bool IntegrityOracle::check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens) {
+  fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
+  bool ok = true;
+  for (std::uint32_t i = 0; i < span.count; ++i) {
+    ++pages_checked_;
+    const Token want = expected(span.first + i);
+    if (tokens[i] != want) {
+      ok = false;
+      if (mismatches_++ == 0)
+        first_mismatch_ = "logical page " + std::to_string(span.first + i) + " read back token " +
+                          std::to_string(tokens[i]) + ", expected " + std::to_string(want) +
+                          " (last acknowledged write)";
+    }
+  }
+  return ok;
+}
+
+bool InFlightPages::conflicts(Lpn first, std::uint32_t count, bool write) const {
+  for (const Span& s : spans_) {
+    if (!write && !s.write) continue;
+    if (first < s.first + s.count && s.first < first + count) return true;
+  }
+  return false;
+}
+
+void InFlightPages::add(std::uint32_t tag, Lpn first, std::uint32_t count, bool write) {
+  spans_.push_back({tag, first, count, write});
+}
+
+void InFlightPages::remove(std::uint32_t tag) {
+  auto it = std::find_if(spans_.begin(), spans_.end(), [tag](const Span& s) { return s.tag == tag; });
+  if (it != spans_.end()) {
+    *it = spans_.back();
+    spans_.pop_back();
+  }
+}
+
+}  // namespace ssd::stimuli

@@ -1,0 +1,62 @@
+// Reader for the MSR Cambridge block I/O traces (SNIA IOTTA, Narayanan et al., FAST 2008).
+//
+// Format: CSV without a header, one request per line:
+//   Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime
+// Timestamp is a Windows FILETIME (100 ns ticks), Offset and Size are bytes, Type is `Read` or
+// `Write` (matched case-insensitively), ResponseTime is in 100 ns ticks and is ignored here.
+//
+// The file is read lazily, one line per next(), so a multi-gigabyte trace costs no memory.
+//
+// Mapping to HostRequest:
+//   arrival_ns = (Timestamp - first Timestamp) * 100
+//   lba        = Offset / 512
+//   sectors    = ceil((Offset % 512 + Size) / 512), i.e. every sector the byte range touches
+//   issuer     = DiskNumber
+//   write      = Type is Write
+//
+// Timestamps are normally non-decreasing. Should one go backwards (merged or re-sorted traces),
+// the request is accepted but its arrival is clamped to the previous request's arrival, so the
+// stream handed to the host is always non-decreasing in time; the clamping is counted.
+//
+// Empty lines and a trailing '\r' (CRLF files) are skipped silently. Any other malformed line
+// throws WorkloadError "<path>:<line>: <what was expected>, got '<line>'", with <line> the 1-based
+// physical line number (blank lines count).
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "stimuli/host_request.h"
+
+namespace ssd::stimuli {
+
+class MsrTrace : public Workload {
+ public:
+  // Throws WorkloadError("cannot open trace file '<path>'") if the file cannot be opened.
+  explicit MsrTrace(const std::string& path);
+
+  bool next(HostRequest& r) override;
+  std::string describe() const override;
+
+  // Physical lines consumed so far, blank ones included (= line number of the last line read).
+  std::uint64_t lines_read() const { return line_no_; }
+  // Requests returned so far.
+  std::uint64_t requests_read() const { return requests_; }
+  // Requests whose timestamp went backwards and whose arrival was clamped (see above).
+  std::uint64_t clamped_arrivals() const { return clamped_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& expected, const std::string& line) const;
+
+  std::string path_;
+  std::ifstream in_;
+  std::string line_;  // reused buffer, avoids one allocation per request
+  std::uint64_t line_no_ = 0;
+  std::uint64_t requests_ = 0;
+  std::uint64_t clamped_ = 0;
+  std::uint64_t first_timestamp_ = 0;
+  std::uint64_t prev_arrival_ns_ = 0;
+};
+
+}  // namespace ssd::stimuli

@@ -1,0 +1,67 @@
+// Shared setup for firmware tests on the functional platform.
+#pragma once
+
+#include <random>
+
+#include "platforms/functional/functional_drive.h"
+#include "stimuli/host_request.h"
+
+namespace ssd::test {
+
+// A tiny drive: 2 channels x 2 ways x 2 planes x 32 blocks x 16 pages of 4 KiB (16 MiB raw).
+inline platform::FunctionalDriveConfig tiny_drive(std::uint64_t completion_seed = 0) {
+  platform::FunctionalDriveConfig c;
+  c.geometry.channels = 2;
+  c.geometry.ways = 2;
+  c.geometry.planes_per_die = 2;
+  c.geometry.blocks_per_plane = 32;
+  c.geometry.pages_per_block = 16;
+  c.geometry.page_bytes = 4096;
+  c.firmware.ftl_options = fw::FtlOptions(std::map<std::string, std::string>{{"overprovisioning", "0.25"}, {"gc_threshold_blocks", "3"}});
+  c.completion_seed = completion_seed;
+  return c;
+}
+
+// Random mixed workload with unaligned sizes and offsets (so partial pages are common).
+class RandomMixed : public stimuli::Workload {
+ public:
+  RandomMixed(std::uint64_t capacity_sectors, std::uint64_t count, double read_share, std::uint32_t max_sectors,
+              std::uint64_t seed)
+      : cap_(capacity_sectors), left_(count), read_share_(read_share), max_(max_sectors), rng_(seed) {}
+  bool next(stimuli::HostRequest& r) override {
+    if (left_ == 0) return false;
+    --left_;
+    r.sectors = 1 + static_cast<std::uint32_t>(rng_() % max_);
+    r.lba = rng_() % (cap_ - r.sectors + 1);
+    r.write = double(rng_() % 1000000) / 1e6 >= read_share_;
+    return true;
+  }
+  std::string describe() const override { return "random mixed"; }
+
+ private:
+  std::uint64_t cap_, left_;
+  double read_share_;
+  std::uint32_t max_;
+  std::mt19937_64 rng_;
+};
+
+// Writes every logical page once, in order, whole pages.
+class SequentialFill : public stimuli::Workload {
+ public:
+  SequentialFill(std::uint64_t capacity_sectors, std::uint32_t chunk_sectors)
+      : cap_(capacity_sectors), chunk_(chunk_sectors) {}
+  bool next(stimuli::HostRequest& r) override {
+    if (at_ >= cap_) return false;
+    r.write = true;
+    r.lba = at_;
+    r.sectors = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_, cap_ - at_));
+    at_ += r.sectors;
+    return true;
+  }
+  std::string describe() const override { return "sequential fill"; }
+
+ private:
+  std::uint64_t cap_, chunk_, at_ = 0;
+};
+
+}  // namespace ssd::test

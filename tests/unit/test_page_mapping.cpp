@@ -1,0 +1,98 @@
+#include <catch2/catch.hpp>
+
+#include "fw/ftl/page_mapping/page_mapping_ftl.h"
+#include "fw_test_support.h"
+
+using namespace ssd;
+
+TEST_CASE("Page mapping passes the integrity oracle through many GC rounds", "[ftl][page_mapping][oracle]") {
+  const std::uint64_t seed = GENERATE(1, 2, 3);
+  platform::FunctionalDrive drive(test::tiny_drive(seed));
+  stimuli::IntegrityOracle oracle(drive.firmware().ftl().logical_pages(), drive.array().geometry().page_bytes);
+  const std::uint64_t logical_pages = drive.firmware().ftl().logical_pages();
+
+  test::SequentialFill fill(drive.capacity_sectors(), 64);
+  platform::replay_functional(drive, fill, oracle, 8);
+  // Random mixed traffic writing the drive over several times, unaligned (read-modify-write).
+  test::RandomMixed mixed(drive.capacity_sectors(), 6 * logical_pages, 0.3, 24, seed);
+  auto r = platform::replay_functional(drive, mixed, oracle, 8);
+
+  auto& ftl = drive.metrics().set("ftl");
+  INFO("first mismatch: " << oracle.first_mismatch());
+  CHECK(oracle.mismatches() == 0);
+  CHECK(oracle.pages_checked() > logical_pages);
+  CHECK(r.reads > 0);
+  CHECK(ftl.counter("gc_runs") > 10 * drive.array().geometry().total_planes());
+  CHECK(ftl.counter("gc_copies") > 0);
+  CHECK(drive.metrics().set("firmware").counter("partial_page_writes") > 0);
+  CHECK(ftl.counter("flash_pages_programmed") == drive.array().pages_programmed());
+  CHECK(ftl.counter("erases") == drive.array().blocks_erased());
+  CHECK(platform::verify_drive(drive, oracle) == "");
+}
+
+TEST_CASE("A deliberately corrupted mapping is caught by the oracle and the OOB check", "[ftl][page_mapping][oracle]") {
+  platform::FunctionalDrive drive(test::tiny_drive());
+  auto& ftl = dynamic_cast<fw::PageMappingFtl&>(drive.firmware().ftl());
+  stimuli::IntegrityOracle oracle(ftl.logical_pages(), drive.array().geometry().page_bytes);
+  test::SequentialFill fill(drive.capacity_sectors(), 64);
+  platform::replay_functional(drive, fill, oracle, 4);
+  REQUIRE(oracle.mismatches() == 0);
+  REQUIRE(platform::verify_drive(drive, oracle) == "");
+
+  ftl.corrupt_mapping_for_test(10, 11);
+  test::SequentialFill read_all(drive.capacity_sectors(), 64);
+  struct ReadAll : stimuli::Workload {
+    std::uint64_t cap, at = 0;
+    explicit ReadAll(std::uint64_t c) : cap(c) {}
+    bool next(stimuli::HostRequest& r) override {
+      if (at >= cap) return false;
+      r = stimuli::HostRequest{0, false, at, 8, 0};
+      at += 8;
+      return true;
+    }
+    std::string describe() const override { return "read all"; }
+  } reader(drive.capacity_sectors());
+  platform::replay_functional(drive, reader, oracle, 4);
+  CHECK(oracle.mismatches() == 1);
+  CHECK_THAT(oracle.first_mismatch(), Catch::StartsWith("logical page 10 "));
+  CHECK_THAT(platform::verify_drive(drive, oracle), Catch::Contains("logical page 10") && Catch::Contains("OOB names logical page 11"));
+}
+
+TEST_CASE("Page mapping exports capacity from the over-provisioning and rejects bad parameters", "[ftl][page_mapping]") {
+  auto cfg = test::tiny_drive();
+  platform::FunctionalDrive drive(cfg);
+  const auto& g = drive.array().geometry();
+  CHECK(drive.firmware().ftl().logical_pages() == Lpn(g.total_pages() * 0.75));
+
+  cfg.firmware.ftl_options = fw::FtlOptions(std::map<std::string, std::string>{{"overprovisioning", "0.01"}});
+  CHECK_THROWS_WITH(platform::FunctionalDrive(cfg), Catch::Contains("ftl.overprovisioning") && Catch::Contains("spare blocks per plane"));
+  cfg.firmware.ftl_options = fw::FtlOptions(std::map<std::string, std::string>{{"overprovisioning", "1.5"}});
+  CHECK_THROWS_WITH(platform::FunctionalDrive(cfg), Catch::Contains("ftl.overprovisioning") && Catch::Contains("[0, 0.9]"));
+  cfg.firmware.ftl_options = fw::FtlOptions(std::map<std::string, std::string>{{"gc_victim", "greedy"}});
+  CHECK_THROWS_WITH(platform::FunctionalDrive(cfg), Catch::Contains("unknown parameter(s) for FTL 'page_mapping': ftl.gc_victim"));
+  cfg.firmware.ftl_options = fw::FtlOptions();
+  cfg.firmware.ftl = "nope";
+  CHECK_THROWS_WITH(platform::FunctionalDrive(cfg), Catch::Contains("unknown FTL 'nope'") && Catch::Contains("page_mapping"));
+}
+
+TEST_CASE("A partial-page write reads the old page before programming it", "[ftl][page_mapping]") {
+  platform::FunctionalDrive drive(test::tiny_drive());
+  stimuli::IntegrityOracle oracle(drive.firmware().ftl().logical_pages(), 4096);
+  struct Script : stimuli::Workload {
+    std::vector<stimuli::HostRequest> reqs;
+    std::size_t i = 0;
+    bool next(stimuli::HostRequest& r) override {
+      if (i == reqs.size()) return false;
+      r = reqs[i++];
+      return true;
+    }
+    std::string describe() const override { return "script"; }
+  } s;
+  s.reqs = {{0, true, 0, 8, 0}, {0, true, 2, 3, 0}, {0, false, 0, 8, 0}};  // full page, then sectors 2-4 of it
+  platform::replay_functional(drive, s, oracle, 1);
+  CHECK(oracle.mismatches() == 0);
+  auto& ops = drive.metrics().set("firmware.ops");
+  CHECK(ops.counter("reads_issued") == 2);  // the RMW read and the host read
+  CHECK(ops.counter("programs_issued") == 2);
+  CHECK(oracle.expected(0) == merge_tokens(write_token(0, 1), write_token(0, 2)));
+}

@@ -1,0 +1,43 @@
+// The protocol between the firmware's flash interface and the channel controllers: a generic
+// payload carrying a FlashCommand extension.
+//
+// Protocol (flash_protocol_types, not the base protocol): the initiator sends BEGIN_REQ with an
+// annotated delay (the command is posted at now + delay; the target queues it and returns
+// TLM_ACCEPTED); when the operation is done the target sends BEGIN_RESP on the backward path
+// with the result filled in, and the initiator returns TLM_COMPLETED.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include "common/geometry.h"
+
+namespace ssd::tlmx {
+
+enum class FlashOpcode : std::uint8_t { Read, Program, Erase };
+
+inline const char* to_string(FlashOpcode op) {
+  return op == FlashOpcode::Read ? "read" : op == FlashOpcode::Program ? "program" : "erase";
+}
+
+struct FlashCommand : tlm::tlm_extension<FlashCommand> {
+  FlashOpcode opcode = FlashOpcode::Read;
+  Ppn ppn = kNoPpn;               // page (read/program) or the block's first page (erase)
+  Lpn lpn = kNoLpn;               // program: OOB logical page; read: filled from the OOB
+  Token token = 0;                // program: data token; read: filled from the page
+  std::uint64_t buffer_addr = 0;  // data-buffer address the page moves through (DMA)
+  std::uint32_t tag = 0;          // initiator's handle, returned unchanged
+  sc_core::sc_time posted;        // when the command reached the controller (set by it)
+
+  tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const FlashCommand&>(other);
+  }
+};
+
+struct flash_protocol_types {
+  typedef tlm::tlm_generic_payload tlm_payload_type;
+  typedef tlm::tlm_phase tlm_phase_type;
+};
+
+}  // namespace ssd::tlmx

@@ -1,0 +1,116 @@
+#include "tlm/vcd_tracer.h"
+
+#include <map>
+#include <stdexcept>
+#include <systemc>
+
+namespace ssd::tlmx {
+
+namespace {
+std::string code_for(std::size_t n) {  // VCD identifier: base-94 over printable characters
+  std::string s;
+  do {
+    s += static_cast<char>('!' + n % 94);
+    n /= 94;
+  } while (n);
+  return s;
+}
+}  // namespace
+
+VcdTracer::VcdTracer(const std::string& path, std::uint64_t window_start_ps, std::uint64_t window_end_ps)
+    : path_(path), buffer_(1 << 20), start_(window_start_ps), end_(window_end_ps) {
+  out_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  out_.open(path);
+  if (!out_) throw std::runtime_error("cannot write waveform file '" + path + "'");
+}
+
+VcdTracer::~VcdTracer() { close(); }
+
+int VcdTracer::add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial) {
+  if (header_written_) throw std::logic_error("VCD signal '" + name + "' added after tracing started");
+  signals_.push_back({scope, name, code_for(signals_.size()), width, initial});
+  return static_cast<int>(signals_.size() - 1);
+}
+
+void VcdTracer::write_header() {
+  out_ << "$date simulation $end\n$version ssd-vp $end\n$timescale 1ps $end\n";
+  // Group signals by scope, opening nested scopes for dotted names.
+  std::map<std::string, std::vector<const Signal*>> by_scope;
+  for (const auto& s : signals_) by_scope[s.scope].push_back(&s);
+  for (const auto& [scope, sigs] : by_scope) {
+    std::vector<std::string> parts;
+    std::size_t pos = 0, dot;
+    while ((dot = scope.find('.', pos)) != std::string::npos) {
+      parts.push_back(scope.substr(pos, dot - pos));
+      pos = dot + 1;
+    }
+    parts.push_back(scope.substr(pos));
+    for (const auto& p : parts) out_ << "$scope module " << p << " $end\n";
+    for (const Signal* s : sigs) out_ << "$var wire " << s->width << ' ' << s->code << ' ' << s->name << " $end\n";
+    for (std::size_t i = 0; i < parts.size(); ++i) out_ << "$upscope $end\n";
+  }
+  out_ << "$enddefinitions $end\n";
+  header_written_ = true;
+}
+
+void VcdTracer::write_value(const Signal& s) {
+  if (s.width == 1) {
+    out_ << (s.value ? '1' : '0') << s.code << '\n';
+    return;
+  }
+  char bits[65];
+  int n = 0;
+  for (int b = static_cast<int>(s.width) - 1; b >= 0; --b) bits[n++] = ((s.value >> b) & 1) ? '1' : '0';
+  bits[n] = 0;
+  const char* p = bits;
+  while (*p == '0' && p[1]) ++p;  // VCD allows dropping leading zeros
+  out_ << 'b' << p << ' ' << s.code << '\n';
+}
+
+void VcdTracer::advance_to(std::uint64_t t) {
+  if (!header_written_) write_header();
+  if (!window_open_) {
+    if (t < start_) return;
+    window_open_ = true;
+    out_ << '#' << t << "\n$dumpvars\n";
+    for (const auto& s : signals_) write_value(s);
+    out_ << "$end\n";
+    last_time_ = t;
+    return;
+  }
+  if (t != last_time_) {
+    out_ << '#' << t << '\n';
+    last_time_ = t;
+  }
+}
+
+void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t) {
+  Signal& s = signals_[static_cast<std::size_t>(id)];
+  if (s.value == value || closed_) return;
+  if (end_ && t > end_) {
+    s.value = value;
+    return;
+  }
+  advance_to(t);  // may open the window, dumping the old values first
+  s.value = value;
+  if (window_open_) write_value(s);
+}
+
+void VcdTracer::change(int id, std::uint64_t value) {
+  change_at(id, value, sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+}
+
+void VcdTracer::close() {
+  if (closed_) return;
+  if (!header_written_) write_header();
+  if (!window_open_) {  // nothing in the window: still a valid file with the final values
+    out_ << "#" << start_ << "\n$dumpvars\n";
+    for (const auto& s : signals_) write_value(s);
+    out_ << "$end\n";
+  }
+  out_.flush();
+  out_.close();
+  closed_ = true;
+}
+
+}  // namespace ssd::tlmx

@@ -1,0 +1,47 @@
+// Value-change dump of TLM-level state: models report a change when it happens (die state,
+// channel owner, queue depth, core busy, host outstanding), so tracing costs nothing between
+// changes and nothing at all when disabled. Only changes inside the time window are written; at
+// the window's start the current value of every signal is dumped.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace ssd::tlmx {
+
+class VcdTracer {
+ public:
+  // Window in picoseconds; end = 0 means "until the end".
+  VcdTracer(const std::string& path, std::uint64_t window_start_ps = 0, std::uint64_t window_end_ps = 0);
+  ~VcdTracer();
+
+  // Declares a signal under a dotted scope ("ssd.channel0"); all before the first change.
+  int add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial = 0);
+  // Records a change at the current simulation time.
+  void change(int id, std::uint64_t value);
+  void change_at(int id, std::uint64_t value, std::uint64_t time_ps);
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Signal {
+    std::string scope, name, code;
+    unsigned width;
+    std::uint64_t value;
+  };
+  void write_header();
+  void write_value(const Signal& s);
+  void advance_to(std::uint64_t t);
+
+  std::string path_;
+  std::ofstream out_;
+  std::vector<char> buffer_;
+  std::uint64_t start_, end_;
+  std::vector<Signal> signals_;
+  bool header_written_ = false, window_open_ = false, closed_ = false;
+  std::uint64_t last_time_ = ~std::uint64_t(0);
+};
+
+}  // namespace ssd::tlmx
