@@ -23,6 +23,12 @@ class MetricSet {
     return *p;
   }
 
+  void reset() {
+    for (auto& [name, v] : counters_) v = 0;
+    for (auto& [name, v] : gauges_) v = 0;
+    for (auto& [name, h] : histograms_) *h = LatencyHistogram();
+  }
+
   const std::map<std::string, std::uint64_t>& counters() const { return counters_; }
   const std::map<std::string, double>& gauges() const { return gauges_; }
   const std::map<std::string, std::unique_ptr<LatencyHistogram>>& histograms() const { return histograms_; }
@@ -41,6 +47,13 @@ class MetricsRegistry {
     return *p;
   }
   const std::map<std::string, std::unique_ptr<MetricSet>>& sets() const { return sets_; }
+
+  // Zeroes counters and clears histograms of every set whose path starts with `prefix`
+  // (e.g. to measure only after preconditioning). References stay valid.
+  void reset(const std::string& prefix) {
+    for (auto& [path, set] : sets_)
+      if (path.compare(0, prefix.size(), prefix) == 0) set->reset();
+  }
 
  private:
   std::map<std::string, std::unique_ptr<MetricSet>> sets_;

@@ -55,7 +55,8 @@ MsrTrace::MsrTrace(const std::string& path) : path_(path) {
 }
 
 void MsrTrace::fail(const std::string& expected, const std::string& line) const {
-  std::string quoted = line.size() > kMaxQuotedChars ? line.substr(0, kMaxQuotedChars) + "..." : line;
+  const std::string quoted =
+      line.size() > kMaxQuotedChars ? line.substr(0, kMaxQuotedChars) + "..." : line;
   throw WorkloadError(path_ + ":" + std::to_string(line_no_) + ": " + expected + ", got '" +
                       quoted + "'");
 }
@@ -103,17 +104,23 @@ bool MsrTrace::next(HostRequest& r) {
     } else if (!iequals(f[3], "read")) {
       fail("expected Type (field 4) 'Read' or 'Write'", line_);
     }
-    if (!parse_u64(f[4], offset)) fail("expected Offset (field 5) as an unsigned integer of bytes", line_);
-    if (!parse_u64(f[5], size)) fail("expected Size (field 6) as an unsigned integer of bytes", line_);
+    if (!parse_u64(f[4], offset)) {
+      fail("expected Offset (field 5) as an unsigned integer of bytes", line_);
+    }
+    if (!parse_u64(f[5], size)) {
+      fail("expected Size (field 6) as an unsigned integer of bytes", line_);
+    }
     if (size == 0) fail("expected Size (field 6) > 0 bytes", line_);
     // ResponseTime is not used, but a non-numeric one means the line is not what we think it is.
     if (!parse_u64(f[6], response)) {
       fail("expected ResponseTime (field 7) as an unsigned integer of 100 ns ticks", line_);
     }
 
-    // Sectors touched by [offset, offset + size): written so that it cannot overflow.
+    // Sectors touched by [offset, offset + size), i.e. ceil((offset % 512 + size) / 512),
+    // split so that it cannot overflow for any 64-bit size.
     const std::uint64_t head = offset % kSectorBytes;
-    const std::uint64_t sectors = size / kSectorBytes + (head + size % kSectorBytes + kSectorBytes - 1) / kSectorBytes;
+    const std::uint64_t sectors =
+        size / kSectorBytes + (head + size % kSectorBytes + kSectorBytes - 1) / kSectorBytes;
     if (sectors > std::numeric_limits<std::uint32_t>::max()) {
       fail("expected Size (field 6) below 2 TiB", line_);
     }

@@ -12,7 +12,8 @@ constexpr std::uint64_t kSectorBytes = 512;
 // address generator's twin; any fixed odd constant would do, but it must never change.
 constexpr std::uint64_t kOpSeedMix = 0x9E3779B97F4A7C15ull;
 
-[[noreturn]] void invalid(const std::string& field, const std::string& allowed, const std::string& got) {
+[[noreturn]] void invalid(const std::string& field, const std::string& allowed,
+                          const std::string& got) {
   throw WorkloadError("synthetic workload: " + field + " must be " + allowed + ", got " + got);
 }
 
@@ -24,7 +25,8 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec) : spec_(spec) {
     invalid("request_bytes", "> 0 and a multiple of 512", to_string(spec_.request_bytes));
   }
   if (spec_.range_bytes < spec_.request_bytes || spec_.range_bytes % kSectorBytes != 0) {
-    invalid("range_bytes", ">= request_bytes (" + to_string(spec_.request_bytes) + ") and a multiple of 512",
+    invalid("range_bytes",
+            ">= request_bytes (" + to_string(spec_.request_bytes) + ") and a multiple of 512",
             to_string(spec_.range_bytes));
   }
   if (spec_.range_start_bytes % kSectorBytes != 0) {

@@ -1,1 +1,165 @@
-int main() { return 0; }
+// ssdsim: the simulator's command line.
+//
+// Exit codes: 0 success; 1 integrity failure (a read returned the wrong data, or the mapping
+// disagrees with the flash); 2 bad input (options, platform file, trace); 3 the model stopped
+// on an internal error (e.g. a NAND rule violation by the firmware, a stall).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <systemc>
+
+#include "fw/ftl/ftl_options.h"
+#include "fw/ftl/registry.h"
+#include "platforms/config/platform_config.h"
+#include "platforms/report/report.h"
+#include "platforms/run/simulation.h"
+#include "stimuli/host_request.h"
+
+namespace {
+
+constexpr int kOk = 0, kIntegrity = 1, kBadInput = 2, kInternal = 3;
+
+std::string default_path(const std::string& relative) { return std::string(SSD_SOURCE_DIR) + "/" + relative; }
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  using namespace ssd;
+  CLI::App app{"ssdsim: SystemC/TLM-2.0 co-simulation of an SSD (NAND, channels, controller, firmware, host)"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "help for every subcommand");
+
+  // run
+  platform::RunOptions run;
+  std::string platform_file = default_path("platforms/default.yaml");
+  std::vector<std::string> overrides;
+  std::string ftl, report_path = "results/report.json", pattern = "random", mode = "auto";
+  std::string precondition = "fill";
+  bool no_vcd = false, quiet = false, no_verify = false;
+  run.vcd_path = default_path("waves/run.vcd");
+  run.trace = default_path("../shared/traces/msr/hm_0.csv");
+  auto* cmd_run = app.add_subcommand("run", "simulate a workload on a platform and write the report");
+  cmd_run->add_option("-p,--platform", platform_file, "platform file (YAML)")->capture_default_str();
+  cmd_run->add_option("--ftl", ftl, "FTL to run (overrides ftl.name; see `ssdsim ftls`)");
+  cmd_run->add_option("--set", overrides, "override a parameter: key=value (e.g. channels=4, ftl.overprovisioning=0.1)");
+  cmd_run->add_option("-t,--trace", run.trace, "MSR Cambridge CSV trace to replay (\"\" for a synthetic workload)")
+      ->capture_default_str();
+  cmd_run->add_option("--synthetic", pattern, "synthetic workload (implies no trace): random or sequential")
+      ->check(CLI::IsMember({"random", "sequential"}));
+  cmd_run->add_option("--read-fraction", run.synthetic.read_fraction, "synthetic: share of reads")->check(CLI::Range(0.0, 1.0));
+  cmd_run->add_option("--request-bytes", run.synthetic.request_bytes, "synthetic: request size in bytes (multiple of 512)");
+  cmd_run->add_option("--count", run.synthetic.count, "synthetic: number of requests");
+  cmd_run->add_option("--range-bytes", run.synthetic.range_bytes, "synthetic: addressed range (0 = whole drive)");
+  cmd_run->add_option("--seed", run.synthetic.seed, "synthetic: random seed");
+  cmd_run->add_option("--qd,--queue-depth", run.queue_depth, "host queue depth")->check(CLI::Range(1u, 65536u))->capture_default_str();
+  cmd_run->add_option("--mode", mode,
+                      "replay: closed (keep QD outstanding), open (trace timestamps), auto (open for traces)")
+      ->check(CLI::IsMember({"open", "closed", "auto"}))->capture_default_str();
+  cmd_run->add_option("--time-scale", run.time_scale, "open loop: multiply trace times (0.5 = twice as fast)")
+      ->check(CLI::PositiveNumber);
+  cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (lba modulo capacity)");
+  cmd_run->add_option("--precondition", precondition,
+                      "before measuring: none, fill (sequential), or fill+random:X (then X capacities of random page writes)")
+      ->capture_default_str();
+  cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
+  cmd_run->add_option("--vcd", run.vcd_path, "VCD waveform path")->capture_default_str();
+  cmd_run->add_flag("--no-vcd", no_vcd, "do not write a waveform");
+  cmd_run->add_option("--vcd-start-us", run.vcd_start_us, "waveform window start (simulated microseconds)");
+  cmd_run->add_option("--vcd-end-us", run.vcd_end_us, "waveform window end (0 = until the end)");
+  cmd_run->add_flag("--no-verify", no_verify, "skip the end-of-run mapping/OOB check of the whole drive");
+  cmd_run->add_flag("-q,--quiet", quiet, "print nothing but errors");
+
+  // ftls, validate, params
+  auto* cmd_ftls = app.add_subcommand("ftls", "list the FTLs the firmware can run");
+  std::string validate_file = platform_file;
+  std::vector<std::string> validate_overrides;
+  auto* cmd_validate = app.add_subcommand("validate", "check a platform file and print its effective parameters");
+  cmd_validate->add_option("platform", validate_file, "platform file (YAML)")->required();
+  cmd_validate->add_option("--set", validate_overrides, "override a parameter: key=value");
+  auto* cmd_params = app.add_subcommand("params", "list every platform parameter with its range and default");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kOk : kBadInput;
+  }
+
+  try {
+    if (*cmd_ftls) {
+      for (const auto& f : fw::ftl_registry()) std::cout << fmt::format("{:16} {}\n", f.name, f.description);
+      return kOk;
+    }
+    if (*cmd_params) {
+      for (const auto& e : platform::platform_schema())
+        std::cout << fmt::format("{:34} {:7} {:28} default {:10} {}\n", e.key, e.kind, e.range, e.fallback, e.doc);
+      return kOk;
+    }
+    if (*cmd_validate) {
+      platform::PlatformConfig c = platform::load_platform(validate_file, validate_overrides);
+      std::cout << fmt::format("{}: valid platform '{}' ({} GiB raw, {} dies)\n", validate_file, c.name,
+                               c.geometry.capacity_bytes() >> 30, c.geometry.total_dies());
+      for (const auto& [k, v] : c.effective) std::cout << fmt::format("  {} = {}\n", k, v);
+      return kOk;
+    }
+    // run
+    if (!ftl.empty()) overrides.push_back("ftl.name=" + ftl);
+    run.platform = platform::load_platform(platform_file, overrides);
+    if (cmd_run->count("--synthetic")) {
+      run.trace.clear();
+      run.synthetic.pattern = pattern == "random" ? stimuli::SyntheticSpec::Pattern::Random
+                                                  : stimuli::SyntheticSpec::Pattern::Sequential;
+    }
+    run.open_loop = mode == "open" || (mode == "auto" && !run.trace.empty());
+    if (no_vcd) run.vcd_path.clear();
+    run.verify_mapping = !no_verify;
+    if (precondition == "fill") {
+      run.precondition_fill = true;
+    } else if (precondition.rfind("fill+random:", 0) == 0) {
+      run.precondition_fill = true;
+      try {
+        run.precondition_random = std::stod(precondition.substr(12));
+      } catch (const std::exception&) {
+        run.precondition_random = -1;
+      }
+      if (!(run.precondition_random > 0))
+        throw CLI::ValidationError("--precondition", "fill+random:X needs a positive number X, got '" + precondition + "'");
+    } else if (precondition != "none") {
+      throw CLI::ValidationError("--precondition", "expected none, fill or fill+random:X, got '" + precondition + "'");
+    }
+    platform::RunOutcome out = platform::run_simulation(run);
+    {
+      const std::filesystem::path parent = std::filesystem::path(report_path).parent_path();
+      if (!parent.empty()) std::filesystem::create_directories(parent);
+      std::ofstream f(report_path);
+      if (!f) throw platform::ConfigError("cannot write report file '" + report_path + "'");
+      f << out.report.dump(2) << '\n';
+    }
+    if (!quiet) {
+      std::cout << platform::summary_text(out.report);
+      std::cout << "  report: " << report_path << (run.vcd_path.empty() ? "" : ", waveform: " + run.vcd_path) << '\n';
+    }
+    if (!out.integrity_ok) {
+      std::cerr << "ssdsim: INTEGRITY FAILURE: " << out.report["integrity"].dump() << '\n';
+      return kIntegrity;
+    }
+    return kOk;
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "ssdsim: " << e.what() << '\n';
+    return kBadInput;
+  } catch (const platform::ConfigError& e) {
+    std::cerr << "ssdsim: " << e.what() << '\n';
+    return kBadInput;
+  } catch (const fw::FtlOptionError& e) {
+    std::cerr << "ssdsim: " << e.what() << '\n';
+    return kBadInput;
+  } catch (const stimuli::WorkloadError& e) {
+    std::cerr << "ssdsim: " << e.what() << '\n';
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "ssdsim: simulation stopped: " << e.what() << '\n';
+    return kInternal;
+  }
+}

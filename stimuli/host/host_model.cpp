@@ -36,6 +36,15 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
 }
 
 void HostModel::issue() {
+  try {
+    replay();
+  } catch (const WorkloadError& e) {
+    workload_error_ = e.what();
+    sc_core::sc_stop();
+  }
+}
+
+void HostModel::replay() {
   HostRequest req;
   const std::uint32_t page_bytes = oracle_.page_bytes();
   bool first = true;

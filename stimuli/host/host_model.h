@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -41,6 +42,9 @@ class HostModel : public sc_core::sc_module {
   SC_HAS_PROCESS(HostModel);
 
   bool finished() const { return finished_; }
+  // A workload error (bad trace line, request beyond the drive) stops the simulation; the
+  // runner rethrows it after sc_start returns, so it is reported as bad input.
+  const std::string& workload_error() const { return workload_error_; }
   const sc_core::sc_event& finished_event() const { return finished_event_; }
   std::uint64_t completed() const { return completed_; }
   sc_core::sc_time first_arrival() const { return first_arrival_; }
@@ -54,6 +58,7 @@ class HostModel : public sc_core::sc_module {
     bool busy = false;
   };
   void issue();
+  void replay();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
   HostModelConfig cfg_;
@@ -64,6 +69,7 @@ class HostModel : public sc_core::sc_module {
   InFlightPages in_flight_;
   sc_core::sc_event slot_freed_, finished_event_;
   bool finished_ = false;
+  std::string workload_error_;
   std::uint64_t outstanding_ = 0, completed_ = 0;
   sc_core::sc_time first_arrival_, last_completion_;
   std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;

@@ -5,6 +5,7 @@
 
 #include "platforms/functional/functional_drive.h"
 #include "stimuli/host_request.h"
+#include "stimuli/sequential_fill.h"
 
 namespace ssd::test {
 
@@ -45,23 +46,6 @@ class RandomMixed : public stimuli::Workload {
   std::mt19937_64 rng_;
 };
 
-// Writes every logical page once, in order, whole pages.
-class SequentialFill : public stimuli::Workload {
- public:
-  SequentialFill(std::uint64_t capacity_sectors, std::uint32_t chunk_sectors)
-      : cap_(capacity_sectors), chunk_(chunk_sectors) {}
-  bool next(stimuli::HostRequest& r) override {
-    if (at_ >= cap_) return false;
-    r.write = true;
-    r.lba = at_;
-    r.sectors = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_, cap_ - at_));
-    at_ += r.sectors;
-    return true;
-  }
-  std::string describe() const override { return "sequential fill"; }
-
- private:
-  std::uint64_t cap_, chunk_, at_ = 0;
-};
+using SequentialFill = stimuli::SequentialFill;
 
 }  // namespace ssd::test

@@ -1,0 +1,188 @@
+#include "platforms/report/report.h"
+
+#include <fmt/format.h>
+
+namespace ssd::platform {
+
+using nlohmann::json;
+
+namespace {
+
+std::uint64_t counter(const MetricsRegistry& m, const std::string& set, const std::string& name) {
+  auto it = m.sets().find(set);
+  if (it == m.sets().end()) return 0;
+  auto c = it->second->counters().find(name);
+  return c == it->second->counters().end() ? 0 : c->second;
+}
+
+json latency_json(const LatencyHistogram& h) {
+  auto us = [](double ns) { return ns / 1000.0; };
+  return json{{"count", h.count()},
+              {"mean", us(h.mean())},
+              {"p50", us(double(h.percentile(0.50)))},
+              {"p90", us(double(h.percentile(0.90)))},
+              {"p99", us(double(h.percentile(0.99)))},
+              {"p99_9", us(double(h.percentile(0.999)))},
+              {"max", us(double(h.max()))}};
+}
+
+json counters_json(const MetricSet& s) {
+  json j = json::object();
+  for (const auto& [k, v] : s.counters()) j[k] = v;
+  return j;
+}
+
+}  // namespace
+
+json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& f) {
+  json r;
+  r["schema"] = "ssd-vp-report/1";
+  json eff = json::object();
+  for (const auto& [k, v] : config.effective) eff[k] = v;
+  r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", eff}};
+  r["ftl"] = {{"name", config.firmware.ftl}, {"parameters", f.ftl_parameters}};
+  r["workload"] = {{"description", f.workload},
+                   {"mode", f.mode},
+                   {"queue_depth", f.queue_depth},
+                   {"time_scale", f.time_scale},
+                   {"precondition", f.precondition}};
+
+  // Host metrics.
+  const MetricSet& host = *metrics.sets().at("host");
+  const std::uint64_t reads = host.counters().at("reads"), writes = host.counters().at("writes");
+  const std::uint64_t rbytes = host.counters().at("read_bytes"), wbytes = host.counters().at("write_bytes");
+  const double t = f.simulated_seconds > 0 ? f.simulated_seconds : 1e-30;
+  LatencyHistogram all;
+  all.merge(*host.histograms().at("read_latency_ns"));
+  all.merge(*host.histograms().at("write_latency_ns"));
+  r["host"] = {{"requests", reads + writes},
+               {"reads", reads},
+               {"writes", writes},
+               {"read_bytes", rbytes},
+               {"write_bytes", wbytes},
+               {"simulated_seconds", f.simulated_seconds},
+               {"iops", double(reads + writes) / t},
+               {"read_iops", double(reads) / t},
+               {"write_iops", double(writes) / t},
+               {"mb_per_s", double(rbytes + wbytes) / 1e6 / t},
+               {"read_mb_per_s", double(rbytes) / 1e6 / t},
+               {"write_mb_per_s", double(wbytes) / 1e6 / t},
+               {"latency_us", latency_json(all)},
+               {"read_latency_us", latency_json(*host.histograms().at("read_latency_ns"))},
+               {"write_latency_us", latency_json(*host.histograms().at("write_latency_ns"))},
+               {"held_for_ordering", host.counters().at("held_for_ordering")},
+               {"folded_requests", host.counters().at("folded_requests")}};
+
+  r["integrity"] = {{"pages_checked", f.pages_checked},
+                    {"mismatches", f.mismatches},
+                    {"first_mismatch", f.first_mismatch},
+                    {"mapping_check", f.mapping_check}};
+
+  // FTL metrics.
+  json ftl = counters_json(*metrics.sets().at("ftl"));
+  const std::uint64_t host_pages = counter(metrics, "ftl", "host_pages_written");
+  const std::uint64_t programmed = counter(metrics, "ftl", "flash_pages_programmed");
+  ftl["waf"] = host_pages ? double(programmed) / double(host_pages) : 0.0;
+  ftl["partial_page_writes"] = counter(metrics, "firmware", "partial_page_writes");
+  ftl["operations"] = counters_json(*metrics.sets().at("firmware.ops"));
+  r["ftl_metrics"] = ftl;
+
+  // Hardware metrics; busy fractions are over the simulated time of the whole run.
+  const double end_ps = f.simulated_seconds * 1e12 > 0 ? f.simulated_seconds * 1e12 : 1;
+  json channels = json::array();
+  for (std::uint32_t ch = 0; ch < config.geometry.channels; ++ch) {
+    const std::string cs = "hw.channel" + std::to_string(ch);
+    json dies = json::array();
+    for (std::uint32_t d = 0; d < config.geometry.dies_per_channel(); ++d) {
+      const std::string ds = cs + ".die" + std::to_string(d);
+      dies.push_back({{"busy_fraction", double(counter(metrics, ds, "busy_ps")) / end_ps},
+                      {"reads", counter(metrics, ds, "reads")},
+                      {"programs", counter(metrics, ds, "programs")},
+                      {"erases", counter(metrics, ds, "erases")},
+                      {"multiplane_operations", counter(metrics, ds, "multiplane_operations")}});
+    }
+    channels.push_back({{"busy_fraction", double(counter(metrics, cs, "bus_busy_ps")) / end_ps},
+                        {"transfers", counter(metrics, cs, "bus_transfers")},
+                        {"dies", dies}});
+  }
+  json cores = json::array();
+  double core_busy = 0;
+  for (std::uint32_t k = 0; k < config.core.count; ++k) {
+    const std::string s = "hw.cores.core" + std::to_string(k);
+    const double b = double(counter(metrics, s, "busy_ps")) / end_ps;
+    core_busy += b;
+    cores.push_back({{"utilization", b}, {"jobs", counter(metrics, s, "jobs")}});
+  }
+  auto memory = [&](const std::string& s) {
+    return json{{"busy_fraction", double(counter(metrics, s, "busy_ps")) / end_ps},
+                {"wait_us", double(counter(metrics, s, "wait_ps")) / 1e6},
+                {"reads", counter(metrics, s, "reads")},
+                {"writes", counter(metrics, s, "writes")},
+                {"bytes", counter(metrics, s, "bytes")}};
+  };
+  r["hardware"] = {
+      {"channels", channels},
+      {"system_bus",
+       {{"busy_fraction", double(counter(metrics, "hw.bus", "busy_ps")) / end_ps},
+        {"wait_us", double(counter(metrics, "hw.bus", "wait_ps")) / 1e6},
+        {"transfers", counter(metrics, "hw.bus", "transfers")},
+        {"bytes", counter(metrics, "hw.bus", "bytes")}}},
+      {"sram", memory("hw.sram")},
+      {"dram", memory("hw.dram")},
+      {"cores",
+       {{"utilization", core_busy / config.core.count},
+        {"cycles", counter(metrics, "hw.cores", "cycles")},
+        {"table_accesses", counter(metrics, "hw.cores", "table_accesses")},
+        {"table_access_us", double(counter(metrics, "hw.cores", "table_access_ps")) / 1e6},
+        {"per_core", cores}}},
+      {"host_interface",
+       {{"commands", counter(metrics, "hw.host_interface", "commands")},
+        {"bytes_to_device", counter(metrics, "hw.host_interface", "bytes_to_device")},
+        {"bytes_to_host", counter(metrics, "hw.host_interface", "bytes_to_host")},
+        {"link_wait_us", double(counter(metrics, "hw.host_interface", "link_wait_ps")) / 1e6}}}};
+
+  r["simulation"] = {{"wall_seconds", f.wall_seconds},
+                     {"precondition_wall_seconds", f.precondition_wall_seconds},
+                     {"requests_per_wall_second", f.wall_seconds > 0 ? double(reads + writes) / f.wall_seconds : 0.0},
+                     {"delta_cycles", f.delta_cycles},
+                     {"peak_rss_mib", f.peak_rss_mib},
+                     {"vcd", f.vcd_path}};
+  return r;
+}
+
+std::string summary_text(const json& r) {
+  const json& h = r["host"];
+  const json& ftl = r["ftl_metrics"];
+  std::string s;
+  s += fmt::format("platform {} | FTL {} | {}\n", r["platform"]["name"].get<std::string>(),
+                   r["ftl"]["name"].get<std::string>(), r["workload"]["description"].get<std::string>());
+  s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.0f} IOPS, {:.1f} MB/s\n",
+                   h["requests"].get<std::uint64_t>(), h["reads"].get<std::uint64_t>(), h["writes"].get<std::uint64_t>(),
+                   h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());
+  for (const char* k : {"read_latency_us", "write_latency_us"}) {
+    const json& l = h[k];
+    if (l["count"].get<std::uint64_t>() == 0) continue;
+    s += fmt::format("  {:5} latency us: mean {:.1f}  p50 {:.1f}  p99 {:.1f}  p99.9 {:.1f}  max {:.1f}\n",
+                     k[0] == 'r' ? "read" : "write", l["mean"].get<double>(), l["p50"].get<double>(),
+                     l["p99"].get<double>(), l["p99_9"].get<double>(), l["max"].get<double>());
+  }
+  s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
+                   ftl.value("gc_runs", std::uint64_t(0)), ftl.value("gc_copies", std::uint64_t(0)),
+                   ftl.value("erases", std::uint64_t(0)));
+  double ch_busy = 0;
+  for (const auto& c : r["hardware"]["channels"]) ch_busy += c["busy_fraction"].get<double>();
+  ch_busy /= std::max<std::size_t>(1, r["hardware"]["channels"].size());
+  s += fmt::format("  hardware: channels {:.1f}% busy, core {:.1f}% busy, system bus {:.1f}% busy\n", 100 * ch_busy,
+                   100 * r["hardware"]["cores"]["utilization"].get<double>(),
+                   100 * r["hardware"]["system_bus"]["busy_fraction"].get<double>());
+  const json& in = r["integrity"];
+  s += fmt::format("  integrity: {} pages checked, {} mismatches{}\n", in["pages_checked"].get<std::uint64_t>(),
+                   in["mismatches"].get<std::uint64_t>(),
+                   in["mapping_check"].get<std::string>().empty() ? "" : ", mapping check: " + in["mapping_check"].get<std::string>());
+  s += fmt::format("  simulation: {:.2f} s wall, {:.0f} requests/s, peak memory {:.0f} MiB\n",
+                   r["simulation"]["wall_seconds"].get<double>(), r["simulation"]["requests_per_wall_second"].get<double>(),
+                   r["simulation"]["peak_rss_mib"].get<double>());
+  return s;
+}
+
+}  // namespace ssd::platform

@@ -1,0 +1,34 @@
+// The run report: one JSON document (schema documented in docs/report.md) built from the
+// metrics registry, the effective configuration and the run's facts; and the text summary
+// printed at the end of a run.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/metrics.h"
+#include "platforms/config/platform_config.h"
+
+namespace ssd::platform {
+
+struct RunFacts {
+  std::string workload;             // description of the workload
+  std::string mode;                 // "open-loop" or "closed-loop"
+  std::uint32_t queue_depth = 0;
+  double time_scale = 1.0;
+  std::string precondition;         // what was done before measuring
+  double simulated_seconds = 0;     // from first arrival to last completion
+  double wall_seconds = 0;          // timed simulation only
+  double precondition_wall_seconds = 0;
+  std::uint64_t delta_cycles = 0;
+  double peak_rss_mib = 0;
+  std::uint64_t pages_checked = 0, mismatches = 0;
+  std::string first_mismatch, mapping_check;
+  std::map<std::string, std::string> ftl_parameters;
+  std::string vcd_path;
+};
+
+nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);
+std::string summary_text(const nlohmann::json& report);
+
+}  // namespace ssd::platform

@@ -1,0 +1,42 @@
+// One simulation run: elaborate the platform, optionally precondition the drive functionally,
+// replay the workload in the timed model with the integrity oracle, check the mapping against
+// the flash, and build the report. SystemC allows one elaboration per process: call once.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "platforms/config/platform_config.h"
+#include "stimuli/synthetic_workload.h"
+
+namespace ssd::platform {
+
+struct RunOptions {
+  PlatformConfig platform;
+  std::string trace;                  // MSR Cambridge CSV; empty: the synthetic workload
+  stimuli::SyntheticSpec synthetic;   // range_bytes 0 = the whole drive
+  std::uint32_t queue_depth = 16;
+  bool open_loop = false;
+  double time_scale = 1.0;
+  bool fold_addresses = false;
+  bool precondition_fill = false;     // write every logical page sequentially first
+  double precondition_random = 0.0;   // then random page writes, in multiples of the capacity
+  std::uint64_t seed = 1;
+  std::string vcd_path;               // empty: no waveform
+  double vcd_start_us = 0, vcd_end_us = 0;
+  bool verify_mapping = true;         // compare the FTL's mapping with every page's OOB at the end
+};
+
+struct RunOutcome {
+  nlohmann::json report;
+  bool integrity_ok = true;
+};
+
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+RunOutcome run_simulation(const RunOptions& options);
+
+}  // namespace ssd::platform
