@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cstdlib>
 #include <systemc>
 
 #include "fw/ftl/ftl_options.h"
@@ -162,4 +163,10 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "ssdsim: simulation stopped: " << e.what() << '\n';
     return kInternal;
   }
+}
+
+// SystemC prints its banner before sc_main runs; keep stdout for the summary and the reports.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

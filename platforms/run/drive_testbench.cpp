@@ -1,0 +1,55 @@
+#include "platforms/run/drive_testbench.h"
+
+#include "platforms/functional/functional_drive.h"
+#include "platforms/functional/functional_hal.h"
+#include "stimuli/sequential_fill.h"
+#include "stimuli/synthetic_workload.h"
+
+namespace ssd::platform {
+
+DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& config, const WorkloadFactory& workload,
+                               stimuli::HostModelConfig host, tlmx::VcdTracer* vcd)
+    : config_(config), array_(config.geometry, config.sequential_program) {
+  top_ = std::make_unique<SsdTop>(name.c_str(), config_, array_, metrics_, vcd);
+  const std::uint64_t capacity = firmware().capacity_sectors();
+  oracle_ = std::make_unique<stimuli::IntegrityOracle>(firmware().ftl().logical_pages(), config_.geometry.page_bytes);
+  workload_ = workload(capacity);
+  if (host.queue_depth > config_.host.queue_depth)
+    throw ConfigError("queue depth " + std::to_string(host.queue_depth) + " exceeds host.queue_depth = " +
+                      std::to_string(config_.host.queue_depth));
+  host.capacity_sectors = capacity;
+  host_ = std::make_unique<stimuli::HostModel>((name + "_host").c_str(), host, *workload_, *oracle_, metrics_, vcd);
+  host_->nvme.bind(top_->host_interface().host);
+}
+
+std::string DriveTestbench::precondition(bool fill, double random_capacities, std::uint64_t seed) {
+  if (!fill && random_capacities <= 0) return "none (fresh drive)";
+  FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
+  top_->hal_switch().use(functional);
+  const std::uint64_t capacity = firmware().capacity_sectors();
+  std::string done;
+  if (fill) {
+    stimuli::SequentialFill fill_all(capacity, 512);
+    replay_functional(firmware(), functional, fill_all, *oracle_, 64);
+    done = "sequential fill of the whole logical space";
+  }
+  if (random_capacities > 0) {
+    stimuli::SyntheticSpec s;
+    s.pattern = stimuli::SyntheticSpec::Pattern::Random;
+    s.request_bytes = config_.geometry.page_bytes;
+    s.range_bytes = capacity * fw::kSectorBytes;
+    s.count = static_cast<std::uint64_t>(random_capacities * double(firmware().ftl().logical_pages()));
+    s.seed = seed;
+    stimuli::SyntheticWorkload random(s);
+    replay_functional(firmware(), functional, random, *oracle_, 64);
+    done += (done.empty() ? "" : ", then ") + std::to_string(s.count) + " random page writes";
+  }
+  top_->hal_switch().use(top_->hal());
+  if (oracle_->mismatches())
+    throw std::runtime_error("integrity failure during preconditioning: " + oracle_->first_mismatch());
+  metrics_.reset("ftl");
+  metrics_.reset("firmware");
+  return done;
+}
+
+}  // namespace ssd::platform
