@@ -3,10 +3,11 @@
 // records when each completes.
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <map>
 #include <memory>
 #include <systemc>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "hw/bus/system_bus.h"
@@ -16,9 +17,9 @@
 
 namespace ssd::test {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 using sc_core::SC_US;
 
 class FlashScript : public sc_core::sc_module {
@@ -93,10 +94,12 @@ inline ChannelBenchConfig mlc_channel(std::uint32_t ways, std::uint32_t planes) 
   return c;
 }
 
-class ChannelBench {
+// A module, so several benches can be elaborated side by side (one elaboration per process).
+class ChannelBench : public sc_core::sc_module {
  public:
-  explicit ChannelBench(const ChannelBenchConfig& c)
-      : cfg(c),
+  explicit ChannelBench(const ChannelBenchConfig& c, const char* name = "bench")
+      : sc_module(name),
+        cfg(c),
         array(c.geometry),
         bus("bus", c.system_bus, metrics.set("hw.bus")),
         dram("dram", c.dram, metrics.set("hw.dram")),

@@ -50,8 +50,8 @@ TEST_CASE("A NAND rule violation stops the timed model with a message naming the
     sc_core::sc_start();
     FAIL("the out-of-order program was not reported");
   } catch (const std::exception& e) {
-    CHECK_THAT(e.what(), Catch::Contains("NAND program of ch0/way0/die0/plane0/block2/page1") &&
-                             Catch::Contains("out of order"));
+    CHECK_THAT(e.what(),
+               Catch::Contains("NAND program of ch0/way0/die0/plane0/block2/page1") && Catch::Contains("out of order"));
   }
 }
 
