@@ -30,8 +30,10 @@ class Reader {
       std::size_t dot = key.find('.', pos);
       std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
       const YAML::Node& cur = n;
-      if (!cur.IsMap() || !cur[part]) return YAML::Node();
-      n.reset(cur[part]);
+      if (!cur.IsMap()) return YAML::Node();
+      const YAML::Node child = cur[part];
+      if (!child || child.IsNull()) return YAML::Node();  // absent (or empty): the default applies
+      n.reset(child);
       if (dot == std::string::npos) return n;
       pos = dot + 1;
     }
@@ -43,7 +45,7 @@ class Reader {
     YAML::Node n = find(key);
     read_.insert(key);
     std::string v = fallback;
-    if (n) {
+    if (n.IsDefined() && !n.IsNull()) {
       if (!n.IsScalar()) fail(key, "(not a scalar)", "a single value");
       v = n.Scalar();
     }
@@ -101,7 +103,7 @@ class Reader {
     YAML::Node n = find(key);
     read_.insert(key);
     std::vector<double> v = fallback;
-    if (n) {
+    if (n.IsDefined() && !n.IsNull()) {
       v.clear();
       if (n.IsScalar()) n.reset(YAML::Load("[" + n.Scalar() + "]"));
       if (!n.IsSequence() || n.size() < 1 || n.size() > 10) fail(key, "(" + YAML::Dump(n) + ")", "a list of 1 to 10 numbers");

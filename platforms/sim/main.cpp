@@ -100,8 +100,8 @@ int sc_main(int argc, char* argv[]) {
     }
     if (*cmd_validate) {
       platform::PlatformConfig c = platform::load_platform(validate_file, validate_overrides);
-      std::cout << fmt::format("{}: valid platform '{}' ({} GiB raw, {} dies)\n", validate_file, c.name,
-                               c.geometry.capacity_bytes() >> 30, c.geometry.total_dies());
+      std::cout << fmt::format("{}: valid platform '{}' ({} MiB raw, {} dies)\n", validate_file, c.name,
+                               c.geometry.capacity_bytes() >> 20, c.geometry.total_dies());
       for (const auto& [k, v] : c.effective) std::cout << fmt::format("  {} = {}\n", k, v);
       return kOk;
     }
