@@ -34,10 +34,8 @@ int VcdTracer::add(const std::string& scope, const std::string& name, unsigned w
 
 void VcdTracer::write_header() {
   out_ << "$date simulation $end\n$version ssd-vp $end\n$timescale 1ps $end\n";
-  // Group signals by scope, opening nested scopes for dotted names.
-  std::map<std::string, std::vector<const Signal*>> by_scope;
-  for (const auto& s : signals_) by_scope[s.scope].push_back(&s);
-  for (const auto& [scope, sigs] : by_scope) {
+  // Signals grouped by scope (sorted), nested scopes opened and closed by common prefix.
+  auto split = [](const std::string& scope) {
     std::vector<std::string> parts;
     std::size_t pos = 0, dot;
     while ((dot = scope.find('.', pos)) != std::string::npos) {
@@ -45,10 +43,23 @@ void VcdTracer::write_header() {
       pos = dot + 1;
     }
     parts.push_back(scope.substr(pos));
-    for (const auto& p : parts) out_ << "$scope module " << p << " $end\n";
+    return parts;
+  };
+  std::map<std::vector<std::string>, std::vector<const Signal*>> by_scope;
+  for (const auto& s : signals_) by_scope[split(s.scope)].push_back(&s);
+  std::vector<std::string> open;
+  for (const auto& [parts, sigs] : by_scope) {
+    std::size_t common = 0;
+    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+    for (std::size_t i = open.size(); i > common; --i) out_ << "$upscope $end\n";
+    open.resize(common);
+    for (std::size_t i = common; i < parts.size(); ++i) {
+      out_ << "$scope module " << parts[i] << " $end\n";
+      open.push_back(parts[i]);
+    }
     for (const Signal* s : sigs) out_ << "$var wire " << s->width << ' ' << s->code << ' ' << s->name << " $end\n";
-    for (std::size_t i = 0; i < parts.size(); ++i) out_ << "$upscope $end\n";
   }
+  for (std::size_t i = 0; i < open.size(); ++i) out_ << "$upscope $end\n";
   out_ << "$enddefinitions $end\n";
   header_written_ = true;
 }
