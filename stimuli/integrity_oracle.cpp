@@ -8,29 +8,37 @@
 namespace ssd::stimuli {
 
 IntegrityOracle::IntegrityOracle(std::uint64_t logical_pages, std::uint32_t page_bytes)
-    : logical_pages_(logical_pages),
-      page_bytes_(page_bytes),
-      chunks_((logical_pages >> kChunkShift) + 1) {}
+    : logical_pages_(logical_pages), page_bytes_(page_bytes), chunk_of_((logical_pages >> kChunkShift) + 1, kNoChunk) {}
 
 Token IntegrityOracle::expected(Lpn lpn) const {
-  const auto& c = chunks_[lpn >> kChunkShift];
-  return c ? c[lpn & ((1u << kChunkShift) - 1)] : kUnwrittenToken;
+  const std::uint32_t c = chunk_of_[lpn >> kChunkShift];
+  return c == kNoChunk ? baseline(lpn) : chunks_[c][lpn & (kChunkPages - 1)];
 }
 
 void IntegrityOracle::set_expected(Lpn lpn, Token t) {
   if (lpn >= logical_pages_) throw std::out_of_range("oracle: logical page beyond the drive");
-  auto& c = chunks_[lpn >> kChunkShift];
-  if (!c) {
-    c = std::make_unique<Token[]>(std::size_t(1) << kChunkShift);
-    std::fill_n(c.get(), std::size_t(1) << kChunkShift, kUnwrittenToken);
+  std::uint32_t& c = chunk_of_[lpn >> kChunkShift];
+  if (c == kNoChunk) {
+    if (t == baseline(lpn)) return;  // nothing to remember
+    c = static_cast<std::uint32_t>(chunks_.size());
+    chunks_.emplace_back();
+    const Lpn first = lpn & ~(kChunkPages - 1);
+    for (std::uint32_t i = 0; i < kChunkPages; ++i) chunks_.back()[i] = baseline(first + i);
   }
-  c[lpn & ((1u << kChunkShift) - 1)] = t;
+  chunks_[c][lpn & (kChunkPages - 1)] = t;
 }
 
 void IntegrityOracle::make_write_tokens(std::uint64_t lba, std::uint32_t sectors, std::vector<Token>& out) {
   fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
-  ++write_seq_;
   out.resize(span.count);
+  if (preconditioning_) {
+    const std::uint64_t page_sectors = page_bytes_ / fw::kSectorBytes;
+    if (lba % page_sectors || sectors % page_sectors)
+      throw std::logic_error("preconditioning writes whole pages only");
+    for (std::uint32_t i = 0; i < span.count; ++i) out[i] = baseline(span.first + i);
+    return;
+  }
+  ++write_seq_;
   for (std::uint32_t i = 0; i < span.count; ++i) out[i] = write_token(span.first + i, write_seq_);
 }
 

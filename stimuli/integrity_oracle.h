@@ -6,12 +6,15 @@
 // The host never has two conflicting requests in flight on one logical page (see
 // InFlightPages), so "the last acknowledged write" is always well defined.
 //
-// Expected tokens are stored per logical page in chunks allocated on first write, so a large
-// drive costs memory only where it was written.
+// Expected tokens are stored per logical page in small chunks allocated on first write, so a
+// large drive costs memory only where it was written. Preconditioning writes the baseline token
+// write_token(lpn, 0) of each page (unique per page, so a misplaced page is still caught), which
+// the oracle knows without storing it: a preconditioned 512 GiB drive costs nothing here.
 #pragma once
 
 #include <cstdint>
-#include <memory>
+#include <array>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -32,7 +35,14 @@ class IntegrityOracle {
   bool check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens);
 
   Token expected(Lpn lpn) const;
-  void set_expected(Lpn lpn, Token t);  // preconditioning writes bypass the host
+  void set_expected(Lpn lpn, Token t);
+
+  // While preconditioning, writes carry each page's baseline token; afterwards every page not
+  // written since reads back as its baseline. Preconditioning writes whole pages only.
+  void begin_preconditioning() { preconditioning_ = baseline_ = true; }
+  void end_preconditioning() { preconditioning_ = false; }
+  Token baseline(Lpn lpn) const { return baseline_ ? write_token(lpn, 0) : kUnwrittenToken; }
+  std::uint64_t materialized_pages() const { return chunks_.size() * kChunkPages; }
 
   std::uint64_t pages_checked() const { return pages_checked_; }
   std::uint64_t mismatches() const { return mismatches_; }
@@ -40,10 +50,14 @@ class IntegrityOracle {
   std::uint32_t page_bytes() const { return page_bytes_; }
 
  private:
-  static constexpr std::uint32_t kChunkShift = 12;  // 4096 pages per chunk
+  static constexpr std::uint32_t kChunkShift = 4;  // 16 pages per chunk
+  static constexpr std::uint32_t kChunkPages = 1u << kChunkShift;
+  static constexpr std::uint32_t kNoChunk = 0xffffffffu;
   std::uint64_t logical_pages_;
   std::uint32_t page_bytes_;
-  std::vector<std::unique_ptr<Token[]>> chunks_;
+  std::vector<std::uint32_t> chunk_of_;                    // per chunk of pages: index into chunks_
+  std::deque<std::array<Token, kChunkPages>> chunks_;      // stable addresses, no reallocation peaks
+  bool baseline_ = false, preconditioning_ = false;
   std::uint64_t write_seq_ = 0, pages_checked_ = 0, mismatches_ = 0;
   std::string first_mismatch_;
 };

@@ -27,6 +27,7 @@ std::string DriveTestbench::precondition(bool fill, double random_capacities, st
   FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
   top_->hal_switch().use(functional);
   const std::uint64_t capacity = firmware().capacity_sectors();
+  oracle_->begin_preconditioning();
   std::string done;
   if (fill) {
     stimuli::SequentialFill fill_all(capacity, 512);
@@ -44,6 +45,7 @@ std::string DriveTestbench::precondition(bool fill, double random_capacities, st
     replay_functional(firmware(), functional, random, *oracle_, 64);
     done += (done.empty() ? "" : ", then ") + std::to_string(s.count) + " random page writes";
   }
+  oracle_->end_preconditioning();
   top_->hal_switch().use(top_->hal());
   if (oracle_->mismatches())
     throw std::runtime_error("integrity failure during preconditioning: " + oracle_->first_mismatch());
