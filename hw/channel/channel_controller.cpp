@@ -146,17 +146,21 @@ void ChannelController::pick_group(Die& die) {
   if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1) {
     // Take, per other plane, the first queued command to that plane if it matches; commands
     // behind a non-matching one of their plane keep their order.
-    std::vector<bool> plane_seen(cfg_.geometry.planes_per_die, false);
-    const PhysAddr a0 = cfg_.geometry.decompose(first->ppn);
-    plane_seen[a0.plane] = true;
-    for (std::size_t i = 0; i < die.queue.size();) {
-      const PhysAddr a = cfg_.geometry.decompose(die.queue[i].cmd->ppn);
-      if (plane_seen[a.plane]) {
+    const FlashGeometry& g = cfg_.geometry;
+    auto plane_of = [&g](Ppn p) { return g.plane_of_block(g.block_of(p)) % g.planes_per_die; };
+    std::uint32_t seen_mask = 1u << plane_of(first->ppn), seen = 1;
+    const std::uint32_t page0 = g.page_in_block(first->ppn);
+    // Like a hardware scheduler, look only a bounded way into the queue for partners.
+    constexpr std::size_t kLookahead = 32;
+    for (std::size_t i = 0; i < die.queue.size() && i < kLookahead && seen < g.planes_per_die;) {
+      const std::uint32_t plane = plane_of(die.queue[i].cmd->ppn);
+      if (seen_mask & (1u << plane)) {
         ++i;
         continue;
       }
-      plane_seen[a.plane] = true;
-      if (die.queue[i].cmd->opcode == first->opcode && a.page == a0.page) {
+      seen_mask |= 1u << plane;
+      ++seen;
+      if (die.queue[i].cmd->opcode == first->opcode && g.page_in_block(die.queue[i].cmd->ppn) == page0) {
         die.group.push_back(die.queue[i]);
         die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(i));
       } else {

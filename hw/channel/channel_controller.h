@@ -10,7 +10,8 @@
 // longest. Per-die queues are served FIFO, or read-first (a read may overtake queued programs
 // and erases of other blocks, never of its own block). With multiplane on, operations of the
 // same kind to the same page offset on different planes of a die run as one multi-plane
-// operation: one array time, command cycles and data transfer per plane.
+// operation: one array time, command cycles and data transfer per plane (partners are looked
+// for among the first 32 queued commands).
 //
 // The NAND contents and rules live in the shared NandArray; an operation is applied to it when
 // its array time ends, and a rule violation stops the simulation with the array's message.
