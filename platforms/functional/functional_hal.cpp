@@ -7,8 +7,7 @@ namespace ssd::platform {
 FunctionalHal::FunctionalHal(hw::NandArray& array, std::uint64_t sram_bytes, std::uint64_t dram_bytes,
                              std::uint64_t seed)
     : array_(array),
-      sram_bytes_(sram_bytes),
-      dram_bytes_(dram_bytes),
+      placer_(sram_bytes, dram_bytes),
       die_queues_(array.geometry().total_dies() + 1),
       shuffle_(seed != 0),
       rng_(seed) {}
@@ -30,23 +29,6 @@ void FunctionalHal::touch(const fw::TableRegion& t, std::uint64_t offset, std::u
     throw std::out_of_range("firmware access beyond table '" + t.name + "' (offset " + std::to_string(offset) +
                             ", " + std::to_string(bytes) + " bytes, table " + std::to_string(t.bytes) + " bytes)");
   ++accesses_;
-}
-
-fw::TableRegion FunctionalHal::place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) {
-  fw::TableRegion r{name, preferred, 0, bytes};
-  if (preferred == fw::MemoryKind::Sram && sram_used_ + bytes <= sram_bytes_) {
-    r.base = sram_used_;
-    sram_used_ += bytes;
-  } else if (dram_used_ + bytes <= dram_bytes_) {
-    r.memory = fw::MemoryKind::Dram;
-    r.base = dram_used_;
-    dram_used_ += bytes;
-  } else {
-    throw std::runtime_error("firmware table '" + name + "' (" + std::to_string(bytes) +
-                             " bytes) fits neither in SRAM nor in the DRAM buffer");
-  }
-  tables_.push_back(r);
-  return r;
 }
 
 void FunctionalHal::execute(const fw::HalOp& op) {

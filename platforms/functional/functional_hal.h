@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fw/hal/hal.h"
+#include "fw/hal/table_placer.h"
 #include "hw/nand/nand_array.h"
 
 namespace ssd::platform {
@@ -26,7 +27,9 @@ class FunctionalHal : public fw::Hal {
   void issue(const fw::HalOp& op) override;
   void charge_cycles(std::uint64_t cycles) override { cycles_ += cycles; }
   void touch(const fw::TableRegion& t, std::uint64_t offset, std::uint32_t bytes, fw::Access a) override;
-  fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override;
+  fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
+    return placer_.place(name, bytes, preferred);
+  }
   void complete_host_command(std::uint32_t id) override {
     if (on_host_complete) on_host_complete(id);
   }
@@ -38,21 +41,20 @@ class FunctionalHal : public fw::Hal {
   std::function<void(std::uint32_t)> on_host_complete;
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t table_accesses() const { return accesses_; }
-  const std::vector<fw::TableRegion>& tables() const { return tables_; }
+  const std::vector<fw::TableRegion>& tables() const { return placer_.tables(); }
 
  private:
   void execute(const fw::HalOp& op);
 
   hw::NandArray& array_;
   fw::HalListener* listener_ = nullptr;
-  std::uint64_t sram_bytes_, dram_bytes_, sram_used_ = 0, dram_used_ = 0;
+  fw::TablePlacer placer_;
   std::vector<std::deque<fw::HalOp>> die_queues_;  // flash ops per die, plus one queue for DMA
   std::uint64_t pending_ = 0;
   std::uint32_t cursor_ = 0;
   bool shuffle_;
   std::mt19937_64 rng_;
   std::uint64_t cycles_ = 0, accesses_ = 0;
-  std::vector<fw::TableRegion> tables_;
 };
 
 }  // namespace ssd::platform

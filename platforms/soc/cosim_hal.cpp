@@ -6,7 +6,13 @@ namespace ssd::platform {
 
 CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const AddressMap& map,
                    hw::EmbeddedCore& core, hw::HostInterface& host)
-    : sc_module(name), flash("flash"), geo_(geometry), map_(map), core_(core), host_(host) {
+    : sc_module(name),
+      flash("flash"),
+      geo_(geometry),
+      map_(map),
+      core_(core),
+      host_(host),
+      placer_(map.sram_size, map.dram_size) {
   flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
   host_.on_command = [this](std::uint32_t slot, const tlmx::HostCommandExtension& ext) {
     core_.post([this, slot] {
@@ -72,23 +78,6 @@ void CoSimHal::touch(const fw::TableRegion& table, std::uint64_t offset, std::ui
     throw std::out_of_range("firmware access beyond table '" + table.name + "'");
   const std::uint64_t base = table.memory == fw::MemoryKind::Sram ? map_.sram_base : map_.dram_base;
   core_.access(base + table.base + offset, bytes, access == fw::Access::Write);
-}
-
-fw::TableRegion CoSimHal::place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) {
-  fw::TableRegion r{name, preferred, 0, bytes};
-  if (preferred == fw::MemoryKind::Sram && sram_used_ + bytes <= map_.sram_size) {
-    r.base = sram_used_;
-    sram_used_ += bytes;
-  } else if (dram_used_ + bytes <= map_.dram_size) {
-    r.memory = fw::MemoryKind::Dram;
-    r.base = dram_used_;
-    dram_used_ += bytes;
-  } else {
-    throw std::runtime_error("firmware table '" + name + "' (" + std::to_string(bytes) +
-                             " bytes) fits neither in SRAM nor in the DRAM buffer (raise sram.size_kib or dram.size_mib)");
-  }
-  tables_.push_back(r);
-  return r;
 }
 
 }  // namespace ssd::platform

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fw/hal/hal.h"
+#include "fw/hal/table_placer.h"
 #include "fw/runtime/host_command.h"
 #include "hw/core/embedded_core.h"
 #include "hw/host/host_interface.h"
@@ -39,10 +40,12 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   void issue(const fw::HalOp& op) override;
   void charge_cycles(std::uint64_t cycles) override { core_.charge_cycles(cycles); }
   void touch(const fw::TableRegion& table, std::uint64_t offset, std::uint32_t bytes, fw::Access access) override;
-  fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override;
+  fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
+    return placer_.place(name, bytes, preferred);
+  }
   void complete_host_command(std::uint32_t host_cmd) override { host_.complete(host_cmd, core_.offset()); }
 
-  const std::vector<fw::TableRegion>& tables() const { return tables_; }
+  const std::vector<fw::TableRegion>& tables() const { return placer_.tables(); }
 
   // The firmware's entry for a fetched host command (runs as a job on the core).
   std::function<void(const fw::HostCommand&)> on_host_command;
@@ -62,8 +65,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   hw::HostInterface& host_;
   fw::HalListener* listener_ = nullptr;
   std::vector<std::unique_ptr<Slot>> slots_;  // indexed by the operation's tag
-  std::uint64_t sram_used_ = 0, dram_used_ = 0;
-  std::vector<fw::TableRegion> tables_;
+  fw::TablePlacer placer_;
 };
 
 }  // namespace ssd::platform

@@ -1,0 +1,42 @@
+// Where firmware tables go: SRAM first when asked and it fits, else the DRAM buffer, packed one
+// after another. Shared by every HAL implementation so table addresses do not depend on which
+// HAL the firmware runs on.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fw/hal/hal.h"
+
+namespace ssd::fw {
+
+class TablePlacer {
+ public:
+  TablePlacer(std::uint64_t sram_bytes, std::uint64_t dram_bytes) : sram_bytes_(sram_bytes), dram_bytes_(dram_bytes) {}
+
+  TableRegion place(const std::string& name, std::uint64_t bytes, MemoryKind preferred) {
+    TableRegion r{name, preferred, 0, bytes};
+    if (preferred == MemoryKind::Sram && sram_used_ + bytes <= sram_bytes_) {
+      r.base = sram_used_;
+      sram_used_ += bytes;
+    } else if (dram_used_ + bytes <= dram_bytes_) {
+      r.memory = MemoryKind::Dram;
+      r.base = dram_used_;
+      dram_used_ += bytes;
+    } else {
+      throw std::runtime_error("firmware table '" + name + "' (" + std::to_string(bytes) +
+                               " bytes) fits neither in SRAM nor in the DRAM buffer (raise sram.size_kib or "
+                               "dram.size_mib)");
+    }
+    tables_.push_back(r);
+    return r;
+  }
+  const std::vector<TableRegion>& tables() const { return tables_; }
+
+ private:
+  std::uint64_t sram_bytes_, dram_bytes_, sram_used_ = 0, dram_used_ = 0;
+  std::vector<TableRegion> tables_;
+};
+
+}  // namespace ssd::fw
