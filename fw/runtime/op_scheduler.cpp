@@ -23,7 +23,6 @@ OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metric
                                  "host_dma_in_issued", "host_dma_out_issued", "joins"};
   for (int i = 0; i < 6; ++i) issued_[i] = &metrics.counter(names[i]);
   ops_.reserve(1024);
-  programs_in_flight_.reserve(4096);
 }
 
 OpRef OpScheduler::allocate(OpKind kind) {
@@ -46,7 +45,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.pending = 1;  // the builder's hold, released by submit()
   op.merge_with = nullptr;
   op.sink = nullptr;
-  op.chain_next = OpRef{};
+  op.chain_next = op.block_next = OpRef{};
   op.successors.clear();
   op.callback = nullptr;
   ++live_;
@@ -117,9 +116,9 @@ void OpScheduler::apply_hazards(std::uint32_t index) {
       if (b.erase_issued)
         throw std::logic_error("firmware read of " + where(geo_, op.ppn) + " while its block is being erased");
       op.counted = true;
-      auto it = programs_in_flight_.find(op.ppn);
-      if (it != programs_in_flight_.end() && alive(it->second)) {
-        Op& prog = ops_[it->second.index];
+      const OpRef pending_program = program_in_flight(op.ppn);
+      if (pending_program.valid()) {
+        Op& prog = ops_[pending_program.index];
         op.counted = prog.counted;  // reading a page programmed after a pending erase
         prog.successors.push_back(index);
         ++op.pending;
@@ -140,7 +139,11 @@ void OpScheduler::apply_hazards(std::uint32_t index) {
         op.wait_chain = true;
       }
       b.last_program = self;
-      programs_in_flight_[op.ppn] = self;
+      if (alive(b.newest_program))
+        ops_[b.newest_program.index].block_next = self;
+      else
+        b.oldest_program = self;
+      b.newest_program = self;
       break;
     }
     case OpKind::Erase: {
@@ -231,8 +234,11 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       b.erase_issued = b.erase_parked = false;
     } else {
       if (op.kind == OpKind::Program) {
-        auto it = programs_in_flight_.find(op.ppn);
-        if (it != programs_in_flight_.end() && it->second.index == index) programs_in_flight_.erase(it);
+        // A die executes its queue in order, so a block's programs complete in page order.
+        if (b.oldest_program.index != index || b.oldest_program.gen != op.gen)
+          throw std::logic_error("program of " + where(geo_, op.ppn) + " completed before an older program of its block");
+        b.oldest_program = alive(op.block_next) ? op.block_next : OpRef{};
+        if (!b.oldest_program.valid()) b.newest_program = OpRef{};
       }
       if (op.counted && --b.inflight == 0 && b.erase_parked) {
         b.erase_parked = false;
@@ -250,6 +256,14 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
   ++op.gen;
   --live_;
   free_.push_back(index);
+}
+
+// The in-flight program of `ppn`, if any: a walk of its block's in-flight programs (few).
+OpRef OpScheduler::program_in_flight(Ppn ppn) const {
+  const BlockHazard& b = blocks_[geo_.block_of(ppn)];
+  for (OpRef r = b.oldest_program; r.valid() && alive(r); r = ops_[r.index].block_next)
+    if (ops_[r.index].ppn == ppn) return r;
+  return OpRef{};
 }
 
 void OpScheduler::drain() {

@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "common/metrics.h"
@@ -66,13 +65,16 @@ class OpScheduler : public HalListener {
     std::uint32_t bytes = 0, host_cmd = 0, pending = 0;
     const Token* merge_with = nullptr;
     Token* sink = nullptr;
-    OpRef chain_next;
+    OpRef chain_next;   // next program of the block still waiting to be issued after this one
+    OpRef block_next;   // next program of the block submitted after this one (in-flight list)
     std::vector<std::uint32_t> successors;
     OpCallback callback;
   };
   struct BlockHazard {
     std::uint32_t inflight = 0;  // pre-erase reads/programs not yet completed
     OpRef last_program;          // newest submitted program not yet issued
+    OpRef oldest_program;        // in-flight programs, oldest first, linked by block_next
+    OpRef newest_program;
     OpRef erase;                 // pending or issued erase
     bool erase_parked = false;   // erase ready but waiting for `inflight` to drain
     bool erase_issued = false;
@@ -84,6 +86,7 @@ class OpScheduler : public HalListener {
   void issue(std::uint32_t index);
   void complete(std::uint32_t index, const HalResult& result);
   void drain();
+  OpRef program_in_flight(Ppn ppn) const;
   std::uint64_t buffer_address();
 
   Hal& hal_;
@@ -92,7 +95,6 @@ class OpScheduler : public HalListener {
   std::vector<Op> ops_;
   std::vector<std::uint32_t> free_;
   std::vector<BlockHazard> blocks_;
-  std::unordered_map<Ppn, OpRef> programs_in_flight_;
   std::vector<std::uint32_t> ready_;
   bool draining_ = false;
   std::uint64_t live_ = 0;

@@ -11,6 +11,7 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
     : sc_module(name),
       bus("bus"),
       cfg_(config),
+      cores_(config.count),
       period_(1e6 / config.clock_mhz, sc_core::SC_PS),
       scratch_(4096),
       cycles_(metrics.set("hw.cores").counter("cycles")),
@@ -24,6 +25,9 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
     jobs_run_.push_back(&m.counter("jobs"));
     if (vcd_) vcd_busy_.push_back(vcd_->add("ssd.cores", "core" + std::to_string(k) + "_busy", 1));
     sc_core::sc_spawn_options opts;
+    opts.spawn_method();
+    opts.set_sensitivity(&work_);
+    opts.dont_initialize();
     sc_core::sc_spawn([this, k] { run(k); }, sc_core::sc_gen_unique_name("core"), &opts);
   }
 }
@@ -61,25 +65,36 @@ void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write
 }
 
 void EmbeddedCore::run(unsigned core) {
-  while (true) {
-    while (jobs_.empty()) sc_core::wait(work_);
-    Job job = std::move(jobs_.front());
-    jobs_.pop_front();
-    if (vcd_) {
-      vcd_->change(vcd_jobs_, jobs_.size());
-      vcd_->change(vcd_busy_[core], 1);
+  CoreState& c = cores_[core];
+  const sc_time now = sc_core::sc_time_stamp();
+  if (c.busy) {
+    if (now < c.busy_until) {  // woken by new work while still busy
+      sc_core::next_trigger(c.busy_until - now);
+      return;
     }
-    in_job_ = true;
-    offset_ = sc_core::SC_ZERO_TIME;
-    job();
-    in_job_ = false;
-    const sc_time spent = offset_;
-    offset_ = sc_core::SC_ZERO_TIME;
-    *busy_ps_[core] += spent.value();
-    ++*jobs_run_[core];
-    if (spent > sc_core::SC_ZERO_TIME) sc_core::wait(spent);
+    c.busy = false;
     if (vcd_) vcd_->change(vcd_busy_[core], 0);
   }
+  if (jobs_.empty()) return;  // static sensitivity: the next post() wakes us
+  in_job_ = true;
+  offset_ = sc_core::SC_ZERO_TIME;
+  do {
+    Job job = std::move(jobs_.front());
+    jobs_.pop_front();
+    job();
+    ++*jobs_run_[core];
+  } while (cfg_.count == 1 && !jobs_.empty());
+  in_job_ = false;
+  const sc_time spent = offset_;
+  offset_ = sc_core::SC_ZERO_TIME;
+  *busy_ps_[core] += spent.value();
+  if (vcd_) {
+    vcd_->change(vcd_jobs_, jobs_.size());
+    vcd_->change(vcd_busy_[core], 1);
+  }
+  c.busy = true;
+  c.busy_until = now + spent;
+  sc_core::next_trigger(spent);
 }
 
 }  // namespace ssd::hw
