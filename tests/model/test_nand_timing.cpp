@@ -119,3 +119,20 @@ TEST_CASE("FIFO serves a die's queue in arrival order", "[model][nand]") {
   CHECK(diff_ps(b.script.done_at(w0) - t, prog) <= 1);
   CHECK(diff_ps(b.script.done_at(r) - t, prog + read_lsb) <= 1);
 }
+
+TEST_CASE("Multi-plane read returns both planes' data after one array time", "[model][nand][timing]") {
+  ChannelBench b(mlc_channel(1, 2));
+  const FlashGeometry& g = b.cfg.geometry;
+  const Ppn plane0 = g.first_page(g.block_at(0, 1)), plane1 = g.first_page(g.block_at(1, 6));
+  b.array.program(plane0, 3, 33);
+  b.array.program(plane1, 4, 44);
+  auto a = b.script.post(tlmx::FlashOpcode::Read, plane0, sc_core::SC_ZERO_TIME);
+  auto d = b.script.post(tlmx::FlashOpcode::Read, plane1, sc_core::SC_ZERO_TIME);
+  sc_core::sc_start();
+  // Command cycles per plane, one tR, data out per plane, one DMA of both pages.
+  const sc_time expected = b.cmd(7) * 2.0 + sc_time(50, SC_US) + b.transfer(2) + b.dma(2);
+  CHECK(diff_ps(b.script.done_at(a), expected) <= 1);
+  CHECK(b.script.done_at(d) == b.script.done_at(a));
+  CHECK(b.script.result(a).token == 33);
+  CHECK(b.script.result(d).token == 44);
+}
