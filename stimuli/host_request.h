@@ -22,6 +22,8 @@ class Workload {
   // Fills `r` with the next request; false at the end. Throws WorkloadError on bad input.
   virtual bool next(HostRequest& r) = 0;
   virtual std::string describe() const = 0;
+  // Where the last request came from, for error messages ("trace.csv:12"); "" if not a file.
+  virtual std::string position() const { return ""; }
 };
 
 class WorkloadError : public std::runtime_error {

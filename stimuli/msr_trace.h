@@ -38,6 +38,7 @@ class MsrTrace : public Workload {
 
   bool next(HostRequest& r) override;
   std::string describe() const override;
+  std::string position() const override { return path_ + ":" + std::to_string(line_no_); }
 
   // Physical lines consumed so far, blank ones included (= line number of the last line read).
   std::uint64_t lines_read() const { return line_no_; }

@@ -28,6 +28,7 @@ double FtlOptions::real(const std::string& key, double fallback, double min, dou
   std::ostringstream os;
   os << v;
   effective_[key] = os.str();
+  descriptions_[key] = expect.str();
   return v;
 }
 
@@ -47,6 +48,7 @@ std::int64_t FtlOptions::integer(const std::string& key, std::int64_t fallback, 
   }
   if (v < min || v > max) throw FtlOptionError(range_error(key, std::to_string(v), expect));
   effective_[key] = std::to_string(v);
+  descriptions_[key] = expect;
   return v;
 }
 
@@ -61,6 +63,9 @@ std::string FtlOptions::choice(const std::string& key, const std::string& fallba
     throw FtlOptionError(range_error(key, v, "one of " + list + " (" + what + ")"));
   }
   effective_[key] = v;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  descriptions_[key] = "one of " + list + " (" + what + ")";
   return v;
 }
 

@@ -33,6 +33,8 @@ class FtlOptions {
   const std::map<std::string, std::string>& values() const { return values_; }
   // What each read parameter resolved to (defaults included), for the report.
   const std::map<std::string, std::string>& effective() const { return effective_; }
+  // What each read parameter means (with its allowed range), for listings.
+  const std::map<std::string, std::string>& descriptions() const { return descriptions_; }
 
  private:
   std::map<std::string, std::string> values_;

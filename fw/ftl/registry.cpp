@@ -7,7 +7,8 @@ namespace ssd::fw {
 const std::vector<FtlInfo>& ftl_registry() {
   static const std::vector<FtlInfo> all = {
       {"page_mapping", "pure page mapping: full L2P table, striped write frontiers, greedy GC",
-       [](FtlContext& c) { return std::make_unique<PageMappingFtl>(c); }},
+       [](FtlContext& c) { return std::make_unique<PageMappingFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { PageMappingParams::parse(o, g); }},
   };
   return all;
 }

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -159,7 +160,9 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
     throw ConfigError("override '" + assignment + "' is not of the form key=value");
   std::string key = assignment.substr(0, eq);
   const std::string value = assignment.substr(eq + 1);
-  if (key.find('.') == std::string::npos) {  // a last component: must name exactly one key
+  bool exact = false;
+  for (const auto& e : platform_schema()) exact |= e.key == key;
+  if (!exact && key.find('.') == std::string::npos) {  // a last component: must name exactly one key
     std::vector<std::string> matches;
     for (const auto& e : platform_schema()) {
       const std::size_t dot = e.key.rfind('.');
@@ -172,10 +175,8 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
       throw ConfigError("override '" + assignment + "': '" + key + "' is ambiguous (" + all + ")");
     }
     key = matches[0];
-  } else if (key.rfind("ftl.", 0) != 0) {
-    bool known = false;
-    for (const auto& e : platform_schema()) known |= e.key == key;
-    if (!known) throw ConfigError("override '" + assignment + "': unknown parameter '" + key + "' (see `ssdsim params`)");
+  } else if (!exact && key.rfind("ftl.", 0) != 0) {
+    throw ConfigError("override '" + assignment + "': unknown parameter '" + key + "' (see `ssdsim params`)");
   }
   YAML::Node parsed;
   try {
@@ -209,6 +210,8 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
 
 PlatformConfig load_platform(const std::string& path, const std::vector<std::string>& overrides) {
   YAML::Node root;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError("cannot read platform file '" + path + "'");
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::BadFile&) {
@@ -304,6 +307,13 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
   }
   c.firmware.ftl_options = fw::FtlOptions(ftl_params);
   r.reject_unknown(root, "");
+  try {  // the FTL checks its own parameters against this geometry
+    fw::FtlOptions probe(ftl_params);
+    fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry);
+    for (const auto& [k, v] : probe.effective()) r.effective()["ftl." + k] = v;
+  } catch (const fw::FtlOptionError& e) {
+    throw ConfigError(path + ": " + e.what());
+  }
   c.effective = r.effective();
   return c;
 }

@@ -25,6 +25,27 @@ constexpr int kOk = 0, kIntegrity = 1, kBadInput = 2, kInternal = 3;
 
 std::string default_path(const std::string& relative) { return std::string(SSD_SOURCE_DIR) + "/" + relative; }
 
+// Whole numbers in plain decimal: CLI11 would otherwise wrap "-5" around and read "010" as octal.
+const CLI::Validator kDecimal(
+    [](std::string& s) -> std::string {
+      const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || (s.size() > 1 && s[0] == '0')) return "expected a whole decimal number, got '" + s + "'";
+      return "";
+    },
+    "DECIMAL");
+
+// Creates the parent folder and checks that `path` can be written, before any simulation.
+void check_writable(const std::string& path, const char* what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  const bool existed = fs::exists(path, ec);
+  bool ok = !ec && static_cast<bool>(std::ofstream(path, std::ios::app));
+  if (ok && !existed) fs::remove(path, ec);  // leave no empty file behind if the run fails
+  if (!ok) throw ssd::platform::ConfigError(std::string("cannot write ") + what + " file '" + path + "'");
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -51,25 +72,29 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_option("--synthetic", pattern, "synthetic workload (implies no trace): random or sequential")
       ->check(CLI::IsMember({"random", "sequential"}));
   cmd_run->add_option("--read-fraction", run.synthetic.read_fraction, "synthetic: share of reads")->check(CLI::Range(0.0, 1.0));
-  cmd_run->add_option("--request-bytes", run.synthetic.request_bytes, "synthetic: request size in bytes (multiple of 512)");
-  cmd_run->add_option("--count", run.synthetic.count, "synthetic: number of requests");
-  cmd_run->add_option("--range-bytes", run.synthetic.range_bytes, "synthetic: addressed range (0 = whole drive)");
-  cmd_run->add_option("--seed", run.synthetic.seed, "synthetic: random seed");
-  cmd_run->add_option("--qd,--queue-depth", run.queue_depth, "host queue depth")->check(CLI::Range(1u, 65536u))->capture_default_str();
+  cmd_run->add_option("--request-bytes", run.synthetic.request_bytes, "synthetic: request size in bytes (multiple of 512)")->check(kDecimal);
+  cmd_run->add_option("--count", run.synthetic.count, "synthetic: number of requests")->check(kDecimal);
+  cmd_run->add_option("--range-bytes", run.synthetic.range_bytes, "synthetic: addressed range (0 = whole drive)")->check(kDecimal);
+  cmd_run->add_option("--seed", run.synthetic.seed, "synthetic: random seed")->check(kDecimal);
+  cmd_run->add_option("--qd,--queue-depth", run.queue_depth, "host queue depth")
+      ->check(kDecimal & CLI::Range(1u, 65536u))
+      ->capture_default_str();
   cmd_run->add_option("--mode", mode,
                       "replay: closed (keep QD outstanding), open (trace timestamps), auto (open for traces)")
       ->check(CLI::IsMember({"open", "closed", "auto"}))->capture_default_str();
   cmd_run->add_option("--time-scale", run.time_scale, "open loop: multiply trace times (0.5 = twice as fast)")
       ->check(CLI::PositiveNumber);
-  cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (lba modulo capacity)");
+  cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (by whole pages, modulo the capacity)");
   cmd_run->add_option("--precondition", precondition,
                       "before measuring: none, fill (sequential), or fill+random:X (then X capacities of random page writes)")
       ->capture_default_str();
   cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
   cmd_run->add_option("--vcd", run.vcd_path, "VCD waveform path")->capture_default_str();
   cmd_run->add_flag("--no-vcd", no_vcd, "do not write a waveform");
-  cmd_run->add_option("--vcd-start-us", run.vcd_start_us, "waveform window start (simulated microseconds)");
-  cmd_run->add_option("--vcd-end-us", run.vcd_end_us, "waveform window end (0 = until the end)");
+  cmd_run->add_option("--vcd-start-us", run.vcd_start_us, "waveform window start (simulated microseconds)")
+      ->check(CLI::NonNegativeNumber);
+  cmd_run->add_option("--vcd-end-us", run.vcd_end_us, "waveform window end (0 = until the end)")
+      ->check(CLI::NonNegativeNumber);
   cmd_run->add_flag("--no-verify", no_verify, "skip the end-of-run mapping/OOB check of the whole drive");
   cmd_run->add_flag("-q,--quiet", quiet, "print nothing but errors");
 
@@ -89,8 +114,15 @@ int sc_main(int argc, char* argv[]) {
   }
 
   try {
-    if (*cmd_ftls) {
-      for (const auto& f : fw::ftl_registry()) std::cout << fmt::format("{:16} {}\n", f.name, f.description);
+    if (*cmd_ftls) {  // with each FTL's parameters and their defaults on the default platform
+      const FlashGeometry g = platform::load_platform(default_path("platforms/default.yaml")).geometry;
+      for (const auto& f : fw::ftl_registry()) {
+        std::cout << fmt::format("{:16} {}\n", f.name, f.description);
+        fw::FtlOptions defaults;
+        f.check(defaults, g);
+        for (const auto& [key, value] : defaults.effective())
+          std::cout << fmt::format("  ftl.{:28} default {:8} {}\n", key, value, defaults.descriptions().at(key));
+      }
       return kOk;
     }
     if (*cmd_params) {
@@ -130,10 +162,10 @@ int sc_main(int argc, char* argv[]) {
     } else if (precondition != "none") {
       throw CLI::ValidationError("--precondition", "expected none, fill or fill+random:X, got '" + precondition + "'");
     }
+    check_writable(report_path, "report");
+    if (!run.vcd_path.empty()) check_writable(run.vcd_path, "waveform");
     platform::RunOutcome out = platform::run_simulation(run);
     {
-      const std::filesystem::path parent = std::filesystem::path(report_path).parent_path();
-      if (!parent.empty()) std::filesystem::create_directories(parent);
       std::ofstream f(report_path);
       if (!f) throw platform::ConfigError("cannot write report file '" + report_path + "'");
       f << out.report.dump(2) << '\n';
@@ -168,5 +200,7 @@ int sc_main(int argc, char* argv[]) {
 // SystemC prints its banner before sc_main runs; keep stdout for the summary and the reports.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  // A workload error ends the run through sc_stop(); its notice is noise next to our message.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -49,13 +49,18 @@ void HostModel::replay() {
   const std::uint32_t page_bytes = oracle_.page_bytes();
   bool first = true;
   while (workload_.next(req)) {
-    if (req.sectors == 0) throw WorkloadError(workload_.describe() + ": request of zero sectors");
+    const std::string where = workload_.position().empty() ? workload_.describe() : workload_.position();
+    if (req.sectors == 0) throw WorkloadError(where + ": request of zero sectors");
     if (req.lba + req.sectors > cfg_.capacity_sectors) {
       if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
-        throw WorkloadError(workload_.describe() + ": request at sector " + std::to_string(req.lba) + " (+" +
+        throw WorkloadError(where + ": request at sector " + std::to_string(req.lba) + " (+" +
                             std::to_string(req.sectors) + ") is beyond the drive's " +
-                            std::to_string(cfg_.capacity_sectors) + " sectors (use address folding to map it in)");
-      req.lba %= cfg_.capacity_sectors - req.sectors + 1;
+                            std::to_string(cfg_.capacity_sectors) + " sectors (use --fold to map it in)");
+      // Fold by whole pages so the request keeps its alignment within a page.
+      const std::uint64_t page_sectors = page_bytes / fw::kSectorBytes;
+      const std::uint64_t span_pages = fw::page_span(req.lba, req.sectors, page_bytes).count;
+      const std::uint64_t slots = cfg_.capacity_sectors / page_sectors - span_pages + 1;
+      req.lba = (req.lba / page_sectors) % slots * page_sectors + req.lba % page_sectors;
       ++folded_;
     }
     sc_time arrival = sc_core::sc_time_stamp();

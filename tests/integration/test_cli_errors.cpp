@@ -218,7 +218,7 @@ TEST_CASE("validate checks the FTL's parameters too", "[cli][platform][ftl]") {
 
 // ---- --set overrides --------------------------------------------------------------------------
 
-TEST_CASE("--set: unknown key", "[cli][set]") {
+TEST_CASE("set override: unknown key", "[cli][set]") {
   TempDir dir;
   require_bad_input(run_ssdsim({"validate", default_platform(), "--set", "chanels=4"}, dir),
                     {"unknown parameter", "chanels"});
@@ -230,7 +230,7 @@ TEST_CASE("--set: unknown key", "[cli][set]") {
                     {"unknown parameter", "chanels"});
 }
 
-TEST_CASE("--set: an ambiguous short key lists the candidates", "[cli][set]") {
+TEST_CASE("set override: an ambiguous short key lists the candidates", "[cli][set]") {
   // Short keys (the last component) that several schema keys share, from `ssdsim params`.
   TempDir dir;
   const Result params = run_ssdsim({"params"}, dir);
@@ -264,7 +264,7 @@ TEST_CASE("--set: an ambiguous short key lists the candidates", "[cli][set]") {
   CHECK(ambiguous > 0);
 }
 
-TEST_CASE("--set: a unique short key and a full key both work", "[cli][set]") {
+TEST_CASE("set override: a unique short key and a full key both work", "[cli][set]") {
   TempDir dir;
   const Result r = run_ssdsim({"validate", default_platform(), "--set", "channels=4", "--set", "nand.t_erase_us=2000"},
                               dir);
@@ -274,7 +274,7 @@ TEST_CASE("--set: a unique short key and a full key both work", "[cli][set]") {
   CHECK(contains(r.out, "nand.t_erase_us = 2000"));
 }
 
-TEST_CASE("--set: every key listed by `ssdsim params` is accepted at its default", "[cli][set]") {
+TEST_CASE("set override: every key listed by ssdsim params is accepted at its default", "[cli][set]") {
   TempDir dir;
   const Result params = run_ssdsim({"params"}, dir);
   REQUIRE(params.exit_code == 0);
@@ -297,7 +297,7 @@ TEST_CASE("--set: every key listed by `ssdsim params` is accepted at its default
   CHECK(checked > 40);
 }
 
-TEST_CASE("--set: malformed override", "[cli][set]") {
+TEST_CASE("set override: malformed override", "[cli][set]") {
   TempDir dir;
   require_bad_input(run_ssdsim({"validate", default_platform(), "--set", "channels"}, dir), {"channels", "key=value"});
   require_bad_input(run_ssdsim({"validate", default_platform(), "--set", "=4"}, dir), {"key=value"});
@@ -417,8 +417,7 @@ TEST_CASE("command line: unknown options and subcommands", "[cli]") {
 
 TEST_CASE("command line: bad run options are bad input", "[cli]") {
   TempDir dir;
-  const std::vector<std::string> base{"run", "--synthetic", "random", "--precondition", "none", "--no-vcd",
-                                      "-r",  dir.file("r.json")};
+  const std::vector<std::string> base{"run", "--synthetic", "random", "--no-vcd", "-r", dir.file("r.json")};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = base;
     a.insert(a.end(), extra.begin(), extra.end());
@@ -426,9 +425,11 @@ TEST_CASE("command line: bad run options are bad input", "[cli]") {
   };
   require_bad_input(run_ssdsim(with({"--precondition", "sometimes"}), dir), {"--precondition", "sometimes"});
   require_bad_input(run_ssdsim(with({"--precondition", "fill+random:abc"}), dir), {"fill+random"});
-  require_bad_input(run_ssdsim(with({"--request-bytes", "1000"}), dir), {"request_bytes", "1000"});
-  require_bad_input(run_ssdsim(with({"--count", "0"}), dir), {"count"});
-  require_bad_input(run_ssdsim(with({"--qd", "17", "--set", "host.queue_depth=16"}), dir), {"queue_depth", "17"});
+  require_bad_input(run_ssdsim(with({"--precondition", "none", "--request-bytes", "1000"}), dir),
+                    {"request_bytes", "1000"});
+  require_bad_input(run_ssdsim(with({"--precondition", "none", "--count", "0"}), dir), {"count"});
+  require_bad_input(run_ssdsim(with({"--precondition", "none", "--qd", "17", "--set", "host.queue_depth=16"}), dir),
+                    {"queue_depth", "17"});
 }
 
 TEST_CASE("command line: a negative count is rejected, not wrapped around", "[cli]") {

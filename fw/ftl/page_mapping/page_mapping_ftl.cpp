@@ -7,15 +7,35 @@
 
 namespace ssd::fw {
 
-namespace {
-std::uint32_t read_reserve(FtlOptions& o) {
-  return static_cast<std::uint32_t>(o.integer("gc_reserve_blocks", 1, 1, 64, "free blocks per plane kept for GC"));
+PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g) {
+  PageMappingParams p;
+  p.overprovisioning = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of physical pages hidden from the host");
+  p.gc_reserve_blocks = static_cast<std::uint32_t>(
+      o.integer("gc_reserve_blocks", 1, 1, 64, "free blocks per plane only GC may take"));
+  p.gc_threshold_blocks = static_cast<std::uint32_t>(o.integer(
+      "gc_threshold_blocks", std::max<std::int64_t>(p.gc_reserve_blocks + 2, g.blocks_per_plane / 64),
+      p.gc_reserve_blocks + 1, g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
+  o.reject_unread("page_mapping");
+  p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
+  // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
+  // relocation beyond what the host may fill.
+  const std::uint64_t spare_per_plane =
+      std::uint64_t(g.blocks_per_plane) -
+      std::uint64_t(std::ceil(double(p.logical_pages) / g.pages_per_block / g.total_planes()));
+  if (spare_per_plane < p.gc_threshold_blocks + 2)
+    throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " leaves " +
+                         std::to_string(spare_per_plane) +
+                         " spare blocks per plane; page_mapping needs at least gc_threshold_blocks + 2 = " +
+                         std::to_string(p.gc_threshold_blocks + 2));
+  return p;
 }
-}  // namespace
 
 PageMappingFtl::PageMappingFtl(FtlContext& ctx)
     : ctx_(ctx),
-      blocks_(ctx.hal, ctx.costs, 2, read_reserve(ctx.options)),
+      params_(PageMappingParams::parse(ctx.options, ctx.hal.geometry())),
+      blocks_(ctx.hal, ctx.costs, 2, params_.gc_reserve_blocks),
+      logical_pages_(params_.logical_pages),
+      gc_threshold_(params_.gc_threshold_blocks),
       host_pages_written_(ctx.metrics.counter("host_pages_written")),
       host_pages_read_(ctx.metrics.counter("host_pages_read")),
       flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
@@ -25,23 +45,6 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
       erases_(ctx.metrics.counter("erases")),
       deferred_writes_(ctx.metrics.counter("deferred_writes")),
       unmapped_reads_(ctx.metrics.counter("unmapped_reads")) {
-  const FlashGeometry& g = blocks_.geometry();
-  const double op = ctx.options.real("overprovisioning", 0.07, 0.0, 0.9, "share of physical pages hidden from the host");
-  const std::uint32_t reserve = read_reserve(ctx.options);
-  gc_threshold_ = static_cast<std::uint32_t>(ctx.options.integer(
-      "gc_threshold_blocks", std::max<std::int64_t>(reserve + 2, g.blocks_per_plane / 64), reserve + 1,
-      g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
-  ctx.options.reject_unread("page_mapping");
-
-  logical_pages_ = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - op)));
-  // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
-  // relocation beyond what the host may fill.
-  const std::uint64_t spare_per_plane = std::uint64_t(g.blocks_per_plane) - std::uint64_t(std::ceil(
-                                            double(logical_pages_) / g.pages_per_block / g.total_planes()));
-  if (spare_per_plane < gc_threshold_ + 2)
-    throw FtlOptionError("ftl.overprovisioning = " + std::to_string(op) + " leaves " + std::to_string(spare_per_plane) +
-                         " spare blocks per plane; page_mapping needs at least gc_threshold_blocks + 2 = " +
-                         std::to_string(gc_threshold_ + 2));
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
   gc_running_.assign(blocks_.planes(), false);

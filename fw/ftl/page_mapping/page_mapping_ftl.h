@@ -21,6 +21,16 @@
 
 namespace ssd::fw {
 
+// The FTL's parameters, read and checked from the options (also by `ssdsim validate`).
+struct PageMappingParams {
+  double overprovisioning = 0.07;
+  std::uint32_t gc_reserve_blocks = 1;
+  std::uint32_t gc_threshold_blocks = 0;
+  Lpn logical_pages = 0;
+  // Throws FtlOptionError naming the parameter; rejects parameters it does not know.
+  static PageMappingParams parse(FtlOptions& options, const FlashGeometry& geometry);
+};
+
 class PageMappingFtl : public Ftl {
  public:
   explicit PageMappingFtl(FtlContext& ctx);
@@ -53,6 +63,7 @@ class PageMappingFtl : public Ftl {
   void retry_deferred();
 
   FtlContext ctx_;  // a copy: it holds references only
+  PageMappingParams params_;
   BlockManager blocks_;
   Lpn logical_pages_;
   std::uint32_t gc_threshold_;

@@ -1,0 +1,212 @@
+// End-to-end data integrity of the timed model: random mixed workloads on the tiny platform,
+// long enough that the whole logical space is overwritten several times (so garbage collection
+// runs on every plane), checked by the integrity oracle on every read and by the end-of-run
+// mapping check; and the counters in the report checked against identities that hold by
+// construction (not against numbers seen in earlier runs).
+#include <catch2/catch.hpp>
+
+#include "cli_support.h"
+
+using namespace ssd::cli;
+
+namespace {
+
+std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
+
+// The tiny platform's geometry, from a one-request run's report.
+Geometry tiny_geometry(const TempDir& dir) {
+  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--count", "1", "--precondition", "none"},
+                            dir, "probe.json");
+  INFO(rr.result.describe());
+  REQUIRE(rr.result.exited());
+  REQUIRE(rr.result.exit_code == 0);
+  REQUIRE(rr.has_report);
+  return geometry_of(rr.report);
+}
+
+// Checks that hold for every run; returns nothing, records failures.
+void check_common_identities(const json& r, const Geometry& g, std::uint64_t count, std::uint64_t request_bytes) {
+  const json& h = r.at("host");
+  const json& f = r.at("ftl_metrics");
+  const json& in = r.at("integrity");
+
+  // Every request completed, each exactly once, with its size.
+  CHECK(u64(h["requests"]) == count);
+  CHECK(u64(h["reads"]) + u64(h["writes"]) == count);
+  CHECK(u64(h["read_bytes"]) == u64(h["reads"]) * request_bytes);
+  CHECK(u64(h["write_bytes"]) == u64(h["writes"]) * request_bytes);
+  CHECK(u64(h["latency_us"]["count"]) == count);
+  CHECK(u64(h["read_latency_us"]["count"]) == u64(h["reads"]));
+  CHECK(u64(h["write_latency_us"]["count"]) == u64(h["writes"]));
+  CHECK(u64(h["folded_requests"]) == 0);
+
+  // Data integrity: every read returned the last data written, and the mapping agrees with the
+  // flash (OOB) for the whole drive.
+  CHECK(u64(in["mismatches"]) == 0);
+  CHECK(in["first_mismatch"] == "");
+  CHECK(in["mapping_check"] == "ok");
+  CHECK(u64(in["pages_checked"]) > 0);
+
+  // Flash pages: host pages plus GC relocations, nothing else (closed form).
+  const std::uint64_t programmed = u64(f["flash_pages_programmed"]);
+  const std::uint64_t host_pages = u64(f["host_pages_written"]);
+  CHECK(programmed == host_pages + u64(f["gc_copies"]));
+  REQUIRE(host_pages > 0);
+  CHECK(f["waf"].get<double>() == Approx(double(programmed) / double(host_pages)).epsilon(1e-12));
+
+  // The firmware's operations are the ones the hardware executed.
+  const json& ops = f["operations"];
+  CHECK(u64(ops["programs_issued"]) == programmed);
+  CHECK(u64(ops["erases_issued"]) == u64(f["erases"]));
+  CHECK(u64(ops["host_dma_in_issued"]) == u64(h["writes"]));
+  CHECK(u64(ops["host_dma_out_issued"]) == u64(h["reads"]));
+  std::uint64_t die_programs = 0, die_reads = 0, die_erases = 0, dies = 0;
+  const double sim_s = h["simulated_seconds"].get<double>();
+  const double t_read = effective_number(r, "nand.t_read_us") * 1e-6, t_prog = effective_number(r, "nand.t_prog_us") * 1e-6,
+               t_erase = effective_number(r, "nand.t_erase_us") * 1e-6;
+  const bool multiplane = r["platform"]["effective"]["nand.multiplane"] == "true";
+  for (const auto& ch : r["hardware"]["channels"]) {
+    CHECK(ch["busy_fraction"].get<double>() >= 0.0);
+    CHECK(ch["busy_fraction"].get<double>() <= 1.0 + 1e-9);
+    for (const auto& d : ch["dies"]) {
+      ++dies;
+      die_programs += u64(d["programs"]);
+      die_reads += u64(d["reads"]);
+      die_erases += u64(d["erases"]);
+      CHECK(d["busy_fraction"].get<double>() >= 0.0);
+      CHECK(d["busy_fraction"].get<double>() <= 1.0 + 1e-9);
+      // Without multi-plane operations a die runs one array operation at a time: its array
+      // time (at the fastest page type) fits in the simulated time.
+      if (!multiplane) {
+        const double array_s = u64(d["reads"]) * t_read + u64(d["programs"]) * t_prog + u64(d["erases"]) * t_erase;
+        CHECK(array_s <= sim_s * (1 + 1e-9));
+      }
+    }
+  }
+  CHECK(dies == g.dies());
+  CHECK(die_programs == programmed);
+  CHECK(die_erases == u64(f["erases"]));
+  CHECK(die_reads == u64(ops["reads_issued"]));
+
+  // NAND: a page is programmed once per erase. The drive starts erased, so every program beyond
+  // the raw page count needs an erase (closed-form lower bound on erases).
+  CHECK(programmed <= g.total_pages() + u64(f["erases"]) * g.pages_per_block);
+
+  // NVMe: one 64-byte submission entry per command down, one 16-byte completion up.
+  const json& hi = r["hardware"]["host_interface"];
+  CHECK(u64(hi["commands"]) == count);
+  CHECK(u64(hi["bytes_to_device"]) == u64(h["write_bytes"]) + 64 * count);
+  CHECK(u64(hi["bytes_to_host"]) == u64(h["read_bytes"]) + 16 * count);
+}
+
+}  // namespace
+
+TEST_CASE("timed integrity: random mixed 4 KiB workload overwriting the drive 3 times", "[cli][integrity]") {
+  TempDir dir;
+  const Geometry g = tiny_geometry(dir);
+  REQUIRE(g.planes() == 8);  // tiny: 2 channels x 2 ways x 1 die x 2 planes
+
+  const double read_fraction = 0.3;
+  const std::uint64_t request_bytes = g.page_bytes;  // one page per request, page aligned
+  // Expected writes = count x 0.7; 10 % margin so that the write count stays above 3 capacities
+  // for any seed (the binomial spread is ~0.5 %).
+  const std::uint64_t count =
+      static_cast<std::uint64_t>(std::ceil(3.0 * double(g.logical_pages()) / (1.0 - read_fraction) * 1.1));
+
+  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
+                             "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
+                             "--seed", "11", "--qd", "16", "--precondition", "none"},
+                            dir);
+  INFO(rr.result.describe());
+  REQUIRE(rr.result.exited());
+  REQUIRE(rr.result.exit_code == 0);
+  REQUIRE(rr.has_report);
+  const json& r = rr.report;
+  INFO("ftl_metrics: " << r["ftl_metrics"].dump());
+  INFO("integrity: " << r["integrity"].dump());
+  check_common_identities(r, g, count, request_bytes);
+
+  const json& h = r["host"];
+  const json& f = r["ftl_metrics"];
+  // The logical space was written at least 3 times over.
+  CHECK(u64(f["host_pages_written"]) >= 3 * g.logical_pages());
+  // Page-sized, page-aligned requests: one page each, never a read-modify-write.
+  CHECK(u64(f["host_pages_written"]) == u64(h["writes"]));
+  CHECK(u64(f["host_pages_read"]) == u64(h["reads"]));
+  CHECK(u64(f["partial_page_writes"]) == 0);
+  // Every page returned to the host was checked by the oracle.
+  CHECK(u64(r["integrity"]["pages_checked"]) == u64(h["reads"]));
+
+  // Garbage collection did real work on every plane: writing 3 capacities into a drive with
+  // (1 - op) of its raw space visible needs far more erases than the 8 planes have blocks free.
+  CHECK(u64(f["gc_runs"]) >= 4 * g.planes());
+  CHECK(u64(f["gc_copies"]) > 0);
+  CHECK(u64(f["erases"]) > 0);
+  CHECK(f["waf"].get<double>() > 1.0);
+  // More host data than the raw flash holds: the erase bound forces at least this many erases.
+  const std::uint64_t min_erases = (u64(f["flash_pages_programmed"]) - g.total_pages()) / g.pages_per_block;
+  CHECK(u64(f["erases"]) >= min_erases);
+  CHECK(min_erases >= 2 * g.planes() * g.blocks_per_plane / 2);  // at least one full turnover of the drive
+  // Erases on every die (GC ran everywhere, not on one plane only).
+  for (const auto& ch : r["hardware"]["channels"])
+    for (const auto& d : ch["dies"]) CHECK(u64(d["erases"]) >= 2 * g.planes_per_die);
+}
+
+TEST_CASE("timed integrity: unaligned 1536-byte requests (read-modify-write)", "[cli][integrity]") {
+  TempDir dir;
+  const Geometry g = tiny_geometry(dir);
+  const std::uint64_t request_bytes = 1536;  // 3 sectors, not a divisor or multiple of the page
+  REQUIRE(g.page_bytes % request_bytes != 0);
+  REQUIRE(g.page_bytes > request_bytes);
+
+  // About 1.5 logical capacities of page writes (each write touches 1 or 2 pages).
+  const std::uint64_t count = 2 * g.logical_pages() + g.logical_pages() / 2;
+  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
+                             "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
+                             "--seed", "5", "--qd", "16", "--precondition", "none"},
+                            dir);
+  INFO(rr.result.describe());
+  REQUIRE(rr.result.exited());
+  REQUIRE(rr.result.exit_code == 0);
+  REQUIRE(rr.has_report);
+  const json& r = rr.report;
+  INFO("ftl_metrics: " << r["ftl_metrics"].dump());
+  INFO("integrity: " << r["integrity"].dump());
+  check_common_identities(r, g, count, request_bytes);
+
+  const json& h = r["host"];
+  const json& f = r["ftl_metrics"];
+  // A 1536-byte request covers no page completely, so every page it writes is a partial-page
+  // (read-modify-write) update; it touches one page or, crossing a boundary, two.
+  const std::uint64_t writes = u64(h["writes"]), pages = u64(f["host_pages_written"]);
+  CHECK(u64(f["partial_page_writes"]) > 0);
+  CHECK(u64(f["partial_page_writes"]) == pages);
+  CHECK(pages >= writes);
+  CHECK(pages <= 2 * writes);
+  CHECK(pages > writes);  // with offsets every 1536 bytes, some requests cross a page boundary
+  // Reads of the old data for the merges are page reads too.
+  CHECK(u64(f["host_pages_read"]) >= u64(f["partial_page_writes"]));
+  CHECK(u64(r["integrity"]["pages_checked"]) >= u64(h["reads"]));
+  CHECK(u64(f["gc_runs"]) > 0);
+}
+
+TEST_CASE("timed integrity: preconditioned drive, mixed workload", "[cli][integrity]") {
+  // After a sequential fill every read hits mapped data; GC starts almost at once.
+  TempDir dir;
+  const Geometry g = tiny_geometry(dir);
+  const std::uint64_t count = g.logical_pages();
+  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5",
+                             "--request-bytes", std::to_string(g.page_bytes), "--count", std::to_string(count),
+                             "--seed", "3", "--qd", "32", "--precondition", "fill"},
+                            dir);
+  INFO(rr.result.describe());
+  REQUIRE(rr.result.exited());
+  REQUIRE(rr.result.exit_code == 0);
+  REQUIRE(rr.has_report);
+  const json& r = rr.report;
+  INFO("ftl_metrics: " << r["ftl_metrics"].dump());
+  check_common_identities(r, g, count, g.page_bytes);
+  CHECK(u64(r["ftl_metrics"]["unmapped_reads"]) == 0);  // the fill wrote every logical page
+  CHECK(u64(r["ftl_metrics"]["gc_runs"]) > 0);
+  CHECK(u64(r["integrity"]["pages_checked"]) == u64(r["host"]["reads"]));
+}
