@@ -66,10 +66,10 @@ void CoSimHal::issue(const fw::HalOp& op) {
 
 tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                              sc_core::sc_time&) {
-  tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
-  const std::uint32_t tag = c->tag;
-  const fw::HalResult result{c->lpn, c->token};
-  core_.post([this, tag, result] { listener_->on_hal_complete(tag, result); });
+  // The command's slot stays untouched until the firmware has handled this completion, so the
+  // job reads the result from it (a two-pointer capture needs no allocation).
+  const tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
+  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token}); });
   return tlm::TLM_COMPLETED;
 }
 

@@ -49,11 +49,11 @@ void HostModel::replay() {
   const std::uint32_t page_bytes = oracle_.page_bytes();
   bool first = true;
   while (workload_.next(req)) {
-    const std::string where = workload_.position().empty() ? workload_.describe() : workload_.position();
-    if (req.sectors == 0) throw WorkloadError(where + ": request of zero sectors");
+    auto where = [this] { return workload_.position().empty() ? workload_.describe() : workload_.position(); };
+    if (req.sectors == 0) throw WorkloadError(where() + ": request of zero sectors");
     if (req.lba + req.sectors > cfg_.capacity_sectors) {
       if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
-        throw WorkloadError(where + ": request at sector " + std::to_string(req.lba) + " (+" +
+        throw WorkloadError(where() + ": request at sector " + std::to_string(req.lba) + " (+" +
                             std::to_string(req.sectors) + ") is beyond the drive's " +
                             std::to_string(cfg_.capacity_sectors) + " sectors (use --fold to map it in)");
       // Fold by whole pages so the request keeps its alignment within a page.
