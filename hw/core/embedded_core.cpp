@@ -94,7 +94,9 @@ void EmbeddedCore::run(unsigned core) {
   }
   c.busy = true;
   c.busy_until = now + spent;
-  sc_core::next_trigger(spent);
+  // Wake at the end of the job only if something is waiting, or to trace the falling edge;
+  // otherwise the next post() finds the core idle (busy_until passed) without an extra event.
+  if (!jobs_.empty() || vcd_) sc_core::next_trigger(spent);
 }
 
 }  // namespace ssd::hw
