@@ -95,9 +95,9 @@ void VcdTracer::advance_to(std::uint64_t t) {
   }
 }
 
-void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t) {
+void VcdTracer::apply(int id, std::uint64_t value, std::uint64_t t) {
   Signal& s = signals_[static_cast<std::size_t>(id)];
-  if (s.value == value || closed_) return;
+  if (s.value == value) return;
   if (end_ && t > end_) {
     s.value = value;
     return;
@@ -107,12 +107,39 @@ void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t) {
   if (window_open_) write_value(s);
 }
 
+void VcdTracer::flush_until(std::uint64_t t) {
+  while (!pending_.empty() && pending_.top().time <= t) {
+    const Pending p = pending_.top();
+    pending_.pop();
+    apply(p.id, p.value, p.time);
+  }
+}
+
+void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t, std::uint64_t now) {
+  if (closed_) return;
+  if (t < now) throw std::logic_error("VCD change in the past for signal '" + signals_[std::size_t(id)].name + "'");
+  if (t > now || !pending_.empty()) {  // keep time order with changes held for later
+    pending_.push(Pending{t, seq_++, id, value});
+    flush_until(now);
+    return;
+  }
+  apply(id, value, t);
+}
+
+static std::uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+}
+
+void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t) { change_at(id, value, t, now_ps()); }
+
 void VcdTracer::change(int id, std::uint64_t value) {
-  change_at(id, value, sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  const std::uint64_t now = now_ps();
+  change_at(id, value, now, now);
 }
 
 void VcdTracer::close() {
   if (closed_) return;
+  flush_until(~std::uint64_t(0));
   if (!header_written_) write_header();
   if (!window_open_) {  // nothing in the window: still a valid file with the final values
     out_ << "#" << start_ << "\n$dumpvars\n";

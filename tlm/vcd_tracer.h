@@ -1,11 +1,15 @@
 // Value-change dump of TLM-level state: models report a change when it happens (die state,
 // channel owner, queue depth, core busy, host outstanding), so tracing costs nothing between
-// changes and nothing at all when disabled. Only changes inside the time window are written; at
-// the window's start the current value of every signal is dumped.
+// changes and nothing at all when disabled. A model that already knows when a state will end
+// may report that change ahead (change_at a future time) instead of waking up for it; such
+// changes are held and written in time order. Only changes inside the time window are written;
+// at the window's start the current value of every signal is dumped.
 #pragma once
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -21,7 +25,10 @@ class VcdTracer {
   int add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial = 0);
   // Records a change at the current simulation time.
   void change(int id, std::uint64_t value);
+  // Records a change at `time_ps`, which must not be before the current simulation time.
   void change_at(int id, std::uint64_t value, std::uint64_t time_ps);
+  // Same, for callers that keep their own clock (tests, tools): `now_ps` is the present.
+  void change_at(int id, std::uint64_t value, std::uint64_t time_ps, std::uint64_t now_ps);
   void close();
   const std::string& path() const { return path_; }
 
@@ -31,6 +38,14 @@ class VcdTracer {
     unsigned width;
     std::uint64_t value;
   };
+  struct Pending {
+    std::uint64_t time, seq;
+    int id;
+    std::uint64_t value;
+    bool operator>(const Pending& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  void apply(int id, std::uint64_t value, std::uint64_t t);
+  void flush_until(std::uint64_t t);  // writes held changes at or before t
   void write_header();
   void write_value(const Signal& s);
   void advance_to(std::uint64_t t);
@@ -42,6 +57,8 @@ class VcdTracer {
   std::vector<Signal> signals_;
   bool header_written_ = false, window_open_ = false, closed_ = false;
   std::uint64_t last_time_ = ~std::uint64_t(0);
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+  std::uint64_t seq_ = 0;
 };
 
 }  // namespace ssd::tlmx

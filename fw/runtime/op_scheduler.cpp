@@ -37,7 +37,8 @@ OpRef OpScheduler::allocate(OpKind kind) {
   Op& op = ops_[index];
   op.state = State::Building;
   op.kind = kind;
-  op.counted = op.wait_chain = false;
+  op.wait_chain = false;
+  op.epoch_slot = 0;
   op.ppn = kNoPpn;
   op.lpn = kNoLpn;
   op.token = 0;
@@ -113,27 +114,27 @@ void OpScheduler::apply_hazards(std::uint32_t index) {
   switch (op.kind) {
     case OpKind::Read: {
       BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
-      if (b.erase_issued)
-        throw std::logic_error("firmware read of " + where(geo_, op.ppn) + " while its block is being erased");
-      op.counted = true;
+      op.epoch_slot = b.epoch & 1;
       const OpRef pending_program = program_in_flight(op.ppn);
       if (pending_program.valid()) {
         Op& prog = ops_[pending_program.index];
-        op.counted = prog.counted;  // reading a page programmed after a pending erase
+        op.epoch_slot = prog.epoch_slot;  // a page programmed after a pending erase: next epoch
         prog.successors.push_back(index);
         ++op.pending;
       }
-      if (op.counted) ++b.inflight;
+      if (b.erase_issued && op.epoch_slot == (b.epoch & 1))
+        throw std::logic_error("firmware read of " + where(geo_, op.ppn) + " while its block is being erased");
+      ++b.inflight[op.epoch_slot];
       break;
     }
     case OpKind::Program: {
       BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+      op.epoch_slot = b.epoch & 1;
       if (alive(b.erase)) {
         depend(b.erase, self);
-      } else {
-        op.counted = true;
-        ++b.inflight;
+        op.epoch_slot ^= 1;
       }
+      ++b.inflight[op.epoch_slot];
       if (alive(b.last_program)) {
         ops_[b.last_program.index].chain_next = self;
         op.wait_chain = true;
@@ -163,7 +164,7 @@ void OpScheduler::make_ready(std::uint32_t index) {
   if (op.wait_chain) return;  // released when the previous program of the block is issued
   if (op.kind == OpKind::Erase) {
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
-    if (b.inflight > 0) {
+    if (b.inflight[b.epoch & 1] > 0) {
       b.erase_parked = true;
       return;
     }
@@ -219,6 +220,12 @@ void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
 void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
   {
     Op& op = ops_[index];
+    if (op.kind == OpKind::Erase) {  // the block is usable again before anyone hears of it
+      BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
+      b.erase = OpRef{};
+      b.erase_issued = b.erase_parked = false;
+      ++b.epoch;  // programs submitted while it was pending are the current epoch now
+    }
     if (op.kind == OpKind::Read && op.sink) *op.sink = result.token;
     if (op.callback) {
       OpCallback cb = std::move(op.callback);
@@ -227,12 +234,9 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
     }
   }
   Op& op = ops_[index];
-  if (op.kind == OpKind::Read || op.kind == OpKind::Program || op.kind == OpKind::Erase) {
+  if (op.kind == OpKind::Read || op.kind == OpKind::Program) {
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
-    if (op.kind == OpKind::Erase) {
-      b.erase = OpRef{};
-      b.erase_issued = b.erase_parked = false;
-    } else {
+    {
       if (op.kind == OpKind::Program) {
         // A die executes its queue in order, so a block's programs complete in page order.
         if (b.oldest_program.index != index || b.oldest_program.gen != op.gen)
@@ -240,7 +244,7 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
         b.oldest_program = alive(op.block_next) ? op.block_next : OpRef{};
         if (!b.oldest_program.valid()) b.newest_program = OpRef{};
       }
-      if (op.counted && --b.inflight == 0 && b.erase_parked) {
+      if (--b.inflight[op.epoch_slot] == 0 && op.epoch_slot == (b.epoch & 1) && b.erase_parked) {
         b.erase_parked = false;
         b.erase_issued = true;
         ready_.push_back(b.erase.index);
@@ -258,12 +262,14 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
   free_.push_back(index);
 }
 
-// The in-flight program of `ppn`, if any: a walk of its block's in-flight programs (few).
+// The newest in-flight program of `ppn`, if any: a walk of its block's in-flight programs
+// (few). There can be two when the page is programmed again after a pending erase.
 OpRef OpScheduler::program_in_flight(Ppn ppn) const {
   const BlockHazard& b = blocks_[geo_.block_of(ppn)];
+  OpRef found;
   for (OpRef r = b.oldest_program; r.valid() && alive(r); r = ops_[r.index].block_next)
-    if (ops_[r.index].ppn == ppn) return r;
-  return OpRef{};
+    if (ops_[r.index].ppn == ppn) found = r;
+  return found;
 }
 
 void OpScheduler::drain() {

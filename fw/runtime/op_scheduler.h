@@ -9,7 +9,8 @@
 //  - an erase waits until every earlier-submitted read or program of its block has completed,
 //    including reads submitted after the erase but before it was issued (a page still valid at
 //    decision time must be read before its block is erased);
-//  - a program submitted to a block whose erase is pending waits for the erase.
+//  - a program submitted to a block whose erase is pending waits for the erase, and belongs to
+//    the block's next epoch: the block's next erase waits for it.
 // A read of a block whose erase is already issued is a firmware bug and throws.
 #pragma once
 
@@ -57,7 +58,7 @@ class OpScheduler : public HalListener {
     std::uint32_t gen = 0;
     State state = State::Free;
     OpKind kind = OpKind::Join;
-    bool counted = false;     // counted in its block's pre-erase in-flight ops
+    std::uint8_t epoch_slot = 0;  // which of its block's in-flight counters it is counted in
     bool wait_chain = false;  // waits for the previous program of its block to be issued
     Ppn ppn = kNoPpn;
     Lpn lpn = kNoLpn;
@@ -71,12 +72,15 @@ class OpScheduler : public HalListener {
     OpCallback callback;
   };
   struct BlockHazard {
-    std::uint32_t inflight = 0;  // pre-erase reads/programs not yet completed
+    // Reads/programs not yet completed, per epoch (parity of erases completed): the current
+    // epoch's must drain before an erase; the next epoch's were submitted after it.
+    std::uint32_t inflight[2] = {0, 0};
+    std::uint32_t epoch = 0;
     OpRef last_program;          // newest submitted program not yet issued
     OpRef oldest_program;        // in-flight programs, oldest first, linked by block_next
     OpRef newest_program;
     OpRef erase;                 // pending or issued erase
-    bool erase_parked = false;   // erase ready but waiting for `inflight` to drain
+    bool erase_parked = false;   // erase ready but waiting for the current epoch to drain
     bool erase_issued = false;
   };
 
