@@ -32,17 +32,16 @@ void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const sc_time now = sc_core::sc_time_stamp();
-  const sc_time arrival = now + delay;
-  const sc_time start = std::max(arrival, busy_until_);
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t arrival = now + delay.value();
   const std::uint64_t beats = (trans.get_data_length() + cfg_.width_bytes - 1) / cfg_.width_bytes;
-  const sc_time occupancy = cycle_ * double(beats);
-  busy_until_ = start + occupancy;
-  wait_ps_ += (start - arrival).value();
-  busy_ps_ += occupancy.value();
+  const std::uint64_t occupancy = cycle_.value() * beats;
+  const std::uint64_t start = calendar_.book(arrival, occupancy, now);
+  wait_ps_ += start - arrival;
+  busy_ps_ += occupancy;
   ++transfers_;
   bytes_ += trans.get_data_length();
-  delay = busy_until_ - now;
+  delay = sc_time::from_value(start + occupancy - now);
   trans.set_address(addr - r->base);
   targets[r->index]->b_transport(trans, delay);
   trans.set_address(addr);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "tlm/busy_calendar.h"
 
 namespace ssd::hw {
 
@@ -42,7 +43,8 @@ class SystemBus : public sc_core::sc_module {
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
   SystemBusConfig cfg_;
-  sc_core::sc_time cycle_, busy_until_;
+  sc_core::sc_time cycle_;
+  tlmx::BusyCalendar calendar_;
   std::vector<Range> map_;
   std::uint64_t &busy_ps_, &wait_ps_, &transfers_, &bytes_;
 };

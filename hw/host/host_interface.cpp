@@ -44,10 +44,10 @@ tlm::tlm_sync_enum HostInterface::nb_transport_fw(tlm::tlm_generic_payload& tran
 }
 
 sc_time HostInterface::link(Direction& dir, sc_time ready, std::uint64_t bytes) {
-  const sc_time start = std::max(ready, dir.busy_until);
-  link_wait_ps_ += (start - ready).value();
-  dir.busy_until = start + sc_time(double(bytes) / cfg_.bytes_per_second() * 1e12, sc_core::SC_PS);
-  return dir.busy_until + cfg_.latency;
+  const std::uint64_t duration = sc_time(double(bytes) / cfg_.bytes_per_second() * 1e12, sc_core::SC_PS).value();
+  const std::uint64_t start = dir.calendar.book(ready.value(), duration, sc_core::sc_time_stamp().value());
+  link_wait_ps_ += start - ready.value();
+  return sc_time::from_value(start + duration) + cfg_.latency;
 }
 
 sc_time HostInterface::bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_time at) {

@@ -3,8 +3,8 @@
 // engine that moves command data between host memory and the DRAM data buffer over the link
 // and the system bus.
 //
-// Timing (each link transfer waits for its direction to be free, then takes bytes / bandwidth,
-// then the one-way latency):
+// Timing (each link transfer is booked in the first free gap of its direction at or after it is
+// ready, takes bytes / bandwidth, then the one-way latency):
 //   command:    doorbell (latency) + SQE fetch (request latency + 64 B down)  -> firmware
 //   write data: read request (latency) + data down + system-bus write to DRAM
 //   read data:  system-bus read from DRAM + data up
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "tlm/busy_calendar.h"
 #include "tlm/callback_queue.h"
 #include "tlm/host_command.h"
 #include "tlm/vcd_tracer.h"
@@ -60,7 +61,7 @@ class HostInterface : public sc_core::sc_module {
     tlmx::HostCommandExtension* ext = nullptr;
   };
   struct Direction {
-    sc_core::sc_time busy_until;
+    tlmx::BusyCalendar calendar;
   };
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void accept();

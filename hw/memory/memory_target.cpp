@@ -23,17 +23,17 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const sc_time now = sc_core::sc_time_stamp();
-  const sc_time arrival = now + delay;
-  const sc_time start = std::max(arrival, busy_until_);
-  const sc_time occupancy =
-      cfg_.latency + sc_time(double(trans.get_data_length()) / (cfg_.bandwidth_mbps * 1e6) * 1e12, sc_core::SC_PS);
-  busy_until_ = start + occupancy;
-  wait_ps_ += (start - arrival).value();
-  busy_ps_ += occupancy.value();
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t arrival = now + delay.value();
+  const std::uint64_t occupancy =
+      (cfg_.latency + sc_time(double(trans.get_data_length()) / (cfg_.bandwidth_mbps * 1e6) * 1e12, sc_core::SC_PS))
+          .value();
+  const std::uint64_t start = calendar_.book(arrival, occupancy, now);
+  wait_ps_ += start - arrival;
+  busy_ps_ += occupancy;
   (trans.is_read() ? reads_ : writes_)++;
   bytes_ += trans.get_data_length();
-  delay = busy_until_ - now;
+  delay = sc_time::from_value(start + occupancy - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -3,8 +3,8 @@
 // in the firmware's native memory, page data as tokens in the flash commands), so a large drive
 // costs no simulated-memory bytes.
 //
-// Each memory serves one access at a time: an access starts when it arrives and the memory is
-// free, takes `latency` plus bytes / bandwidth, and the initiator sees the finish time.
+// Each memory serves one access at a time: an access is booked in the first free gap at or
+// after its arrival, takes `latency` plus bytes / bandwidth, and the initiator sees the finish.
 #pragma once
 
 #include <string>
@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/metrics.h"
+#include "tlm/busy_calendar.h"
 
 namespace ssd::hw {
 
@@ -33,7 +34,7 @@ class MemoryTarget : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
   MemoryConfig cfg_;
-  sc_core::sc_time busy_until_;
+  tlmx::BusyCalendar calendar_;
   std::uint64_t &reads_, &writes_, &bytes_, &busy_ps_, &wait_ps_;
 };
 
