@@ -12,7 +12,8 @@ CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, 
       map_(map),
       core_(core),
       host_(host),
-      placer_(map.sram_size, map.dram_size) {
+      placer_(map.sram_size, map.dram_size),
+      last_post_(geometry.total_dies()) {
   flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
   host_.on_command = [this](std::uint32_t slot, const tlmx::HostCommandExtension& ext) {
     core_.post([this, slot] {
@@ -58,9 +59,16 @@ void CoSimHal::issue(const fw::HalOp& op) {
   s.trans.set_command(op.kind == fw::OpKind::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   s.trans.set_address(op.ppn);
   s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const std::uint32_t channel = geo_.channel_of_die(geo_.die_of_block(geo_.block_of(op.ppn)));
+  const std::uint32_t die = geo_.die_of_block(geo_.block_of(op.ppn));
+  const std::uint32_t channel = geo_.channel_of_die(die);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  // Commands reach a die's queue in the order the firmware issued them. With several cores,
+  // jobs run one after another in the host but overlap in simulated time, so a later-issued
+  // command could carry an earlier local time; it is posted no earlier than its predecessor.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time delay = core_.offset();
+  if (last_post_[die] > now + delay) delay = last_post_[die] - now;
+  last_post_[die] = now + delay;
   flash[static_cast<int>(channel)]->nb_transport_fw(s.trans, phase, delay);
 }
 

@@ -66,6 +66,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   fw::HalListener* listener_ = nullptr;
   std::vector<std::unique_ptr<Slot>> slots_;  // indexed by the operation's tag
   fw::TablePlacer placer_;
+  std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted
 };
 
 }  // namespace ssd::platform
