@@ -40,7 +40,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
   const std::string ch = "ssd.channel" + std::to_string(cfg_.channel);
   if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
-  dma_dummy_.resize(std::size_t(cfg_.geometry.page_bytes) * cfg_.geometry.planes_per_die);
+  dma_dummy_.resize(cfg_.geometry.page_bytes);
   SC_METHOD(step);
   sensitive << posted_.get_event();
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
@@ -106,21 +106,28 @@ void ChannelController::step() {
   if (!bus_busy_) arbitrate(now);
 }
 
-sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, std::uint64_t bytes) {
+// Moves each page of the operation (one per plane) between its own data-buffer slot and the
+// controller, all requested now; the system bus and the DRAM serialize them. Returns when the
+// last one is done.
+sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command) {
   tlm::tlm_generic_payload& t = die.dma_trans;
-  t.set_command(command);
-  t.set_address(cfg_.dram_base + die.group[0].cmd->buffer_addr);
-  t.set_data_ptr(dma_dummy_.data());
-  t.set_data_length(static_cast<unsigned>(bytes));
-  t.set_streaming_width(static_cast<unsigned>(bytes));
-  t.set_byte_enable_ptr(nullptr);
-  t.set_dmi_allowed(false);
-  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  dma->b_transport(t, delay);
-  if (t.is_response_error())
-    SC_REPORT_ERROR(name(), ("DMA to data buffer failed: " + t.get_response_string()).c_str());
-  return delay;
+  sc_time last = SC_ZERO_TIME;
+  for (const Op& o : die.group) {
+    t.set_command(command);
+    t.set_address(cfg_.dram_base + o.cmd->buffer_addr);
+    t.set_data_ptr(dma_dummy_.data());
+    t.set_data_length(cfg_.geometry.page_bytes);
+    t.set_streaming_width(cfg_.geometry.page_bytes);
+    t.set_byte_enable_ptr(nullptr);
+    t.set_dmi_allowed(false);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = SC_ZERO_TIME;
+    dma->b_transport(t, delay);
+    if (t.is_response_error())
+      SC_REPORT_ERROR(name(), ("DMA to data buffer failed: " + t.get_response_string()).c_str());
+    last = std::max(last, delay);
+  }
+  return last;
 }
 
 void ChannelController::pick_group(Die& die) {
@@ -176,7 +183,7 @@ void ChannelController::start(Die& die, sc_time now) {
   pick_group(die);
   if (die.group[0].cmd->opcode == tlmx::FlashOpcode::Program) {
     set_phase(die, Phase::DmaIn, now);
-    sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND, std::uint64_t(cfg_.geometry.page_bytes) * die.group.size());
+    sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND);
     die.until = now + d;
     die.event.notify(d);
   } else {
@@ -265,7 +272,7 @@ void ChannelController::advance(Die& die, sc_time now) {
       bus_busy_ = false;
       if (vcd_) vcd_->change(vcd_owner_, 0);
       set_phase(die, Phase::DmaOut, now);
-      sc_time d = dma_transfer(die, tlm::TLM_WRITE_COMMAND, std::uint64_t(cfg_.geometry.page_bytes) * die.group.size());
+      sc_time d = dma_transfer(die, tlm::TLM_WRITE_COMMAND);
       die.until = now + d;
       die.event.notify(d);
       break;

@@ -81,7 +81,7 @@ class ChannelController : public sc_core::sc_module {
   void pick_group(Die& die);
   void arbitrate(sc_core::sc_time now);
   void finish(Die& die, sc_core::sc_time now);
-  sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command, std::uint64_t bytes);
+  sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command);
   void set_phase(Die& die, Phase p, sc_core::sc_time now);
   void trace_queue(Die& die);
 

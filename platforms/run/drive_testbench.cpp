@@ -1,5 +1,7 @@
 #include "platforms/run/drive_testbench.h"
 
+#include <stdexcept>
+
 #include "platforms/functional/functional_drive.h"
 #include "platforms/functional/functional_hal.h"
 #include "stimuli/sequential_fill.h"
@@ -24,6 +26,9 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
 
 std::string DriveTestbench::precondition(bool fill, double random_capacities, std::uint64_t seed) {
   if (!fill && random_capacities <= 0) return "none (fresh drive)";
+  // Preconditioned pages hold known baseline tokens; pages a random pass never touched would
+  // still be unwritten, so random preconditioning always starts from the full fill.
+  if (!fill) throw std::invalid_argument("random preconditioning needs the sequential fill first");
   FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
   top_->hal_switch().use(functional);
   const std::uint64_t capacity = firmware().capacity_sectors();

@@ -116,10 +116,18 @@ class ChannelBench : public sc_core::sc_module {
   sc_time transfer(std::uint32_t pages = 1) const {
     return cfg.bus_timing.transfer(std::uint64_t(cfg.geometry.page_bytes) * pages);
   }
-  sc_time dma(std::uint32_t pages = 1) const {  // system-bus beats, then DRAM latency + bytes/bandwidth
-    const double bytes = double(cfg.geometry.page_bytes) * pages;
-    const sc_time bus_time = sc_time(1e6 / cfg.system_bus.clock_mhz, SC_PS) * (bytes / cfg.system_bus.width_bytes);
-    return bus_time + cfg.dram.latency + sc_time(bytes / (cfg.dram.bandwidth_mbps * 1e6) * 1e12, SC_PS);
+  // DMA of `pages` pages (one per plane) requested together: each crosses the system bus
+  // (beats) and then the DRAM (latency + bytes / bandwidth); both serve one at a time.
+  sc_time dma(std::uint32_t pages = 1) const {
+    const double bytes = cfg.geometry.page_bytes;
+    const sc_time beats = sc_time(1e6 / cfg.system_bus.clock_mhz, SC_PS) * (bytes / cfg.system_bus.width_bytes);
+    const sc_time dram = cfg.dram.latency + sc_time(bytes / (cfg.dram.bandwidth_mbps * 1e6) * 1e12, SC_PS);
+    sc_time dram_free = sc_core::SC_ZERO_TIME, done;
+    for (std::uint32_t i = 0; i < pages; ++i) {
+      const sc_time start = std::max(beats * double(i + 1), dram_free);
+      done = dram_free = start + dram;
+    }
+    return done;
   }
 
   ChannelBenchConfig cfg;
