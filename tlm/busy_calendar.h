@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <iterator>
-#include <map>
+#include <deque>
 
 namespace ssd::tlmx {
 
@@ -20,33 +20,54 @@ class BusyCalendar {
   // Books `duration` ps at the earliest time >= arrival that overlaps no booking; returns the
   // start. `now` (<= arrival) lets it forget the past.
   std::uint64_t book(std::uint64_t arrival, std::uint64_t duration, std::uint64_t now) {
-    while (!busy_.empty() && busy_.begin()->second <= now) busy_.erase(busy_.begin());
-    std::uint64_t start = arrival;
-    auto it = busy_.upper_bound(start);
-    if (it != busy_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
-    while (it != busy_.end() && it->first < start + duration) {
-      start = std::max(start, it->second);
+    while (!busy_.empty() && busy_.front().end <= now) busy_.pop_front();
+    if (busy_.empty() || arrival >= busy_.back().end) {  // the common case: after everything
+      append(arrival, duration);
+      return arrival;
+    }
+    // First booking that ends after the arrival (bookings are disjoint and sorted).
+    auto it = std::upper_bound(busy_.begin(), busy_.end(), arrival,
+                               [](std::uint64_t t, const Interval& i) { return t < i.end; });
+    std::uint64_t start = std::max(arrival, it->begin <= arrival ? it->end : arrival);
+    if (it->begin <= arrival) ++it;
+    while (it != busy_.end() && it->begin < start + duration) {
+      start = std::max(start, it->end);
       ++it;
     }
     if (duration == 0) return start;
-    // Insert, merging with touching neighbours so back-to-back traffic stays one entry.
-    std::uint64_t end = start + duration;
-    auto next = busy_.lower_bound(start);
-    if (next != busy_.end() && next->first == end) {
-      end = next->second;
-      next = busy_.erase(next);
-    }
-    if (next != busy_.begin() && std::prev(next)->second == start) {
-      std::prev(next)->second = end;
+    if (it == busy_.end()) {
+      append(start, duration);
       return start;
     }
-    busy_.emplace_hint(next, start, end);
+    // Insert before `it`, merging with touching neighbours.
+    const std::uint64_t end = start + duration;
+    if (it != busy_.begin() && std::prev(it)->end == start) {
+      std::prev(it)->end = end;
+      if (it->begin == end) {
+        std::prev(it)->end = it->end;
+        busy_.erase(it);
+      }
+    } else if (it->begin == end) {
+      it->begin = start;
+    } else {
+      busy_.insert(it, Interval{start, end});
+    }
     return start;
   }
   std::size_t bookings() const { return busy_.size(); }
 
  private:
-  std::map<std::uint64_t, std::uint64_t> busy_;  // start -> end, disjoint
+  struct Interval {
+    std::uint64_t begin, end;
+  };
+  void append(std::uint64_t start, std::uint64_t duration) {
+    if (duration == 0) return;
+    if (!busy_.empty() && busy_.back().end == start)
+      busy_.back().end += duration;
+    else
+      busy_.push_back(Interval{start, start + duration});
+  }
+  std::deque<Interval> busy_;  // disjoint, sorted
 };
 
 }  // namespace ssd::tlmx

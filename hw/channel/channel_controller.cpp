@@ -9,20 +9,12 @@ using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
-// VCD codes of a die's state (see waves/die_state.txt for the GTKWave translate filter).
-std::uint64_t state_code(int phase, tlmx::FlashOpcode op) {
-  switch (phase) {
-    case 0: return 0;  // idle
-    case 1: return 1;  // DMA in
-    case 2: case 5: return 7;  // waiting for the bus
-    case 3: return 2;  // command/address (+data in) on the bus
-    case 4: return op == tlmx::FlashOpcode::Read ? 3 : op == tlmx::FlashOpcode::Program ? 4 : 5;
-    case 6: return 6;  // data out on the bus
-    case 7: return 1;  // DMA out
-  }
-  return 0;
+// VCD codes of a die's state (waves/die_state.filter names them in GTKWave).
+enum StateCode : std::uint64_t { kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7 };
+std::uint64_t array_code(tlmx::FlashOpcode op) {
+  return op == tlmx::FlashOpcode::Read ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
 }
-bool working(int phase) { return phase == 3 || phase == 4 || phase == 6; }
+std::uint64_t ps(sc_time t) { return t.value(); }  // the kernel's resolution is 1 ps
 }  // namespace
 
 ChannelController::ChannelController(sc_core::sc_module_name name, const ChannelControllerConfig& config,
@@ -42,7 +34,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
   dma_dummy_.resize(cfg_.geometry.page_bytes);
   SC_METHOD(step);
-  sensitive << posted_.get_event();
+  sensitive << posted_.get_event() << bus_free_;
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
     auto die = std::make_unique<Die>();
     die->index = d;
@@ -72,12 +64,21 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
 }
 
 void ChannelController::set_phase(Die& die, Phase p, sc_time now) {
-  if (working(static_cast<int>(die.phase))) *die.busy_ps += (now - die.busy_since).value();
+  if (die.phase == Phase::Array) *die.busy_ps += (now - die.busy_since).value();  // the die worked
   die.phase = p;
-  if (working(static_cast<int>(p))) die.busy_since = now;
-  if (vcd_)
-    vcd_->change(die.vcd_state, state_code(static_cast<int>(p),
-                                           die.group.empty() ? tlmx::FlashOpcode::Read : die.group[0].cmd->opcode));
+  if (p == Phase::Array) die.busy_since = now;
+  if (!vcd_ || p == Phase::Array || p == Phase::DmaOut) return;  // traced at the grant
+  trace_state(die, p == Phase::Idle ? kIdle : p == Phase::DmaIn ? kDma : kWait, now);
+}
+
+void ChannelController::trace_state(Die& die, std::uint64_t code, sc_time at) {
+  if (vcd_) vcd_->change_at(die.vcd_state, code, ps(at));
+}
+
+bool ChannelController::anyone_waits_for_bus() const {
+  for (const auto& d : dies_)
+    if (d->phase == Phase::WantBusCmd || d->phase == Phase::WantBusOut) return true;
+  return false;
 }
 
 void ChannelController::trace_queue(Die& die) {
@@ -103,13 +104,13 @@ void ChannelController::step() {
       advance(*d, now);
   for (auto& d : dies_)
     if (d->phase == Phase::Idle && !d->queue.empty()) start(*d, now);
-  if (!bus_busy_) arbitrate(now);
+  arbitrate(now);
 }
 
 // Moves each page of the operation (one per plane) between its own data-buffer slot and the
 // controller, all requested now; the system bus and the DRAM serialize them. Returns when the
 // last one is done.
-sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command) {
+sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_time start) {
   tlm::tlm_generic_payload& t = die.dma_trans;
   sc_time last = SC_ZERO_TIME;
   for (const Op& o : die.group) {
@@ -121,7 +122,7 @@ sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command) {
     t.set_byte_enable_ptr(nullptr);
     t.set_dmi_allowed(false);
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time delay = SC_ZERO_TIME;
+    sc_time delay = start;
     dma->b_transport(t, delay);
     if (t.is_response_error())
       SC_REPORT_ERROR(name(), ("DMA to data buffer failed: " + t.get_response_string()).c_str());
@@ -183,7 +184,7 @@ void ChannelController::start(Die& die, sc_time now) {
   pick_group(die);
   if (die.group[0].cmd->opcode == tlmx::FlashOpcode::Program) {
     set_phase(die, Phase::DmaIn, now);
-    sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND);
+    sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND, SC_ZERO_TIME);
     die.until = now + d;
     die.event.notify(d);
   } else {
@@ -193,33 +194,57 @@ void ChannelController::start(Die& die, sc_time now) {
 }
 
 void ChannelController::arbitrate(sc_time now) {
+  if (now < bus_free_at_) {
+    if (anyone_waits_for_bus()) bus_free_.notify(bus_free_at_ - now);
+    return;
+  }
   Die* best = nullptr;
   for (auto& d : dies_) {
     if (d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut) continue;
     if (!best || d->ready_since < best->ready_since) best = d.get();
   }
   if (!best) return;
-  const std::uint64_t planes = best->group.size();
-  const tlmx::FlashOpcode op = best->group[0].cmd->opcode;
-  sc_time duration;
-  if (best->phase == Phase::WantBusOut) {
-    duration = cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
-    set_phase(*best, Phase::BusOut, now);
-  } else {
+  Die& die = *best;
+  const std::uint64_t planes = die.group.size();
+  const tlmx::FlashOpcode op = die.group[0].cmd->opcode;
+  sc_time bus;
+  if (die.phase == Phase::WantBusOut) {  // data out, then the DMA to the data buffer
+    bus = cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
+    *die.busy_ps += bus.value();
+    set_phase(die, Phase::DmaOut, now);
+    const sc_time done = dma_transfer(die, tlm::TLM_WRITE_COMMAND, bus);
+    trace_state(die, kOut, now);
+    trace_state(die, kDma, now + bus);
+    die.until = now + done;
+    die.event.notify(done);
+  } else {  // command/address (+ data in), then the array time
     const std::uint32_t cycles = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_cmd_cycles
                                  : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
                                                                     : cfg_.nand.erase_cmd_cycles;
-    duration = cfg_.nand.cmd_cycle * double(cycles * planes);
-    if (op == tlmx::FlashOpcode::Program) duration += cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
-    set_phase(*best, Phase::BusCmd, now);
+    bus = cfg_.nand.cmd_cycle * double(cycles * planes);
+    if (op == tlmx::FlashOpcode::Program) bus += cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
+    sc_time array_time;
+    for (const Op& o : die.group) {
+      const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
+      const sc_time t = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_time(page)
+                        : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
+                                                           : cfg_.nand.t_erase;
+      array_time = std::max(array_time, t);
+    }
+    set_phase(die, Phase::Array, now);
+    trace_state(die, kCmd, now);
+    trace_state(die, array_code(op), now + bus);
+    die.until = now + bus + array_time;
+    die.event.notify(bus + array_time);
   }
-  bus_busy_ = true;
-  bus_owner_ = best->index;
-  bus_busy_ps_ += duration.value();
+  bus_free_at_ = now + bus;
+  bus_busy_ps_ += bus.value();
   ++bus_transfers_;
-  if (vcd_) vcd_->change(vcd_owner_, best->index + 1);
-  best->until = now + duration;
-  best->event.notify(duration);
+  if (vcd_) {
+    vcd_->change_at(vcd_owner_, die.index + 1, ps(now));
+    vcd_->change_at(vcd_owner_, 0, ps(bus_free_at_));
+  }
+  if (anyone_waits_for_bus()) bus_free_.notify(bus);
 }
 
 void ChannelController::advance(Die& die, sc_time now) {
@@ -229,23 +254,7 @@ void ChannelController::advance(Die& die, sc_time now) {
       set_phase(die, Phase::WantBusCmd, now);
       die.ready_since = now;
       break;
-    case Phase::BusCmd: {
-      bus_busy_ = false;
-      if (vcd_) vcd_->change(vcd_owner_, 0);
-      sc_time array_time;
-      for (const Op& o : die.group) {
-        const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
-        sc_time t = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_time(page)
-                    : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
-                                                       : cfg_.nand.t_erase;
-        array_time = std::max(array_time, t);
-      }
-      set_phase(die, Phase::Array, now);
-      die.until = now + array_time;
-      die.event.notify(array_time);
-      break;
-    }
-    case Phase::Array:
+    case Phase::Array:  // the array operation is done: apply it to the NAND contents
       for (const Op& o : die.group) {
         tlmx::FlashCommand* c = o.cmd;
         if (op == tlmx::FlashOpcode::Read) {
@@ -268,15 +277,6 @@ void ChannelController::advance(Die& die, sc_time now) {
         finish(die, now);
       }
       break;
-    case Phase::BusOut: {
-      bus_busy_ = false;
-      if (vcd_) vcd_->change(vcd_owner_, 0);
-      set_phase(die, Phase::DmaOut, now);
-      sc_time d = dma_transfer(die, tlm::TLM_WRITE_COMMAND);
-      die.until = now + d;
-      die.event.notify(d);
-      break;
-    }
     case Phase::DmaOut: finish(die, now); break;
     default: break;
   }
@@ -295,8 +295,8 @@ void ChannelController::finish(Die& die, sc_time now) {
 
 void ChannelController::end_of_simulation_stats(sc_time end) {
   for (auto& d : dies_)
-    if (working(static_cast<int>(d->phase))) {
-      *d->busy_ps += (end - d->busy_since).value();
+    if (d->phase == Phase::Array) {
+      *d->busy_ps += (std::min(end, d->until) - d->busy_since).value();
       d->busy_since = end;
     }
 }

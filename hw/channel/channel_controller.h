@@ -1,7 +1,8 @@
 // A flash channel controller with its ONFI channel and the NAND dies (ways x dies per way) on it.
 //
-// Event-driven: one method wakes only when a command arrives or a die/bus phase ends, and
-// computes when the next thing happens. Each operation goes through phases:
+// Event-driven: one method wakes only when a command arrives, a die finishes a phase, or the
+// bus frees while a die waits for it; at a bus grant it computes when the die's bus and array
+// phases end (and traces both), so an uncontended operation costs few wakes. Phases:
 //   read:    [bus: command/address cycles] [die: tR] [bus: data out] [system bus: DMA to DRAM]
 //   program: [system bus: DMA from DRAM] [bus: command/address + data in] [die: tPROG]
 //   erase:   [bus: command/address cycles] [die: tBERS]
@@ -57,7 +58,9 @@ class ChannelController : public sc_core::sc_module {
   void end_of_simulation_stats(sc_core::sc_time end);
 
  private:
-  enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, BusCmd, Array, WantBusOut, BusOut, DmaOut };
+  // Array covers the command/address (+ data-in) bus phase and the array time after it;
+  // DmaOut covers the data-out bus phase and the DMA after it.
+  enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, Array, WantBusOut, DmaOut };
   struct Op {
     tlm::tlm_generic_payload* trans;
     tlmx::FlashCommand* cmd;
@@ -81,8 +84,10 @@ class ChannelController : public sc_core::sc_module {
   void pick_group(Die& die);
   void arbitrate(sc_core::sc_time now);
   void finish(Die& die, sc_core::sc_time now);
-  sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command);
+  sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command, sc_core::sc_time start);
   void set_phase(Die& die, Phase p, sc_core::sc_time now);
+  void trace_state(Die& die, std::uint64_t code, sc_core::sc_time at);
+  bool anyone_waits_for_bus() const;
   void trace_queue(Die& die);
 
   ChannelControllerConfig cfg_;
@@ -90,8 +95,8 @@ class ChannelController : public sc_core::sc_module {
   tlmx::VcdTracer* vcd_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> posted_;
   std::vector<std::unique_ptr<Die>> dies_;
-  bool bus_busy_ = false;
-  std::uint32_t bus_owner_ = 0;
+  sc_core::sc_time bus_free_at_;
+  sc_core::sc_event bus_free_;  // notified only when a die waits for the bus
   std::vector<unsigned char> dma_dummy_;
   std::uint64_t &bus_busy_ps_, &bus_transfers_;
   int vcd_owner_ = -1;

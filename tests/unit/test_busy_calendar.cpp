@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <vector>
+
 #include "tlm/busy_calendar.h"
 
 using ssd::tlmx::BusyCalendar;
@@ -22,4 +25,25 @@ TEST_CASE("Busy calendar forgets bookings that ended and merges touching ones", 
   CHECK(c.book(0, 10, 0) == 1000);
   CHECK(c.book(5000, 10, 2000) == 5000);  // the past (ended by 2000) is dropped
   CHECK(c.bookings() == 1);
+}
+
+TEST_CASE("Busy calendar matches a brute-force reference on random bookings", "[calendar]") {
+  // Reference: a bitmap of busy picoseconds (small times), first fit at or after arrival.
+  std::mt19937_64 rng(11);
+  BusyCalendar c;
+  std::vector<bool> busy(200000, false);
+  std::uint64_t now = 0;
+  for (int i = 0; i < 3000; ++i) {
+    now += rng() % 20;
+    const std::uint64_t arrival = now + rng() % 300, duration = 1 + rng() % 40;
+    std::uint64_t start = arrival;
+    for (;;) {
+      bool free = true;
+      for (std::uint64_t t = start; t < start + duration && free; ++t) free = !busy[t];
+      if (free) break;
+      ++start;
+    }
+    for (std::uint64_t t = start; t < start + duration; ++t) busy[t] = true;
+    REQUIRE(c.book(arrival, duration, now) == start);
+  }
 }
