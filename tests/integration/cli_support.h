@@ -85,9 +85,9 @@ class TempDir {
 };
 
 struct Result {
-  std::string command;   // for messages
-  int exit_code = -1;    // valid when exited normally
-  bool signaled = false; // killed by a signal (a crash: SIGSEGV, SIGABRT...)
+  std::string command;    // for messages
+  int exit_code = -1;     // valid when exited normally
+  bool signaled = false;  // killed by a signal (a crash: SIGSEGV, SIGABRT...)
   int signal = 0;
   bool timed_out = false;
   std::string out, err;
@@ -182,8 +182,8 @@ struct RunReport {
   bool has_report = false;
 };
 
-inline RunReport run_report(std::vector<std::string> args, const TempDir& dir, const std::string& report_name = "report.json",
-                            double timeout_s = 120) {
+inline RunReport run_report(std::vector<std::string> args, const TempDir& dir,
+                            const std::string& report_name = "report.json", double timeout_s = 120) {
   const std::string report = dir.file(report_name);
   std::vector<std::string> full{"run"};
   full.insert(full.end(), args.begin(), args.end());
@@ -202,6 +202,17 @@ inline RunReport run_report(std::vector<std::string> args, const TempDir& dir, c
 
 // The effective value of a platform parameter as a number (lists like "[200, 300]" give their
 // smallest element).
+// A run that must succeed: exits 0 and writes its report (failures name the command's output).
+inline json successful_run(std::vector<std::string> args, const TempDir& dir,
+                           const std::string& report_name = "report.json") {
+  RunReport rr = run_report(std::move(args), dir, report_name);
+  INFO(rr.result.describe());
+  REQUIRE(rr.result.exited());
+  REQUIRE(rr.result.exit_code == 0);
+  REQUIRE(rr.has_report);
+  return rr.report;
+}
+
 inline double effective_number(const json& report, const std::string& key) {
   std::string v = report.at("platform").at("effective").at(key).get<std::string>();
   if (!v.empty() && v.front() == '[') {
@@ -230,8 +241,10 @@ struct Geometry {
 
 inline Geometry geometry_of(const json& report) {
   auto n = [&](const char* k) { return static_cast<std::uint64_t>(effective_number(report, k)); };
-  Geometry g{n("geometry.channels"), n("geometry.ways"), n("geometry.dies_per_way"), n("geometry.planes_per_die"),
-             n("geometry.blocks_per_plane"), n("geometry.pages_per_block"), n("geometry.page_bytes"), 0.0};
+  Geometry g{n("geometry.channels"),         n("geometry.ways"),
+             n("geometry.dies_per_way"),     n("geometry.planes_per_die"),
+             n("geometry.blocks_per_plane"), n("geometry.pages_per_block"),
+             n("geometry.page_bytes"),       0.0};
   g.overprovisioning = std::stod(report.at("ftl").at("parameters").at("overprovisioning").get<std::string>());
   return g;
 }
@@ -241,15 +254,20 @@ inline Geometry geometry_of(const json& report) {
 // Fields that legitimately differ between runs and machines, as JSON pointers.
 inline const std::vector<std::string>& volatile_report_fields() {
   static const std::vector<std::string> fields = {
-      "/simulation/wall_seconds",  "/simulation/precondition_wall_seconds", "/simulation/requests_per_wall_second",
-      "/simulation/peak_rss_mib", "/simulation/vcd",                       "/platform/file",
+      "/simulation/wall_seconds",
+      "/simulation/precondition_wall_seconds",
+      "/simulation/requests_per_wall_second",
+      "/simulation/peak_rss_mib",
+      "/simulation/vcd",
+      "/platform/file",
   };
   return fields;
 }
 
 inline void replace_all(std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) return;
-  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
 }
 
 // Removes the volatile fields and makes absolute paths machine independent: the source tree and
@@ -288,9 +306,7 @@ inline std::string pointer_escape(const std::string& key) {
 inline void json_differences(const json& expected, const json& actual, const std::string& path, double rel_tol,
                              std::vector<std::string>& out, std::size_t limit = 20) {
   if (out.size() >= limit) return;
-  auto report = [&](const std::string& what) {
-    out.push_back((path.empty() ? "/" : path) + ": " + what);
-  };
+  auto report = [&](const std::string& what) { out.push_back((path.empty() ? "/" : path) + ": " + what); };
   if (expected.is_number() && actual.is_number()) {
     const bool both_int = !expected.is_number_float() && !actual.is_number_float();
     if (both_int) {

@@ -62,7 +62,8 @@ void check_common_identities(const json& r, const Geometry& g, std::uint64_t cou
   CHECK(u64(ops["host_dma_out_issued"]) == u64(h["reads"]));
   std::uint64_t die_programs = 0, die_reads = 0, die_erases = 0, dies = 0;
   const double sim_s = h["simulated_seconds"].get<double>();
-  const double t_read = effective_number(r, "nand.t_read_us") * 1e-6, t_prog = effective_number(r, "nand.t_prog_us") * 1e-6,
+  const double t_read = effective_number(r, "nand.t_read_us") * 1e-6,
+               t_prog = effective_number(r, "nand.t_prog_us") * 1e-6,
                t_erase = effective_number(r, "nand.t_erase_us") * 1e-6;
   const bool multiplane = r["platform"]["effective"]["nand.multiplane"] == "true";
   for (const auto& ch : r["hardware"]["channels"]) {
@@ -113,15 +114,10 @@ TEST_CASE("timed integrity: random mixed 4 KiB workload overwriting the drive 3 
   const std::uint64_t count =
       static_cast<std::uint64_t>(std::ceil(3.0 * double(g.logical_pages()) / (1.0 - read_fraction) * 1.1));
 
-  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
-                             "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
-                             "--seed", "11", "--qd", "16", "--precondition", "none"},
-                            dir);
-  INFO(rr.result.describe());
-  REQUIRE(rr.result.exited());
-  REQUIRE(rr.result.exit_code == 0);
-  REQUIRE(rr.has_report);
-  const json& r = rr.report;
+  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
+                                 "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
+                                 "--seed", "11", "--qd", "16", "--precondition", "none"},
+                                dir);
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
   check_common_identities(r, g, count, request_bytes);
@@ -161,15 +157,10 @@ TEST_CASE("timed integrity: unaligned 1536-byte requests (read-modify-write)", "
 
   // About 1.5 logical capacities of page writes (each write touches 1 or 2 pages).
   const std::uint64_t count = 2 * g.logical_pages() + g.logical_pages() / 2;
-  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
-                             "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
-                             "--seed", "5", "--qd", "16", "--precondition", "none"},
-                            dir);
-  INFO(rr.result.describe());
-  REQUIRE(rr.result.exited());
-  REQUIRE(rr.result.exit_code == 0);
-  REQUIRE(rr.has_report);
-  const json& r = rr.report;
+  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
+                                 "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
+                                 "--seed", "5", "--qd", "16", "--precondition", "none"},
+                                dir);
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
   check_common_identities(r, g, count, request_bytes);
@@ -195,15 +186,10 @@ TEST_CASE("timed integrity: preconditioned drive, mixed workload", "[cli][integr
   TempDir dir;
   const Geometry g = tiny_geometry(dir);
   const std::uint64_t count = g.logical_pages();
-  RunReport rr = run_report({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5",
-                             "--request-bytes", std::to_string(g.page_bytes), "--count", std::to_string(count),
-                             "--seed", "3", "--qd", "32", "--precondition", "fill"},
-                            dir);
-  INFO(rr.result.describe());
-  REQUIRE(rr.result.exited());
-  REQUIRE(rr.result.exit_code == 0);
-  REQUIRE(rr.has_report);
-  const json& r = rr.report;
+  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5",
+                                 "--request-bytes", std::to_string(g.page_bytes), "--count", std::to_string(count),
+                                 "--seed", "3", "--qd", "32", "--precondition", "fill"},
+                                dir);
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   check_common_identities(r, g, count, g.page_bytes);
   CHECK(u64(r["ftl_metrics"]["unmapped_reads"]) == 0);  // the fill wrote every logical page
