@@ -11,6 +11,12 @@
 
 namespace ssd::fw {
 
+// The platform's memories cannot hold the firmware's tables: a configuration problem.
+class ResourceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class TablePlacer {
  public:
   TablePlacer(std::uint64_t sram_bytes, std::uint64_t dram_bytes) : sram_bytes_(sram_bytes), dram_bytes_(dram_bytes) {}
@@ -25,7 +31,7 @@ class TablePlacer {
       r.base = dram_used_;
       dram_used_ += bytes;
     } else {
-      throw std::runtime_error("firmware table '" + name + "' (" + std::to_string(bytes) +
+      throw ResourceError("firmware table '" + name + "' (" + std::to_string(bytes) +
                                " bytes) fits neither in SRAM nor in the DRAM buffer (raise sram.size_kib or "
                                "dram.size_mib)");
     }

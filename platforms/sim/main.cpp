@@ -14,6 +14,7 @@
 
 #include "fw/ftl/ftl_options.h"
 #include "fw/ftl/registry.h"
+#include "fw/hal/table_placer.h"
 #include "platforms/config/platform_config.h"
 #include "platforms/report/report.h"
 #include "platforms/run/simulation.h"
@@ -186,6 +187,9 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "ssdsim: " << e.what() << '\n';
     return kBadInput;
   } catch (const fw::FtlOptionError& e) {
+    std::cerr << "ssdsim: " << e.what() << '\n';
+    return kBadInput;
+  } catch (const fw::ResourceError& e) {
     std::cerr << "ssdsim: " << e.what() << '\n';
     return kBadInput;
   } catch (const stimuli::WorkloadError& e) {

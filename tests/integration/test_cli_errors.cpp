@@ -517,3 +517,17 @@ TEST_CASE("params lists every key of platforms/default.yaml", "[cli]") {
       CHECK(listed.count(key));
   }
 }
+
+TEST_CASE("platform: memories too small for the firmware's tables are bad input", "[cli][platform]") {
+  TempDir dir;
+  // tiny's L2P is 13107 logical pages x 4 B = 51 KiB: it fits neither in 1 KiB of SRAM nor in a
+  // 1 MiB DRAM that the data buffer (256 slots of 4 KiB) already fills.
+  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--set", "sram.size_kib=1", "--set", "dram.size_mib=1",
+                               "--set", "firmware.buffer_slots=256", "--synthetic", "random", "--count", "10",
+                               "--precondition", "none", "--no-vcd", "-q", "-r", dir.file("r.json")},
+                              dir);
+  INFO(r.describe());
+  REQUIRE(r.exited());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("fits neither in SRAM nor in the DRAM buffer") && Catch::Contains("dram.size_mib"));
+}
