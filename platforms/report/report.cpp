@@ -156,6 +156,8 @@ std::string summary_text(const json& r) {
   std::string s;
   s += fmt::format("platform {} | FTL {} | {}\n", r["platform"]["name"].get<std::string>(),
                    r["ftl"]["name"].get<std::string>(), r["workload"]["description"].get<std::string>());
+  s += fmt::format("  preconditioning: {} ({:.1f} s wall)\n", r["workload"]["precondition"].get<std::string>(),
+                   r["simulation"]["precondition_wall_seconds"].get<double>());
   s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.0f} IOPS, {:.1f} MB/s\n",
                    h["requests"].get<std::uint64_t>(), h["reads"].get<std::uint64_t>(), h["writes"].get<std::uint64_t>(),
                    h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());
@@ -172,7 +174,7 @@ std::string summary_text(const json& r) {
   double ch_busy = 0;
   for (const auto& c : r["hardware"]["channels"]) ch_busy += c["busy_fraction"].get<double>();
   ch_busy /= std::max<std::size_t>(1, r["hardware"]["channels"].size());
-  s += fmt::format("  hardware: channels {:.1f}% busy, core {:.1f}% busy, system bus {:.1f}% busy\n", 100 * ch_busy,
+  s += fmt::format("  hardware: channels {:.2f}% busy, core {:.2f}% busy, system bus {:.2f}% busy\n", 100 * ch_busy,
                    100 * r["hardware"]["cores"]["utilization"].get<double>(),
                    100 * r["hardware"]["system_bus"]["busy_fraction"].get<double>());
   const json& in = r["integrity"];
