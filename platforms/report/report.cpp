@@ -158,7 +158,7 @@ std::string summary_text(const json& r) {
                    r["ftl"]["name"].get<std::string>(), r["workload"]["description"].get<std::string>());
   s += fmt::format("  preconditioning: {} ({:.1f} s wall)\n", r["workload"]["precondition"].get<std::string>(),
                    r["simulation"]["precondition_wall_seconds"].get<double>());
-  s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.0f} IOPS, {:.1f} MB/s\n",
+  s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.5g} IOPS, {:.4g} MB/s\n",
                    h["requests"].get<std::uint64_t>(), h["reads"].get<std::uint64_t>(), h["writes"].get<std::uint64_t>(),
                    h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());
   for (const char* k : {"read_latency_us", "write_latency_us"}) {
