@@ -23,6 +23,31 @@ struct FtlContext {
   FtlOptions& options;
 };
 
+// The host request a page belongs to, for FTLs that decide by it (request size for a locality
+// detector, issuer for per-stream placement).
+struct HostRequestInfo {
+  std::uint32_t issuer = 0;   // trace device / process / stream id
+  std::uint32_t sectors = 0;  // size of the whole host request, in 512-byte sectors
+};
+
+// One logical page of a host read.
+struct PageRead {
+  Lpn lpn = kNoLpn;
+  Token* sink = nullptr;  // where the page's token goes
+  HostRequestInfo request;
+};
+
+// One logical page of a host write, whose data is in the buffer once `data_ready` completes.
+// merge_with != nullptr: partial-page write; the programmed token is
+// merge_tokens(*merge_with, token), *merge_with being filled before data_ready completes.
+struct PageWrite {
+  Lpn lpn = kNoLpn;
+  Token token = 0;
+  const Token* merge_with = nullptr;
+  OpRef data_ready;
+  HostRequestInfo request;
+};
+
 class Ftl {
  public:
   virtual ~Ftl() = default;
@@ -32,13 +57,11 @@ class Ftl {
 
   // Host read of one logical page. Returns the operation on whose completion *sink holds the
   // page's token, or an invalid OpRef when *sink was set at once (e.g. an unwritten page).
-  virtual OpRef read(Lpn lpn, Token* sink) = 0;
+  virtual OpRef read(const PageRead& page) = 0;
 
-  // Host write of one logical page whose data is in the buffer once `data_ready` completes.
-  // merge_with != nullptr: partial-page write; the programmed token is
-  // merge_tokens(*merge_with, token), *merge_with being filled before data_ready completes.
-  // Returns the operation whose completion means the page is on flash.
-  virtual OpRef write(Lpn lpn, Token token, const Token* merge_with, OpRef data_ready) = 0;
+  // Host write of one logical page. Returns the operation whose completion means the page is
+  // on flash.
+  virtual OpRef write(const PageWrite& page) = 0;
 
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). Used by the integrity checker
   // that compares the mapping with the OOB of every page.

@@ -50,6 +50,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     hal_.complete_host_command(id);
   });
   std::vector<Token>& old = scratch(cmd.id, span.count);
+  const HostRequestInfo request{cmd.issuer, cmd.sectors};
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page);
     const Lpn lpn = span.first + i;
@@ -58,7 +59,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     OpRef ready = dma;
     if (partial) {  // read-modify-write: the program also waits for the old page
       ++partial_pages_;
-      OpRef read_old = ftl_->read(lpn, &old[i]);
+      OpRef read_old = ftl_->read(PageRead{lpn, &old[i], request});
       if (read_old.valid()) {
         ready = ops_.join();
         ops_.depend(dma, ready);
@@ -66,7 +67,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
         ops_.submit(ready);
       }
     }
-    OpRef program = ftl_->write(lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready);
+    OpRef program = ftl_->write(PageWrite{lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready, request});
     ops_.depend(program, done);
   }
   ops_.submit(dma);
@@ -80,9 +81,10 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
     hal_.charge_cycles(config_.costs.host_complete);
     hal_.complete_host_command(id);
   });
+  const HostRequestInfo request{cmd.issuer, cmd.sectors};
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page);
-    OpRef r = ftl_->read(span.first + i, &cmd.read_tokens[i]);
+    OpRef r = ftl_->read(PageRead{span.first + i, &cmd.read_tokens[i], request});
     ops_.depend(r, dma);
   }
   ops_.submit(dma);

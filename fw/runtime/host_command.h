@@ -17,6 +17,7 @@ struct HostCommand {
   std::uint32_t sectors = 0;
   const Token* write_tokens = nullptr;  // write: the host's token for each page
   Token* read_tokens = nullptr;         // read: filled by the firmware before completion
+  std::uint32_t issuer = 0;             // trace device / process / stream id
 };
 
 // Logical pages touched by a sector range.

@@ -62,7 +62,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
       Slot& s = slots[next_slot];
       s.busy = true;
       ++busy;
-      s.cmd = fw::HostCommand{next_slot, req.write, req.lba, req.sectors, nullptr, nullptr};
+      s.cmd = fw::HostCommand{next_slot, req.write, req.lba, req.sectors, nullptr, nullptr, req.issuer};
       if (req.write) {
         oracle.make_write_tokens(req.lba, req.sectors, s.tokens);
         s.cmd.write_tokens = s.tokens.data();

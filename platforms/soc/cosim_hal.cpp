@@ -18,7 +18,7 @@ CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, 
   host_.on_command = [this](std::uint32_t slot, const tlmx::HostCommandExtension& ext) {
     core_.post([this, slot] {
       tlmx::HostCommandExtension& e = host_.command(slot);
-      fw::HostCommand cmd{slot, e.write, e.lba, e.sectors, nullptr, nullptr};
+      fw::HostCommand cmd{slot, e.write, e.lba, e.sectors, nullptr, nullptr, e.issuer};
       if (e.write)
         cmd.write_tokens = e.tokens.data();
       else

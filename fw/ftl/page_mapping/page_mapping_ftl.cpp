@@ -50,7 +50,9 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
   gc_running_.assign(blocks_.planes(), false);
 }
 
-OpRef PageMappingFtl::read(Lpn lpn, Token* sink) {
+OpRef PageMappingFtl::read(const PageRead& page) {
+  const Lpn lpn = page.lpn;
+  Token* sink = page.sink;
   ++host_pages_read_;
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
@@ -73,24 +75,23 @@ std::uint32_t PageMappingFtl::next_host_plane() {
   return BlockManager::kNoBlock;
 }
 
-OpRef PageMappingFtl::write(Lpn lpn, Token token, const Token* merge_with, OpRef data_ready) {
+OpRef PageMappingFtl::write(const PageWrite& page) {
   ++host_pages_written_;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : BlockManager::kNoBlock;
   if (plane == BlockManager::kNoBlock) {  // no room anywhere: wait for GC to free a block
     ++deferred_writes_;
     OpRef done = ctx_.ops.join();
-    deferred_.push_back({lpn, token, merge_with, data_ready, done});
+    deferred_.push_back({page, done});
     return done;
   }
-  return place_write(plane, lpn, token, merge_with, data_ready);
+  return place_write(plane, page);
 }
 
-OpRef PageMappingFtl::place_write(std::uint32_t plane, Lpn lpn, Token token, const Token* merge_with,
-                                  OpRef data_ready) {
+OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   Ppn ppn = blocks_.allocate(plane, kHostStream, false);
-  remap(lpn, ppn);
-  OpRef p = ctx_.ops.program(ppn, lpn, token, merge_with);
-  ctx_.ops.depend(data_ready, p);
+  remap(page.lpn, ppn);
+  OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
+  ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
   ++flash_pages_programmed_;
   maybe_start_gc(plane);
@@ -162,7 +163,7 @@ void PageMappingFtl::retry_deferred() {
     if (plane == BlockManager::kNoBlock) return;
     DeferredWrite w = deferred_.front();
     deferred_.pop_front();
-    OpRef p = place_write(plane, w.lpn, w.token, w.merge_with, w.data_ready);
+    OpRef p = place_write(plane, w.page);
     ctx_.ops.depend(p, w.done);
     ctx_.ops.submit(w.done);
   }

@@ -35,8 +35,8 @@ class PageMappingFtl : public Ftl {
   explicit PageMappingFtl(FtlContext& ctx);
 
   Lpn logical_pages() const override { return logical_pages_; }
-  OpRef read(Lpn lpn, Token* sink) override;
-  OpRef write(Lpn lpn, Token token, const Token* merge_with, OpRef data_ready) override;
+  OpRef read(const PageRead& page) override;
+  OpRef write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override { return l2p_[lpn]; }
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
@@ -46,15 +46,12 @@ class PageMappingFtl : public Ftl {
  private:
   enum Stream : std::uint32_t { kHostStream = 0, kGcStream = 1 };
   struct DeferredWrite {
-    Lpn lpn;
-    Token token;
-    const Token* merge_with;
-    OpRef data_ready;
+    PageWrite page;
     OpRef done;
   };
 
   std::uint32_t next_host_plane();  // BlockManager::kNoBlock-like max when none has room
-  OpRef place_write(std::uint32_t plane, Lpn lpn, Token token, const Token* merge_with, OpRef data_ready);
+  OpRef place_write(std::uint32_t plane, const PageWrite& page);
   void remap(Lpn lpn, Ppn new_ppn);
   void maybe_start_gc(std::uint32_t plane);
   void relocate(Ppn old_ppn, const HalResult& page);
