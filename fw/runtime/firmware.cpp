@@ -1,5 +1,6 @@
 #include "fw/runtime/firmware.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "fw/ftl/registry.h"
@@ -11,8 +12,11 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
       config_(std::move(config)),
       metrics_(metrics.set("firmware")),
       ops_(hal, config_.costs, metrics.set("firmware.ops"), config_.buffer_slots),
+      buffer_free_(config_.buffer_slots),
       commands_(metrics_.counter("host_commands")),
-      partial_pages_(metrics_.counter("partial_page_writes")) {
+      partial_pages_(metrics_.counter("partial_page_writes")),
+      buffer_waits_(metrics_.counter("buffer_waits")),
+      buffer_high_water_(metrics_.counter("buffer_pages_high_water")) {
   const FtlInfo* info = find_ftl(config_.ftl);
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
@@ -33,10 +37,37 @@ void Firmware::on_host_command(const HostCommand& cmd) {
                                 std::to_string(cmd.lba) + ", " + std::to_string(cmd.lba + cmd.sectors) +
                                 ") outside the drive's " + std::to_string(capacity_sectors()) + " sectors");
   PageSpan span = page_span(cmd.lba, cmd.sectors, hal_.geometry().page_bytes);
+  if (span.count > config_.buffer_slots)
+    throw std::invalid_argument("host command " + std::to_string(cmd.id) + " moves " + std::to_string(span.count) +
+                                " pages, more than the whole data buffer (firmware.buffer_slots = " +
+                                std::to_string(config_.buffer_slots) + ")");
+  if (!waiting_.empty() || span.count > buffer_free_) {
+    ++buffer_waits_;
+    waiting_.push_back(cmd);
+    return;
+  }
+  admit(cmd, span);
+}
+
+void Firmware::admit(const HostCommand& cmd, PageSpan span) {
+  buffer_free_ -= span.count;
+  buffer_high_water_ = std::max<std::uint64_t>(buffer_high_water_, config_.buffer_slots - buffer_free_);
   if (cmd.write)
     handle_write(cmd, span);
   else
     handle_read(cmd, span);
+}
+
+void Firmware::release(std::uint32_t pages) {
+  buffer_free_ += pages;
+  while (!waiting_.empty()) {
+    const HostCommand& next = waiting_.front();
+    const PageSpan span = page_span(next.lba, next.sectors, hal_.geometry().page_bytes);
+    if (span.count > buffer_free_) return;
+    const HostCommand cmd = next;
+    waiting_.pop_front();
+    admit(cmd, span);
+  }
 }
 
 void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
@@ -44,11 +75,20 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
   const std::uint64_t end = cmd.lba + cmd.sectors;
   OpRef dma = ops_.host_dma(OpKind::HostDmaIn, cmd.id, cmd.sectors * kSectorBytes);
   OpRef done = ops_.join();
-  const std::uint32_t id = cmd.id;
-  ops_.on_complete(done, [this, id](const HalResult&) {
+  const std::uint32_t id = cmd.id, pages = span.count;
+  auto complete = [this, id](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete);
     hal_.complete_host_command(id);
-  });
+  };
+  if (config_.write_cache) {  // acknowledged from the buffer; the pages stay taken until programmed
+    ops_.on_complete(dma, complete);
+    ops_.on_complete(done, [this, pages](const HalResult&) { release(pages); });
+  } else {
+    ops_.on_complete(done, [this, pages, complete](const HalResult& r) {
+      complete(r);
+      release(pages);
+    });
+  }
   std::vector<Token>& old = scratch(cmd.id, span.count);
   const HostRequestInfo request{cmd.issuer, cmd.sectors};
   for (std::uint32_t i = 0; i < span.count; ++i) {
@@ -76,10 +116,11 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
 
 void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
   OpRef dma = ops_.host_dma(OpKind::HostDmaOut, cmd.id, cmd.sectors * kSectorBytes);
-  const std::uint32_t id = cmd.id;
-  ops_.on_complete(dma, [this, id](const HalResult&) {
+  const std::uint32_t id = cmd.id, pages = span.count;
+  ops_.on_complete(dma, [this, id, pages](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete);
     hal_.complete_host_command(id);
+    release(pages);
   });
   const HostRequestInfo request{cmd.issuer, cmd.sectors};
   for (std::uint32_t i = 0; i < span.count; ++i) {

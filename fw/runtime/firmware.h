@@ -1,8 +1,17 @@
 // The firmware runtime on the controller core: takes fetched host commands, splits them into
 // logical pages, asks the FTL for the flash work (partial pages as read-modify-write), moves
 // host data by DMA, and completes each command when all its operations are done.
+//
+// Host data occupies the DRAM data buffer: a command takes one buffer page per logical page it
+// touches, from admission until its flash work is done (writes: programmed; reads: sent to the
+// host). A command that finds too few free pages waits, in arrival order, so the buffer bounds
+// the host data in flight. With the write cache on, a write completes to the host once its data
+// is in the buffer; its pages stay taken until programmed. (Reads of a page whose program is
+// still in flight wait for the program rather than being served from the buffer. GC copies are
+// staged outside this accounting.)
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +29,8 @@ struct FirmwareConfig {
   FirmwareCosts costs;
   std::string ftl = "page_mapping";
   FtlOptions ftl_options;
-  std::uint32_t buffer_slots = 1024;
+  std::uint32_t buffer_slots = 1024;  // data-buffer pages for host data
+  bool write_cache = false;           // complete writes once their data is in the buffer
 };
 
 class Firmware {
@@ -40,6 +50,8 @@ class Firmware {
   }
 
  private:
+  void admit(const HostCommand& cmd, PageSpan span);
+  void release(std::uint32_t pages);
   void handle_write(const HostCommand& cmd, PageSpan span);
   void handle_read(const HostCommand& cmd, PageSpan span);
   std::vector<Token>& scratch(std::uint32_t id, std::uint32_t pages);
@@ -50,7 +62,9 @@ class Firmware {
   OpScheduler ops_;
   std::unique_ptr<Ftl> ftl_;
   std::vector<std::vector<Token>> scratch_;  // per command id: old-page tokens for RMW
-  std::uint64_t &commands_, &partial_pages_;
+  std::uint32_t buffer_free_;
+  std::deque<HostCommand> waiting_;  // admitted in arrival order as buffer pages free up
+  std::uint64_t &commands_, &partial_pages_, &buffer_waits_, &buffer_high_water_;
 };
 
 }  // namespace ssd::fw

@@ -275,6 +275,7 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
 
   fw::FirmwareCosts& k = c.firmware.costs;
   c.firmware.buffer_slots = r.integer("firmware.buffer_slots", 1024, 1, 1048576);
+  c.firmware.write_cache = r.boolean("firmware.write_cache", false);
   k.host_command = r.integer("firmware_cycles.host_command", k.host_command, 0, 10000000);
   k.host_page = r.integer("firmware_cycles.host_page", k.host_page, 0, 10000000);
   k.host_complete = r.integer("firmware_cycles.host_complete", k.host_complete, 0, 10000000);

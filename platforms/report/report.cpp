@@ -84,6 +84,8 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   const std::uint64_t programmed = counter(metrics, "ftl", "flash_pages_programmed");
   ftl["waf"] = host_pages ? double(programmed) / double(host_pages) : 0.0;
   ftl["partial_page_writes"] = counter(metrics, "firmware", "partial_page_writes");
+  ftl["buffer_waits"] = counter(metrics, "firmware", "buffer_waits");
+  ftl["buffer_pages_high_water"] = counter(metrics, "firmware", "buffer_pages_high_water");
   ftl["operations"] = counters_json(*metrics.sets().at("firmware.ops"));
   r["ftl_metrics"] = ftl;
 

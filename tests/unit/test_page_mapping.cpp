@@ -96,3 +96,30 @@ TEST_CASE("A partial-page write reads the old page before programming it", "[ftl
   CHECK(ops.counter("programs_issued") == 2);
   CHECK(oracle.expected(0) == merge_tokens(write_token(0, 1), write_token(0, 2)));
 }
+
+TEST_CASE("The data buffer bounds the host pages in flight; commands wait their turn", "[firmware][buffer]") {
+  auto cfg = test::tiny_drive(3);
+  cfg.firmware.buffer_slots = 4;
+  platform::FunctionalDrive drive(cfg);
+  stimuli::IntegrityOracle oracle(drive.firmware().ftl().logical_pages(), 4096);
+  test::RandomMixed mixed(drive.capacity_sectors(), 4000, 0.4, 16, 9);  // up to 3 pages per request
+  platform::replay_functional(drive, mixed, oracle, 16);
+  auto& fw = drive.metrics().set("firmware");
+  CHECK(oracle.mismatches() == 0);
+  CHECK(fw.counter("buffer_waits") > 0);
+  CHECK(fw.counter("buffer_pages_high_water") <= 4);
+  CHECK(fw.counter("host_commands") == 4000);
+
+  struct Big : stimuli::Workload {
+    bool done = false;
+    bool next(stimuli::HostRequest& r) override {
+      if (done) return false;
+      done = true;
+      r = stimuli::HostRequest{0, true, 0, 5 * 8, 0};  // 5 pages
+      return true;
+    }
+    std::string describe() const override { return "big"; }
+  } big;
+  CHECK_THROWS_WITH(platform::replay_functional(drive, big, oracle, 1),
+                    Catch::Contains("more than the whole data buffer (firmware.buffer_slots = 4)"));
+}
