@@ -23,10 +23,15 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   ftl_ = info->make(ctx);
 }
 
-std::vector<Token>& Firmware::scratch(std::uint32_t id, std::uint32_t pages) {
-  if (id >= scratch_.size()) scratch_.resize(id + 1);
-  scratch_[id].assign(pages, kUnwrittenToken);
-  return scratch_[id];
+std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
+  if (scratch_free_.empty()) {
+    scratch_free_.push_back(static_cast<std::uint32_t>(scratch_.size()));
+    scratch_.push_back(std::make_unique<std::vector<Token>>());
+  }
+  const std::uint32_t index = scratch_free_.back();
+  scratch_free_.pop_back();
+  scratch_[index]->assign(pages, kUnwrittenToken);
+  return index;
 }
 
 void Firmware::on_host_command(const HostCommand& cmd) {
@@ -75,21 +80,25 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
   const std::uint64_t end = cmd.lba + cmd.sectors;
   OpRef dma = ops_.host_dma(OpKind::HostDmaIn, cmd.id, cmd.sectors * kSectorBytes);
   OpRef done = ops_.join();
-  const std::uint32_t id = cmd.id, pages = span.count;
+  const std::uint32_t id = cmd.id, pages = span.count, scratch = take_scratch(span.count);
   auto complete = [this, id](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete);
     hal_.complete_host_command(id);
   };
   if (config_.write_cache) {  // acknowledged from the buffer; the pages stay taken until programmed
     ops_.on_complete(dma, complete);
-    ops_.on_complete(done, [this, pages](const HalResult&) { release(pages); });
+    ops_.on_complete(done, [this, pages, scratch](const HalResult&) {
+      scratch_free_.push_back(scratch);
+      release(pages);
+    });
   } else {
-    ops_.on_complete(done, [this, pages, complete](const HalResult& r) {
+    ops_.on_complete(done, [this, pages, scratch, complete](const HalResult& r) {
       complete(r);
+      scratch_free_.push_back(scratch);
       release(pages);
     });
   }
-  std::vector<Token>& old = scratch(cmd.id, span.count);
+  std::vector<Token>& old = *scratch_[scratch];
   const HostRequestInfo request{cmd.issuer, cmd.sectors};
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page);

@@ -54,14 +54,17 @@ class Firmware {
   void release(std::uint32_t pages);
   void handle_write(const HostCommand& cmd, PageSpan span);
   void handle_read(const HostCommand& cmd, PageSpan span);
-  std::vector<Token>& scratch(std::uint32_t id, std::uint32_t pages);
+  // Old-page tokens of a write's read-modify-writes: held until its programs are issued and
+  // done, which (with the write cache) is after the host may reuse the command's id.
+  std::uint32_t take_scratch(std::uint32_t pages);
 
   Hal& hal_;
   FirmwareConfig config_;
   MetricSet& metrics_;
   OpScheduler ops_;
   std::unique_ptr<Ftl> ftl_;
-  std::vector<std::vector<Token>> scratch_;  // per command id: old-page tokens for RMW
+  std::vector<std::unique_ptr<std::vector<Token>>> scratch_;  // stable addresses
+  std::vector<std::uint32_t> scratch_free_;
   std::uint32_t buffer_free_;
   std::deque<HostCommand> waiting_;  // admitted in arrival order as buffer pages free up
   std::uint64_t &commands_, &partial_pages_, &buffer_waits_, &buffer_high_water_;

@@ -1,5 +1,6 @@
 #include "platforms/run/drive_testbench.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "platforms/functional/functional_drive.h"
@@ -20,6 +21,7 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
     throw ConfigError("queue depth " + std::to_string(host.queue_depth) + " exceeds host.queue_depth = " +
                       std::to_string(config_.host.queue_depth));
   host.capacity_sectors = capacity;
+  host.max_request_pages = config_.firmware.buffer_slots;
   host_ = std::make_unique<stimuli::HostModel>((name + "_host").c_str(), host, *workload_, *oracle_, metrics_, vcd);
   host_->nvme.bind(top_->host_interface().host);
 }
@@ -35,7 +37,9 @@ std::string DriveTestbench::precondition(bool fill, double random_capacities, st
   oracle_->begin_preconditioning();
   std::string done;
   if (fill) {
-    stimuli::SequentialFill fill_all(capacity, 512);
+    // Chunks of up to 256 KiB that the data buffer can hold.
+    const std::uint32_t page_sectors = config_.geometry.page_bytes / fw::kSectorBytes;
+    stimuli::SequentialFill fill_all(capacity, std::min<std::uint32_t>(512, config_.firmware.buffer_slots * page_sectors));
     replay_functional(firmware(), functional, fill_all, *oracle_, 64);
     done = "sequential fill of the whole logical space";
   }

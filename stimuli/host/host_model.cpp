@@ -69,6 +69,10 @@ void HostModel::replay() {
       if (arrival > sc_core::sc_time_stamp()) sc_core::wait(arrival - sc_core::sc_time_stamp());
     }
     const fw::PageSpan span = fw::page_span(req.lba, req.sectors, page_bytes);
+    if (span.count > cfg_.max_request_pages)
+      throw WorkloadError(where() + ": request of " + std::to_string(span.count) +
+                          " pages is larger than the drive's data buffer (firmware.buffer_slots = " +
+                          std::to_string(cfg_.max_request_pages) + ")");
     bool held = false;
     while (free_.empty() || in_flight_.conflicts(span.first, span.count, req.write)) {
       if (!free_.empty()) held = true;

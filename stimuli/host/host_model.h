@@ -33,6 +33,7 @@ struct HostModelConfig {
   double time_scale = 1.0;       // open loop: trace time multiplier (0.5 = twice as fast)
   bool fold_addresses = false;   // map requests beyond the drive into it (lba modulo capacity)
   std::uint64_t capacity_sectors = 0;
+  std::uint32_t max_request_pages = 0xffffffffu;  // the drive's data buffer; larger requests are bad input
 };
 
 class HostModel : public sc_core::sc_module {
