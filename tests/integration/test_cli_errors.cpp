@@ -531,3 +531,17 @@ TEST_CASE("platform: memories too small for the firmware's tables are bad input"
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("fits neither in SRAM nor in the DRAM buffer") && Catch::Contains("dram.size_mib"));
 }
+
+TEST_CASE("trace: a request larger than the data buffer is bad input naming the line", "[cli][trace]") {
+  TempDir dir;
+  // Line 2 asks for 64 KiB = 16 pages of 4 KiB; the buffer holds 8.
+  write_text(dir.file("big.csv"),
+             "128166386783630075,hm,0,Write,0,4096,100\n128166386783630080,hm,0,Write,8192,65536,100\n");
+  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--set", "firmware.buffer_slots=8", "-t",
+                               dir.file("big.csv"), "--precondition", "none", "--no-vcd", "-q", "-r", dir.file("r.json")},
+                              dir);
+  INFO(r.describe());
+  REQUIRE(r.exited());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("big.csv:2:") && Catch::Contains("firmware.buffer_slots = 8"));
+}
