@@ -35,6 +35,14 @@ const CLI::Validator kDecimal(
     },
     "DECIMAL");
 
+// Errors in what the user gave us (options, platform file, trace, sizes) as opposed to the model
+// stopping on an internal error.
+bool is_bad_input(const std::exception& e) {
+  return dynamic_cast<const CLI::ValidationError*>(&e) || dynamic_cast<const ssd::platform::ConfigError*>(&e) ||
+         dynamic_cast<const ssd::fw::FtlOptionError*>(&e) || dynamic_cast<const ssd::fw::ResourceError*>(&e) ||
+         dynamic_cast<const ssd::stimuli::WorkloadError*>(&e);
+}
+
 // Creates the parent folder and checks that `path` can be written, before any simulation.
 void check_writable(const std::string& path, const char* what) {
   namespace fs = std::filesystem;
@@ -180,22 +188,11 @@ int sc_main(int argc, char* argv[]) {
       return kIntegrity;
     }
     return kOk;
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "ssdsim: " << e.what() << '\n';
-    return kBadInput;
-  } catch (const platform::ConfigError& e) {
-    std::cerr << "ssdsim: " << e.what() << '\n';
-    return kBadInput;
-  } catch (const fw::FtlOptionError& e) {
-    std::cerr << "ssdsim: " << e.what() << '\n';
-    return kBadInput;
-  } catch (const fw::ResourceError& e) {
-    std::cerr << "ssdsim: " << e.what() << '\n';
-    return kBadInput;
-  } catch (const stimuli::WorkloadError& e) {
-    std::cerr << "ssdsim: " << e.what() << '\n';
-    return kBadInput;
   } catch (const std::exception& e) {
+    if (is_bad_input(e)) {
+      std::cerr << "ssdsim: " << e.what() << '\n';
+      return kBadInput;
+    }
     std::cerr << "ssdsim: simulation stopped: " << e.what() << '\n';
     return kInternal;
   }

@@ -4,25 +4,15 @@
 
 #include <memory>
 
-#include "platforms/run/drive_testbench.h"
-#include "stimuli/synthetic_workload.h"
+#include "platform_support.h"
 
 using namespace ssd;
 using namespace ssd::platform;
 
 namespace {
 
-PlatformConfig tiny(const std::vector<std::string>& overrides) {
-  return load_platform(std::string(SSD_SOURCE_DIR) + "/platforms/tiny.yaml", overrides);
-}
-
-WorkloadFactory synthetic(stimuli::SyntheticSpec spec) {
-  return [spec](std::uint64_t capacity) {
-    stimuli::SyntheticSpec s = spec;
-    if (s.range_bytes == 0) s.range_bytes = capacity * 512;
-    return std::make_unique<stimuli::SyntheticWorkload>(s);
-  };
-}
+using test::synthetic;
+PlatformConfig tiny(const std::vector<std::string>& o) { return test::tiny_platform(o); }
 
 double host_mb_per_s(DriveTestbench& d) {
   auto& h = d.metrics().set("host");

@@ -3,25 +3,19 @@
 
 #include <memory>
 
-#include "platforms/run/drive_testbench.h"
-#include "stimuli/synthetic_workload.h"
+#include "platform_support.h"
 
 using namespace ssd;
 using namespace ssd::platform;
 
 namespace {
-PlatformConfig tiny(const std::vector<std::string>& overrides) {
-  return load_platform(std::string(SSD_SOURCE_DIR) + "/platforms/tiny.yaml", overrides);
-}
+PlatformConfig tiny(const std::vector<std::string>& o) { return test::tiny_platform(o); }
 WorkloadFactory writes(std::uint64_t count) {
-  return [count](std::uint64_t capacity) {
-    stimuli::SyntheticSpec s;
-    s.request_bytes = 4096;
-    s.count = count;
-    s.range_bytes = capacity * 512;
-    s.seed = 3;
-    return std::make_unique<stimuli::SyntheticWorkload>(s);
-  };
+  stimuli::SyntheticSpec s;
+  s.request_bytes = 4096;
+  s.count = count;
+  s.seed = 3;
+  return test::synthetic(s);
 }
 double mean_write_us(DriveTestbench& d) { return d.metrics().set("host").histogram("write_latency_ns").mean() / 1e3; }
 double write_mb_s(DriveTestbench& d) {
