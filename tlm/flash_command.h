@@ -14,10 +14,15 @@
 
 namespace ssd::tlmx {
 
-enum class FlashOpcode : std::uint8_t { Read, Program, Erase };
+// ReadOob: a read that transfers only the page's spare area (OOB) out of the die.
+enum class FlashOpcode : std::uint8_t { Read, ReadOob, Program, Erase };
 
+inline bool is_read(FlashOpcode op) { return op == FlashOpcode::Read || op == FlashOpcode::ReadOob; }
 inline const char* to_string(FlashOpcode op) {
-  return op == FlashOpcode::Read ? "read" : op == FlashOpcode::Program ? "program" : "erase";
+  return op == FlashOpcode::Read      ? "read"
+         : op == FlashOpcode::ReadOob ? "read-oob"
+         : op == FlashOpcode::Program ? "program"
+                                      : "erase";
 }
 
 struct FlashCommand : tlm::tlm_extension<FlashCommand> {

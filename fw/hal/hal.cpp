@@ -10,6 +10,7 @@ const char* to_string(OpKind k) {
     case OpKind::HostDmaIn: return "host-dma-in";
     case OpKind::HostDmaOut: return "host-dma-out";
     case OpKind::Join: return "join";
+    case OpKind::ReadOob: return "read-oob";
   }
   return "?";
 }

@@ -20,7 +20,10 @@ enum class OpKind : std::uint8_t {
   HostDmaIn,   // host memory -> data buffer (write command payload)
   HostDmaOut,  // data buffer -> host memory (read command payload)
   Join,        // no hardware action: completes when its dependencies have
+  ReadOob,     // flash read of the spare area only (logical page and token, no page data)
 };
+
+inline bool is_flash_read(OpKind k) { return k == OpKind::Read || k == OpKind::ReadOob; }
 
 const char* to_string(OpKind k);
 

@@ -19,9 +19,9 @@ OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metric
     : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()) {
   hal_.set_listener(this);
   data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
-  static const char* names[6] = {"reads_issued", "programs_issued", "erases_issued",
-                                 "host_dma_in_issued", "host_dma_out_issued", "joins"};
-  for (int i = 0; i < 6; ++i) issued_[i] = &metrics.counter(names[i]);
+  static const char* names[7] = {"reads_issued",       "programs_issued",     "erases_issued", "host_dma_in_issued",
+                                 "host_dma_out_issued", "joins", "oob_reads_issued"};
+  for (int i = 0; i < 7; ++i) issued_[i] = &metrics.counter(names[i]);
   ops_.reserve(1024);
 }
 
@@ -57,6 +57,12 @@ OpRef OpScheduler::read(Ppn ppn, Token* sink) {
   OpRef r = allocate(OpKind::Read);
   ops_[r.index].ppn = ppn;
   ops_[r.index].sink = sink;
+  return r;
+}
+
+OpRef OpScheduler::read_oob(Ppn ppn) {
+  OpRef r = allocate(OpKind::ReadOob);
+  ops_[r.index].ppn = ppn;
   return r;
 }
 
@@ -112,7 +118,8 @@ void OpScheduler::apply_hazards(std::uint32_t index) {
   Op& op = ops_[index];
   OpRef self{index, op.gen};
   switch (op.kind) {
-    case OpKind::Read: {
+    case OpKind::Read:
+    case OpKind::ReadOob: {
       BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
       op.epoch_slot = b.epoch & 1;
       const OpRef pending_program = program_in_flight(op.ppn);
@@ -234,7 +241,7 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
     }
   }
   Op& op = ops_[index];
-  if (op.kind == OpKind::Read || op.kind == OpKind::Program) {
+  if (is_flash_read(op.kind) || op.kind == OpKind::Program) {
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
     {
       if (op.kind == OpKind::Program) {

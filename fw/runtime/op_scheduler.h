@@ -36,6 +36,7 @@ class OpScheduler : public HalListener {
 
   // Builders: the op is held until submit(), so dependencies can be added first.
   OpRef read(Ppn ppn, Token* sink = nullptr);
+  OpRef read_oob(Ppn ppn);  // the spare area only: the result's lpn and token, via on_complete
   // merge_with: if set, the programmed token is merge_tokens(*merge_with, token), resolved when
   // the program is issued (read-modify-write: *merge_with is filled by the old page's read).
   OpRef program(Ppn ppn, Lpn lpn, Token token, const Token* merge_with = nullptr);
@@ -104,7 +105,7 @@ class OpScheduler : public HalListener {
   std::uint64_t live_ = 0;
   std::uint64_t buffer_slot_ = 0;
   TableRegion data_buffer_;
-  std::uint64_t* issued_[6];
+  std::uint64_t* issued_[7];
 };
 
 }  // namespace ssd::fw

@@ -12,7 +12,7 @@ namespace {
 // VCD codes of a die's state (waves/die_state.filter names them in GTKWave).
 enum StateCode : std::uint64_t { kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7 };
 std::uint64_t array_code(tlmx::FlashOpcode op) {
-  return op == tlmx::FlashOpcode::Read ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
+  return tlmx::is_read(op) ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
 }
 std::uint64_t ps(sc_time t) { return t.value(); }  // the kernel's resolution is 1 ps
 }  // namespace
@@ -32,7 +32,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
   const std::string ch = "ssd.channel" + std::to_string(cfg_.channel);
   if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
-  dma_dummy_.resize(cfg_.geometry.page_bytes);
+  dma_dummy_.resize(std::max(cfg_.geometry.page_bytes, cfg_.geometry.oob_bytes));
   SC_METHOD(step);
   sensitive << posted_.get_event() << bus_free_;
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
@@ -69,6 +69,10 @@ void ChannelController::set_phase(Die& die, Phase p, sc_time now) {
   if (p == Phase::Array) die.busy_since = now;
   if (!vcd_ || p == Phase::Array || p == Phase::DmaOut) return;  // traced at the grant
   trace_state(die, p == Phase::Idle ? kIdle : p == Phase::DmaIn ? kDma : kWait, now);
+}
+
+std::uint32_t ChannelController::data_bytes(tlmx::FlashOpcode op) const {
+  return op == tlmx::FlashOpcode::ReadOob ? cfg_.geometry.oob_bytes : cfg_.geometry.page_bytes;
 }
 
 void ChannelController::trace_state(Die& die, std::uint64_t code, sc_time at) {
@@ -113,12 +117,13 @@ void ChannelController::step() {
 sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_time start) {
   tlm::tlm_generic_payload& t = die.dma_trans;
   sc_time last = SC_ZERO_TIME;
+  const std::uint32_t bytes = data_bytes(die.group[0].cmd->opcode);
   for (const Op& o : die.group) {
     t.set_command(command);
     t.set_address(cfg_.dram_base + o.cmd->buffer_addr);
     t.set_data_ptr(dma_dummy_.data());
-    t.set_data_length(cfg_.geometry.page_bytes);
-    t.set_streaming_width(cfg_.geometry.page_bytes);
+    t.set_data_length(bytes);
+    t.set_streaming_width(bytes);
     t.set_byte_enable_ptr(nullptr);
     t.set_dmi_allowed(false);
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -136,7 +141,7 @@ void ChannelController::pick_group(Die& die) {
   if (cfg_.scheduler == DieScheduler::ReadFirst) {
     for (std::size_t i = 0; i < die.queue.size(); ++i) {
       const tlmx::FlashCommand* c = die.queue[i].cmd;
-      if (c->opcode != tlmx::FlashOpcode::Read) continue;
+      if (!tlmx::is_read(c->opcode)) continue;
       const BlockId b = cfg_.geometry.block_of(c->ppn);
       bool blocked = false;  // an earlier program/erase of the same block keeps its place
       for (std::size_t j = 0; j < i && !blocked; ++j)
@@ -209,7 +214,7 @@ void ChannelController::arbitrate(sc_time now) {
   const tlmx::FlashOpcode op = die.group[0].cmd->opcode;
   sc_time bus;
   if (die.phase == Phase::WantBusOut) {  // data out, then the DMA to the data buffer
-    bus = cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
+    bus = cfg_.bus.transfer(std::uint64_t(data_bytes(op)) * planes);
     *die.busy_ps += bus.value();
     set_phase(die, Phase::DmaOut, now);
     const sc_time done = dma_transfer(die, tlm::TLM_WRITE_COMMAND, bus);
@@ -218,7 +223,7 @@ void ChannelController::arbitrate(sc_time now) {
     die.until = now + done;
     die.event.notify(done);
   } else {  // command/address (+ data in), then the array time
-    const std::uint32_t cycles = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_cmd_cycles
+    const std::uint32_t cycles = tlmx::is_read(op)                 ? cfg_.nand.read_cmd_cycles
                                  : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
                                                                     : cfg_.nand.erase_cmd_cycles;
     bus = cfg_.nand.cmd_cycle * double(cycles * planes);
@@ -226,7 +231,7 @@ void ChannelController::arbitrate(sc_time now) {
     sc_time array_time;
     for (const Op& o : die.group) {
       const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
-      const sc_time t = op == tlmx::FlashOpcode::Read      ? cfg_.nand.read_time(page)
+      const sc_time t = tlmx::is_read(op)                 ? cfg_.nand.read_time(page)
                         : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
                                                            : cfg_.nand.t_erase;
       array_time = std::max(array_time, t);
@@ -257,7 +262,7 @@ void ChannelController::advance(Die& die, sc_time now) {
     case Phase::Array:  // the array operation is done: apply it to the NAND contents
       for (const Op& o : die.group) {
         tlmx::FlashCommand* c = o.cmd;
-        if (op == tlmx::FlashOpcode::Read) {
+        if (tlmx::is_read(op)) {
           PageContent pc = array_.read(c->ppn);
           c->lpn = pc.lpn;
           c->token = pc.token;
@@ -270,7 +275,7 @@ void ChannelController::advance(Die& die, sc_time now) {
           ++*die.erases;
         }
       }
-      if (op == tlmx::FlashOpcode::Read) {
+      if (tlmx::is_read(op)) {
         set_phase(die, Phase::WantBusOut, now);
         die.ready_since = now;
       } else {

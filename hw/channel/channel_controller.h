@@ -4,6 +4,7 @@
 // bus frees while a die waits for it; at a bus grant it computes when the die's bus and array
 // phases end (and traces both), so an uncontended operation costs few wakes. Phases:
 //   read:    [bus: command/address cycles] [die: tR] [bus: data out] [system bus: DMA to DRAM]
+//            (an OOB read moves only the spare area's bytes out and to DRAM)
 //   program: [system bus: DMA from DRAM] [bus: command/address + data in] [die: tPROG]
 //   erase:   [bus: command/address cycles] [die: tBERS]
 // The channel carries one transfer at a time; array time occupies only the die, so the other
@@ -88,6 +89,7 @@ class ChannelController : public sc_core::sc_module {
   void set_phase(Die& die, Phase p, sc_core::sc_time now);
   void trace_state(Die& die, std::uint64_t code, sc_core::sc_time at);
   bool anyone_waits_for_bus() const;
+  std::uint32_t data_bytes(tlmx::FlashOpcode op) const;  // moved per plane: page, or spare area only
   void trace_queue(Die& die);
 
   ChannelControllerConfig cfg_;

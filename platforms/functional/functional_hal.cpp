@@ -14,7 +14,7 @@ FunctionalHal::FunctionalHal(hw::NandArray& array, std::uint64_t sram_bytes, std
 
 void FunctionalHal::issue(const fw::HalOp& op) {
   std::size_t q = die_queues_.size() - 1;  // DMA queue
-  if (op.kind == fw::OpKind::Read || op.kind == fw::OpKind::Program || op.kind == fw::OpKind::Erase) {
+  if (fw::is_flash_read(op.kind) || op.kind == fw::OpKind::Program || op.kind == fw::OpKind::Erase) {
     if (op.ppn >= array_.geometry().total_pages())
       throw hw::NandRuleViolation("flash " + std::string(fw::to_string(op.kind)) + " of page " +
                                   std::to_string(op.ppn) + " beyond the array");
@@ -34,7 +34,8 @@ void FunctionalHal::touch(const fw::TableRegion& t, std::uint64_t offset, std::u
 void FunctionalHal::execute(const fw::HalOp& op) {
   fw::HalResult result;
   switch (op.kind) {
-    case fw::OpKind::Read: {
+    case fw::OpKind::Read:
+    case fw::OpKind::ReadOob: {
       hw::PageContent c = array_.read(op.ppn);
       result.lpn = c.lpn;
       result.token = c.token;

@@ -49,6 +49,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   Slot& s = slot_for(op.tag);
   tlmx::FlashCommand& c = *s.cmd;
   c.opcode = op.kind == fw::OpKind::Read      ? tlmx::FlashOpcode::Read
+             : op.kind == fw::OpKind::ReadOob ? tlmx::FlashOpcode::ReadOob
              : op.kind == fw::OpKind::Program ? tlmx::FlashOpcode::Program
                                               : tlmx::FlashOpcode::Erase;
   c.ppn = op.ppn;
@@ -56,7 +57,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.token = op.token;
   c.buffer_addr = op.buffer_addr;
   c.tag = op.tag;
-  s.trans.set_command(op.kind == fw::OpKind::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  s.trans.set_command(fw::is_flash_read(op.kind) ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   s.trans.set_address(op.ppn);
   s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const std::uint32_t die = geo_.die_of_block(geo_.block_of(op.ppn));

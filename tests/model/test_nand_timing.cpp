@@ -136,3 +136,19 @@ TEST_CASE("Multi-plane read returns both planes' data after one array time", "[m
   CHECK(b.script.result(a).token == 33);
   CHECK(b.script.result(d).token == 44);
 }
+
+TEST_CASE("An OOB read moves only the spare area", "[model][nand][timing]") {
+  ChannelBench b(mlc_channel(1, 1));
+  const FlashGeometry& g = b.cfg.geometry;
+  b.array.program(g.first_page(2), 12, 120);
+  auto r = b.script.post(tlmx::FlashOpcode::ReadOob, g.first_page(2), sc_core::SC_ZERO_TIME);
+  sc_core::sc_start();
+  // command cycles + tR + spare bytes out + DMA of the spare bytes (bus beats, DRAM latency + bytes/bandwidth)
+  const double oob = g.oob_bytes;
+  const sc_time out = b.cfg.bus_timing.transfer(g.oob_bytes);
+  const sc_time dma = sc_time(1e6 / b.cfg.system_bus.clock_mhz, SC_PS) * std::ceil(oob / b.cfg.system_bus.width_bytes) +
+                      b.cfg.dram.latency + sc_time(oob / (b.cfg.dram.bandwidth_mbps * 1e6) * 1e12, SC_PS);
+  CHECK(diff_ps(b.script.done_at(r), b.cmd(7) + sc_time(50, SC_US) + out + dma) <= 1);
+  CHECK(b.script.result(r).lpn == 12);
+  CHECK(b.script.result(r).token == 120);
+}

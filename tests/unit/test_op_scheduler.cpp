@@ -162,3 +162,20 @@ TEST_CASE("A block's programs completing out of order is reported", "[scheduler]
   f.ops.submit(f.ops.program(f.page(6, 1), 2, 2));
   CHECK_THROWS_WITH(f.hal.finish(OpKind::Program, f.page(6, 1)), Catch::Contains("completed before an older program"));
 }
+
+TEST_CASE("OOB reads follow the read hazards and report the spare area", "[scheduler]") {
+  Fixture f;
+  f.ops.submit(f.ops.program(f.page(7, 0), 42, 420));
+  HalResult seen;
+  OpRef r = f.ops.read_oob(f.page(7, 0));
+  f.ops.on_complete(r, [&](const HalResult& res) { seen = res; });
+  f.ops.submit(r);
+  CHECK_FALSE(f.hal.has(OpKind::ReadOob, f.page(7, 0)));  // waits for the program
+  f.hal.finish(OpKind::Program, f.page(7, 0));
+  OpRef erase = f.ops.erase(7);
+  f.ops.submit(erase);
+  CHECK_FALSE(f.hal.has(OpKind::Erase, f.page(7, 0)));  // waits for the OOB read
+  f.hal.finish(OpKind::ReadOob, f.page(7, 0), HalResult{42, 420});
+  CHECK(seen.lpn == 42);
+  CHECK(f.hal.has(OpKind::Erase, f.page(7, 0)));
+}
