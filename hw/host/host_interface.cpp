@@ -44,7 +44,7 @@ tlm::tlm_sync_enum HostInterface::nb_transport_fw(tlm::tlm_generic_payload& tran
 }
 
 sc_time HostInterface::link(Direction& dir, sc_time ready, std::uint64_t bytes) {
-  const std::uint64_t duration = sc_time(double(bytes) / cfg_.bytes_per_second() * 1e12, sc_core::SC_PS).value();
+  const std::uint64_t duration = static_cast<std::uint64_t>(double(bytes) / cfg_.bytes_per_second() * 1e12 + 0.5);
   const std::uint64_t start = dir.calendar.book(ready.value(), duration, sc_core::sc_time_stamp().value());
   link_wait_ps_ += start - ready.value();
   return sc_time::from_value(start + duration) + cfg_.latency;

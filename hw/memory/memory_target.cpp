@@ -25,9 +25,10 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
   }
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   const std::uint64_t arrival = now + delay.value();
+  // picoseconds, rounded as sc_time(double, SC_PS) rounds, without constructing one per access
   const std::uint64_t occupancy =
-      (cfg_.latency + sc_time(double(trans.get_data_length()) / (cfg_.bandwidth_mbps * 1e6) * 1e12, sc_core::SC_PS))
-          .value();
+      cfg_.latency.value() +
+      static_cast<std::uint64_t>(double(trans.get_data_length()) / (cfg_.bandwidth_mbps * 1e6) * 1e12 + 0.5);
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
   wait_ps_ += start - arrival;
   busy_ps_ += occupancy;
