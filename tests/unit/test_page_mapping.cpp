@@ -123,3 +123,35 @@ TEST_CASE("The data buffer bounds the host pages in flight; commands wait their 
   CHECK_THROWS_WITH(platform::replay_functional(drive, big, oracle, 1),
                     Catch::Contains("more than the whole data buffer (firmware.buffer_slots = 4)"));
 }
+
+TEST_CASE("Page mapping keeps integrity across geometries and over-provisioning", "[ftl][page_mapping][oracle]") {
+  std::mt19937_64 rng(2026);
+  for (int trial = 0; trial < 12; ++trial) {
+    platform::FunctionalDriveConfig c;
+    c.geometry.channels = 1 + rng() % 3;
+    c.geometry.ways = 1 + rng() % 3;
+    c.geometry.dies_per_way = 1 + rng() % 2;
+    c.geometry.planes_per_die = 1 + rng() % 4;
+    c.geometry.blocks_per_plane = 12 + rng() % 24;
+    c.geometry.pages_per_block = 4u << (rng() % 4);  // 4..32
+    c.geometry.page_bytes = 2048u << (rng() % 3);    // 2, 4 or 8 KiB
+    c.completion_seed = 1 + rng() % 1000;
+    // At least gc_threshold_blocks + 2 spare blocks per plane (the FTL rejects less), plus one.
+    const double op = std::max(0.15 + double(rng() % 20) / 100.0, 6.5 / c.geometry.blocks_per_plane);
+    c.firmware.ftl_options = fw::FtlOptions(std::map<std::string, std::string>{
+        {"overprovisioning", std::to_string(op)}, {"gc_threshold_blocks", "3"}});
+    c.firmware.buffer_slots = 8 + rng() % 64;
+    INFO("trial " << trial << ": " << c.geometry.channels << "x" << c.geometry.ways << "x" << c.geometry.dies_per_way
+                  << "x" << c.geometry.planes_per_die << " planes, " << c.geometry.blocks_per_plane << " blocks of "
+                  << c.geometry.pages_per_block << " x " << c.geometry.page_bytes << " B, op " << op);
+    platform::FunctionalDrive drive(c);
+    stimuli::IntegrityOracle oracle(drive.firmware().ftl().logical_pages(), c.geometry.page_bytes);
+    const std::uint32_t page_sectors = c.geometry.page_bytes / 512;
+    test::RandomMixed mixed(drive.capacity_sectors(), 4 * drive.firmware().ftl().logical_pages(), 0.25,
+                            std::min<std::uint32_t>(3 * page_sectors, 8 * page_sectors), rng());
+    platform::replay_functional(drive, mixed, oracle, 1 + rng() % 16);
+    CHECK(oracle.mismatches() == 0);
+    CHECK(drive.metrics().set("ftl").counter("gc_runs") > 0);
+    CHECK(platform::verify_drive(drive, oracle) == "");
+  }
+}

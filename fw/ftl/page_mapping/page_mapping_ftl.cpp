@@ -101,16 +101,22 @@ OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
 void PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
   ctx_.hal.charge_cycles(ctx_.costs.map_update);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
-  if (l2p_[lpn] != kNoPpn) blocks_.invalidate(l2p_[lpn]);
+  const Ppn old = l2p_[lpn];
+  if (old != kNoPpn) blocks_.invalidate(old);
   l2p_[lpn] = new_ppn;
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Write);
   blocks_.mark_valid(new_ppn);
+  // A plane whose GC stopped for lack of invalid pages may have something to reclaim now.
+  if (old != kNoPpn) maybe_start_gc(blocks_.geometry().plane_of_block(blocks_.geometry().block_of(old)));
 }
 
 void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   if (gc_running_[plane] || blocks_.free_blocks(plane) >= gc_threshold_) return;
   BlockId victim = blocks_.greedy_victim(plane);
   if (victim == BlockManager::kNoBlock) return;  // nothing closed yet
+  // A victim with no invalid page would free nothing (relocating it takes a whole block): the
+  // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
+  if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block) return;
   gc_running_[plane] = true;
   ++gc_runs_;
   blocks_.begin_reclaim(victim);

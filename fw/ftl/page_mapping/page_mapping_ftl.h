@@ -5,7 +5,9 @@
 // - Two write frontiers per plane (host, GC); host writes stripe channel-first across planes,
 //   skipping planes that have no block left for host data; GC copies stay in the victim's plane.
 // - Greedy GC per plane, started when the plane's free blocks fall below
-//   ftl.gc_threshold_blocks, one victim at a time per plane. Victim pages are read; on each read's completion the OOB's logical page is
+//   ftl.gc_threshold_blocks, one victim at a time per plane. A plane whose best victim has no
+//   invalid page (full of valid data: relocating would free nothing) pauses GC until an
+//   overwrite invalidates one of its pages; host writes go to other planes meanwhile. Victim pages are read; on each read's completion the OOB's logical page is
 //   checked against the L2P and, if still current, the page is relocated (mapping updated then).
 //   The victim is erased once all its reads completed, and returns to the free pool.
 // - ftl.gc_reserve_blocks per plane are kept for GC; a host write finding no plane with room
