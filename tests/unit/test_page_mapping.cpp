@@ -126,7 +126,7 @@ TEST_CASE("The data buffer bounds the host pages in flight; commands wait their 
 
 TEST_CASE("Page mapping keeps integrity across geometries and over-provisioning", "[ftl][page_mapping][oracle]") {
   std::mt19937_64 rng(2026);
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 60; ++trial) {
     platform::FunctionalDriveConfig c;
     c.geometry.channels = 1 + rng() % 3;
     c.geometry.ways = 1 + rng() % 3;

@@ -89,16 +89,17 @@ OpRef PageMappingFtl::write(const PageWrite& page) {
 
 OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   Ppn ppn = blocks_.allocate(plane, kHostStream, false);
-  remap(page.lpn, ppn);
+  const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
   ++flash_pages_programmed_;
   maybe_start_gc(plane);
+  after_overwrite(old);
   return p;
 }
 
-void PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
+Ppn PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
   ctx_.hal.charge_cycles(ctx_.costs.map_update);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   const Ppn old = l2p_[lpn];
@@ -106,7 +107,12 @@ void PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
   l2p_[lpn] = new_ppn;
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Write);
   blocks_.mark_valid(new_ppn);
-  // A plane whose GC stopped for lack of invalid pages may have something to reclaim now.
+  return old;
+}
+
+void PageMappingFtl::after_overwrite(Ppn old) {
+  // A plane whose GC paused for lack of invalid pages may have something to reclaim now. Called
+  // only once the new page's program is submitted: GC may pick that page's block at once.
   if (old != kNoPpn) maybe_start_gc(blocks_.geometry().plane_of_block(blocks_.geometry().block_of(old)));
 }
 
@@ -147,9 +153,10 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
   Ppn ppn = blocks_.allocate(plane, kGcStream, true);
   if (ppn == kNoPpn)
     throw std::logic_error("GC on plane " + std::to_string(plane) + " has no free block to relocate into");
-  remap(page.lpn, ppn);
+  const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token);
   ctx_.ops.submit(p);
+  after_overwrite(old);
   ++gc_copies_;
   ++flash_pages_programmed_;
 }

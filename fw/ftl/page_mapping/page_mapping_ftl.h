@@ -54,7 +54,8 @@ class PageMappingFtl : public Ftl {
 
   std::uint32_t next_host_plane();  // BlockManager::kNoBlock-like max when none has room
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
-  void remap(Lpn lpn, Ppn new_ppn);
+  Ppn remap(Lpn lpn, Ppn new_ppn);  // returns the page it replaced (kNoPpn if none)
+  void after_overwrite(Ppn old);
   void maybe_start_gc(std::uint32_t plane);
   void relocate(Ppn old_ppn, const HalResult& page);
   void finish_gc(BlockId victim);
