@@ -48,6 +48,13 @@ struct PageWrite {
   HostRequestInfo request;
 };
 
+// What became of a page write.
+struct WriteOutcome {
+  OpRef on_flash;       // completes when the page is programmed
+  bool placed = true;   // the mapping already points at the new data, so later reads see it;
+                        // false when the FTL had to defer the decision (e.g. waiting for GC)
+};
+
 class Ftl {
  public:
   virtual ~Ftl() = default;
@@ -59,9 +66,8 @@ class Ftl {
   // page's token, or an invalid OpRef when *sink was set at once (e.g. an unwritten page).
   virtual OpRef read(const PageRead& page) = 0;
 
-  // Host write of one logical page. Returns the operation whose completion means the page is
-  // on flash.
-  virtual OpRef write(const PageWrite& page) = 0;
+  // Host write of one logical page.
+  virtual WriteOutcome write(const PageWrite& page) = 0;
 
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). Used by the integrity checker
   // that compares the mapping with the OOB of every page.

@@ -85,21 +85,9 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     hal_.charge_cycles(config_.costs.host_complete);
     hal_.complete_host_command(id);
   };
-  if (config_.write_cache) {  // acknowledged from the buffer; the pages stay taken until programmed
-    ops_.on_complete(dma, complete);
-    ops_.on_complete(done, [this, pages, scratch](const HalResult&) {
-      scratch_free_.push_back(scratch);
-      release(pages);
-    });
-  } else {
-    ops_.on_complete(done, [this, pages, scratch, complete](const HalResult& r) {
-      complete(r);
-      scratch_free_.push_back(scratch);
-      release(pages);
-    });
-  }
-  std::vector<Token>& old = *scratch_[scratch];
   const HostRequestInfo request{cmd.issuer, cmd.sectors};
+  std::vector<Token>& old = *scratch_[scratch];
+  bool all_placed = true;
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page);
     const Lpn lpn = span.first + i;
@@ -116,8 +104,25 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
         ops_.submit(ready);
       }
     }
-    OpRef program = ftl_->write(PageWrite{lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready, request});
-    ops_.depend(program, done);
+    const WriteOutcome w = ftl_->write(PageWrite{lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready, request});
+    ops_.depend(w.on_flash, done);
+    all_placed = all_placed && w.placed;
+  }
+  // With the write cache a write is acknowledged from the buffer, but only if every page is
+  // already mapped: a deferred page would leave later reads (and read-modify-writes) of it
+  // seeing the old data, so such a write is acknowledged once on flash, like write-through.
+  if (config_.write_cache && all_placed) {  // the pages stay taken until programmed
+    ops_.on_complete(dma, complete);
+    ops_.on_complete(done, [this, pages, scratch](const HalResult&) {
+      scratch_free_.push_back(scratch);
+      release(pages);
+    });
+  } else {
+    ops_.on_complete(done, [this, pages, scratch, complete](const HalResult& r) {
+      complete(r);
+      scratch_free_.push_back(scratch);
+      release(pages);
+    });
   }
   ops_.submit(dma);
   ops_.submit(done);

@@ -75,16 +75,16 @@ std::uint32_t PageMappingFtl::next_host_plane() {
   return BlockManager::kNoBlock;
 }
 
-OpRef PageMappingFtl::write(const PageWrite& page) {
+WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   ++host_pages_written_;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : BlockManager::kNoBlock;
   if (plane == BlockManager::kNoBlock) {  // no room anywhere: wait for GC to free a block
     ++deferred_writes_;
     OpRef done = ctx_.ops.join();
     deferred_.push_back({page, done});
-    return done;
+    return WriteOutcome{done, false};
   }
-  return place_write(plane, page);
+  return WriteOutcome{place_write(plane, page), true};
 }
 
 OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {

@@ -38,7 +38,7 @@ class PageMappingFtl : public Ftl {
 
   Lpn logical_pages() const override { return logical_pages_; }
   OpRef read(const PageRead& page) override;
-  OpRef write(const PageWrite& page) override;
+  WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override { return l2p_[lpn]; }
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
