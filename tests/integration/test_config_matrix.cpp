@@ -3,6 +3,9 @@
 // (preconditioned drive, random mixed writes) and unaligned requests (read-modify-write).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+
 #include "cli_support.h"
 
 using namespace ssd::cli;
@@ -51,4 +54,34 @@ TEST_CASE("Write cache with deferred writes: a write waiting for GC is not ackno
   CHECK(r["ftl_metrics"]["deferred_writes"].get<std::uint64_t>() > 0);
   CHECK(r["integrity"]["mismatches"].get<std::uint64_t>() == 0);
   CHECK(r["integrity"]["mapping_check"].get<std::string>() == "ok");
+}
+
+TEST_CASE("Integrity holds on randomized geometries and options (timed model)", "[cli][integrity][random]") {
+  TempDir dir;
+  std::mt19937_64 rng(20261121);
+  for (int run = 0; run < 8; ++run) {
+    auto pick = [&](std::uint64_t n) { return std::to_string(rng() % n); };
+    const std::uint64_t blocks = 24 + rng() % 24;
+    const double op = std::max(0.25, 7.0 / double(blocks));  // enough spare blocks per plane for GC
+    const std::vector<std::string> args = {
+        "-p", tiny_platform(), "--set", "channels=" + std::to_string(1 + rng() % 3), "--set",
+        "ways=" + std::to_string(1 + rng() % 3), "--set", "dies_per_way=" + std::to_string(1 + rng() % 2), "--set",
+        "planes_per_die=" + std::to_string(1 + rng() % 4), "--set", "blocks_per_plane=" + std::to_string(blocks),
+        "--set", "pages_per_block=" + std::to_string(4u << (rng() % 4)), "--set",
+        "ftl.overprovisioning=" + std::to_string(op), "--set", "ftl.gc_threshold_blocks=3", "--set",
+        std::string("nand.multiplane=") + (rng() % 2 ? "true" : "false"), "--set",
+        std::string("channel.scheduler=") + (rng() % 2 ? "fifo" : "read_first"), "--set",
+        std::string("firmware.write_cache=") + (rng() % 2 ? "true" : "false"), "--set",
+        "core.count=" + std::to_string(1 + rng() % 2), "--set", "firmware.buffer_slots=" + std::to_string(24 + rng() % 64),
+        "--synthetic", "random", "--read-fraction", "0." + pick(9), "--request-bytes",
+        std::to_string((1 + rng() % 24) * 512), "--count", "8000", "--qd", std::to_string(1 + rng() % 32), "--seed",
+        std::to_string(run), "--precondition", "fill+random:1"};
+    std::string command;
+    for (const auto& a : args) command += a + " ";
+    INFO("run " << run << ": " << command);
+    const json r = successful_run(args, dir, "r" + std::to_string(run) + ".json");
+    CHECK(r["integrity"]["mismatches"].get<std::uint64_t>() == 0);
+    CHECK(r["integrity"]["mapping_check"].get<std::string>() == "ok");
+    CHECK(r["ftl_metrics"]["gc_runs"].get<std::uint64_t>() > 0);
+  }
 }
