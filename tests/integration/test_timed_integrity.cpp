@@ -100,6 +100,20 @@ void check_common_identities(const json& r, const Geometry& g, std::uint64_t cou
   CHECK(u64(hi["bytes_to_host"]) == u64(h["read_bytes"]) + 16 * count);
 }
 
+// A random synthetic run on the tiny platform that must succeed; checks the common identities
+// (with the report's FTL counters and integrity section attached to any failure).
+json random_run(const TempDir& dir, const Geometry& g, const std::string& read_fraction, std::uint64_t request_bytes,
+                std::uint64_t count, const std::string& seed, const std::string& qd, const std::string& precondition) {
+  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", read_fraction,
+                                 "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
+                                 "--seed", seed, "--qd", qd, "--precondition", precondition},
+                                dir);
+  INFO("ftl_metrics: " << r["ftl_metrics"].dump());
+  INFO("integrity: " << r["integrity"].dump());
+  check_common_identities(r, g, count, request_bytes);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("timed integrity: random mixed 4 KiB workload overwriting the drive 3 times", "[cli][integrity]") {
@@ -114,13 +128,9 @@ TEST_CASE("timed integrity: random mixed 4 KiB workload overwriting the drive 3 
   const std::uint64_t count =
       static_cast<std::uint64_t>(std::ceil(3.0 * double(g.logical_pages()) / (1.0 - read_fraction) * 1.1));
 
-  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
-                                 "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
-                                 "--seed", "11", "--qd", "16", "--precondition", "none"},
-                                dir);
+  const json r = random_run(dir, g, "0.3", request_bytes, count, "11", "16", "none");
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
-  check_common_identities(r, g, count, request_bytes);
 
   const json& h = r["host"];
   const json& f = r["ftl_metrics"];
@@ -157,13 +167,9 @@ TEST_CASE("timed integrity: unaligned 1536-byte requests (read-modify-write)", "
 
   // About 1.5 logical capacities of page writes (each write touches 1 or 2 pages).
   const std::uint64_t count = 2 * g.logical_pages() + g.logical_pages() / 2;
-  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.3",
-                                 "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
-                                 "--seed", "5", "--qd", "16", "--precondition", "none"},
-                                dir);
+  const json r = random_run(dir, g, "0.3", request_bytes, count, "5", "16", "none");
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
-  check_common_identities(r, g, count, request_bytes);
 
   const json& h = r["host"];
   const json& f = r["ftl_metrics"];
@@ -186,12 +192,9 @@ TEST_CASE("timed integrity: preconditioned drive, mixed workload", "[cli][integr
   TempDir dir;
   const Geometry g = tiny_geometry(dir);
   const std::uint64_t count = g.logical_pages();
-  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5",
-                                 "--request-bytes", std::to_string(g.page_bytes), "--count", std::to_string(count),
-                                 "--seed", "3", "--qd", "32", "--precondition", "fill"},
-                                dir);
+  const json r = random_run(dir, g, "0.5", g.page_bytes, count, "3", "32", "fill");
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
-  check_common_identities(r, g, count, g.page_bytes);
+  INFO("integrity: " << r["integrity"].dump());
   CHECK(u64(r["ftl_metrics"]["unmapped_reads"]) == 0);  // the fill wrote every logical page
   CHECK(u64(r["ftl_metrics"]["gc_runs"]) > 0);
   CHECK(u64(r["integrity"]["pages_checked"]) == u64(r["host"]["reads"]));
