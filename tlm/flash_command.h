@@ -32,7 +32,6 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   Token token = 0;                // program: data token; read: filled from the page
   std::uint64_t buffer_addr = 0;  // data-buffer address the page moves through (DMA)
   std::uint32_t tag = 0;          // initiator's handle, returned unchanged
-  sc_core::sc_time posted;        // when the command reached the controller (set by it)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -19,7 +19,6 @@ struct HostCommandExtension : tlm::tlm_extension<HostCommandExtension> {
   std::uint32_t issuer = 0;       // trace device/process id
   std::vector<Token> tokens;      // write: data tokens per logical page; read: filled by the drive
   std::uint32_t host_tag = 0;     // host's own handle
-  sc_core::sc_time submitted;     // when the host rang the doorbell
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

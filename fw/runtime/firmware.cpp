@@ -48,7 +48,7 @@ void Firmware::on_host_command(const HostCommand& cmd) {
                                 std::to_string(config_.buffer_slots) + ")");
   if (!waiting_.empty() || span.count > buffer_free_) {
     ++buffer_waits_;
-    waiting_.push_back(cmd);
+    waiting_.emplace_back(cmd, span);
     return;
   }
   admit(cmd, span);
@@ -65,11 +65,8 @@ void Firmware::admit(const HostCommand& cmd, PageSpan span) {
 
 void Firmware::release(std::uint32_t pages) {
   buffer_free_ += pages;
-  while (!waiting_.empty()) {
-    const HostCommand& next = waiting_.front();
-    const PageSpan span = page_span(next.lba, next.sectors, hal_.geometry().page_bytes);
-    if (span.count > buffer_free_) return;
-    const HostCommand cmd = next;
+  while (!waiting_.empty() && waiting_.front().second.count <= buffer_free_) {
+    const auto [cmd, span] = waiting_.front();
     waiting_.pop_front();
     admit(cmd, span);
   }

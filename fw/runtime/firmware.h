@@ -12,6 +12,7 @@
 #pragma once
 
 #include <deque>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,7 +67,7 @@ class Firmware {
   std::vector<std::unique_ptr<std::vector<Token>>> scratch_;  // stable addresses
   std::vector<std::uint32_t> scratch_free_;
   std::uint32_t buffer_free_;
-  std::deque<HostCommand> waiting_;  // admitted in arrival order as buffer pages free up
+  std::deque<std::pair<HostCommand, PageSpan>> waiting_;  // admitted in arrival order as pages free up
   std::uint64_t &commands_, &partial_pages_, &buffer_waits_, &buffer_high_water_;
 };
 

@@ -98,7 +98,6 @@ void ChannelController::step() {
       SC_REPORT_ERROR(name(), ("flash " + std::string(tlmx::to_string(cmd->opcode)) + " of page " +
                                std::to_string(cmd->ppn) + " sent to the wrong channel")
                                   .c_str());
-    cmd->posted = now;
     Die& d = *dies_[die - first_die_];
     d.queue.push_back(Op{trans, cmd});
     trace_queue(d);

@@ -87,14 +87,12 @@ void HostModel::replay() {
     const std::uint32_t id = free_.back();
     free_.pop_back();
     Slot& s = *slots_[id];
-    s.busy = true;
     s.arrival = arrival;
     tlmx::HostCommandExtension& ext = *s.ext;
     ext.write = req.write;
     ext.lba = req.lba;
     ext.sectors = req.sectors;
     ext.issuer = req.issuer;
-    ext.submitted = sc_core::sc_time_stamp();
     if (req.write) {
       oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
     } else {
@@ -133,7 +131,6 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     read_latency_.record(latency_ns);
   }
   in_flight_.remove(ext->host_tag);
-  s.busy = false;
   free_.push_back(ext->host_tag);
   --outstanding_;
   ++completed_;

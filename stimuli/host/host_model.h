@@ -58,7 +58,6 @@ class HostModel : public sc_core::sc_module {
     tlm::tlm_generic_payload trans;
     tlmx::HostCommandExtension* ext = nullptr;
     sc_core::sc_time arrival;
-    bool busy = false;
   };
   void issue();
   void replay();
