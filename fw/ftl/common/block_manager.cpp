@@ -7,14 +7,15 @@
 namespace ssd::fw {
 
 BlockManager::BlockManager(Hal& hal, const FirmwareCosts& costs, std::uint32_t streams, std::uint32_t reserve)
-    : hal_(hal), costs_(costs), geo_(hal.geometry()), streams_(streams), reserve_(reserve) {
-  if (geo_.pages_per_block > std::numeric_limits<std::uint16_t>::max())
-    throw std::invalid_argument("pages_per_block above 65535 is not supported by the block manager");
+    : hal_(hal),
+      costs_(costs),
+      geo_(hal.geometry()),
+      streams_(streams),
+      reserve_(reserve),
+      valid_(hal, "block", geo_.total_pages(), geo_.pages_per_block, 2) {
   const std::uint64_t blocks = geo_.total_blocks();
   state_.assign(blocks, BlockState::Free);
-  valid_count_.assign(blocks, 0);
   erase_count_.assign(blocks, 0);
-  valid_bits_.assign((geo_.total_pages() + 63) / 64, 0);
   free_.resize(planes());
   reclaiming_.assign(planes(), 0);
   frontiers_.resize(std::size_t(planes()) * streams_);
@@ -31,8 +32,6 @@ BlockManager::BlockManager(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
     std::uint32_t die = r % D, plane = r / D;
     stripe_.push_back(((ch * W + way) * D + die) * P + plane);
   }
-  bitmap_table_ = hal_.place_table("valid_bitmap", valid_bits_.size() * 8, MemoryKind::Sram);
-  count_table_ = hal_.place_table("block_valid_counts", blocks * 2, MemoryKind::Sram);
 }
 
 bool BlockManager::can_allocate(std::uint32_t plane, std::uint32_t stream, bool privileged) const {
@@ -56,33 +55,18 @@ Ppn BlockManager::allocate(std::uint32_t plane, std::uint32_t stream, bool privi
   return ppn;
 }
 
-void BlockManager::mark_valid(Ppn ppn) {
-  hal_.touch(bitmap_table_, (ppn >> 6) * 8, 8, Access::Write);
-  hal_.touch(count_table_, std::uint64_t(geo_.block_of(ppn)) * 2, 2, Access::Write);
-  valid_bits_[ppn >> 6] |= std::uint64_t(1) << (ppn & 63);
-  ++valid_count_[geo_.block_of(ppn)];
-}
-
-void BlockManager::invalidate(Ppn ppn) {
-  if (!is_valid(ppn)) throw std::logic_error("invalidate() of page " + std::to_string(ppn) + " that is not valid");
-  hal_.touch(bitmap_table_, (ppn >> 6) * 8, 8, Access::Write);
-  hal_.touch(count_table_, std::uint64_t(geo_.block_of(ppn)) * 2, 2, Access::Write);
-  valid_bits_[ppn >> 6] &= ~(std::uint64_t(1) << (ppn & 63));
-  --valid_count_[geo_.block_of(ppn)];
-}
-
 BlockId BlockManager::greedy_victim(std::uint32_t plane) {
   hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * geo_.blocks_per_plane);
   BlockId best = kNoBlock;
   std::uint32_t best_valid = std::numeric_limits<std::uint32_t>::max();
   const BlockId first = geo_.block_at(plane, 0);
   for (BlockId b = first; b < first + geo_.blocks_per_plane; ++b) {
-    if (state_[b] == BlockState::Closed && valid_count_[b] < best_valid) {
+    if (state_[b] == BlockState::Closed && valid_.valid_count(b) < best_valid) {
       best = b;
-      best_valid = valid_count_[b];
+      best_valid = valid_.valid_count(b);
     }
   }
-  hal_.touch(count_table_, std::uint64_t(first) * 2, geo_.blocks_per_plane * 2, Access::Read);
+  valid_.touch_counts(first, geo_.blocks_per_plane);
   return best;
 }
 
@@ -93,9 +77,9 @@ void BlockManager::begin_reclaim(BlockId b) {
 }
 
 void BlockManager::finish_reclaim(BlockId b) {
-  if (state_[b] != BlockState::Reclaiming || valid_count_[b] != 0)
+  if (state_[b] != BlockState::Reclaiming || valid_.valid_count(b) != 0)
     throw std::logic_error("block " + std::to_string(b) + " erased while it still holds " +
-                           std::to_string(valid_count_[b]) + " valid pages");
+                           std::to_string(valid_.valid_count(b)) + " valid pages");
   state_[b] = BlockState::Free;
   ++erase_count_[b];
   std::uint32_t plane = geo_.plane_of_block(b);

@@ -1,12 +1,12 @@
-// Physical block bookkeeping shared by FTLs: per-plane free pools, write frontiers (open blocks
-// written page by page, one per stream, e.g. host and GC), per-block valid counts and a valid
-// bitmap, and greedy victim selection. The bitmap and counts live in a firmware table so every
-// update is charged as a memory access.
+// Physical block bookkeeping for FTLs that place pages plane by plane: per-plane free pools,
+// write frontiers (open blocks written page by page, one per stream, e.g. host and GC), valid
+// pages per block, and greedy victim selection.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "fw/ftl/common/valid_page_map.h"
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
 
@@ -28,10 +28,10 @@ class BlockManager {
   Ppn allocate(std::uint32_t plane, std::uint32_t stream, bool privileged);
   bool can_allocate(std::uint32_t plane, std::uint32_t stream, bool privileged) const;
 
-  void mark_valid(Ppn ppn);
-  void invalidate(Ppn ppn);
-  bool is_valid(Ppn ppn) const { return (valid_bits_[ppn >> 6] >> (ppn & 63)) & 1u; }
-  std::uint32_t valid_count(BlockId b) const { return valid_count_[b]; }
+  void mark_valid(Ppn ppn) { valid_.mark_valid(ppn); }
+  void invalidate(Ppn ppn) { valid_.invalidate(ppn); }
+  bool is_valid(Ppn ppn) const { return valid_.is_valid(ppn); }
+  std::uint32_t valid_count(BlockId b) const { return valid_.valid_count(b); }
   BlockState state(BlockId b) const { return state_[b]; }
 
   // Closed block of `plane` with the fewest valid pages (kNoPpn-like max when none).
@@ -59,14 +59,12 @@ class BlockManager {
   FlashGeometry geo_;
   std::uint32_t streams_, reserve_;
   std::vector<BlockState> state_;
-  std::vector<std::uint16_t> valid_count_;
   std::vector<std::uint32_t> erase_count_;
-  std::vector<std::uint64_t> valid_bits_;
+  ValidPageMap valid_;
   std::vector<std::vector<BlockId>> free_;  // per plane, used as a stack
   std::vector<std::uint32_t> reclaiming_;   // per plane
   std::vector<Frontier> frontiers_;         // plane * streams + stream
   std::vector<std::uint32_t> stripe_;
-  TableRegion bitmap_table_, count_table_;
 };
 
 }  // namespace ssd::fw

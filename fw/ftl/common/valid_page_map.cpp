@@ -1,0 +1,42 @@
+#include "fw/ftl/common/valid_page_map.h"
+
+#include <stdexcept>
+
+namespace ssd::fw {
+
+ValidPageMap::ValidPageMap(Hal& hal, const std::string& name, std::uint64_t pages, std::uint32_t pages_per_unit,
+                           std::uint32_t count_bytes)
+    : hal_(hal), pages_per_unit_(pages_per_unit), count_bytes_(count_bytes) {
+  const std::uint64_t units = (pages + pages_per_unit - 1) / pages_per_unit;
+  if (count_bytes < 4 && pages_per_unit >= (1ull << (8 * count_bytes)))
+    throw std::invalid_argument(name + ": " + std::to_string(pages_per_unit) + " pages per unit do not fit a " +
+                                std::to_string(count_bytes) + "-byte count");
+  bits_.assign((pages + 63) / 64, 0);
+  counts_.assign(units, 0);
+  bitmap_table_ = hal_.place_table(name + "_valid_bitmap", bits_.size() * 8, MemoryKind::Sram);
+  count_table_ = hal_.place_table(name + "_valid_counts", units * count_bytes_, MemoryKind::Sram);
+}
+
+void ValidPageMap::touch(std::uint64_t page) {
+  hal_.touch(bitmap_table_, (page >> 6) * 8, 8, Access::Write);
+  hal_.touch(count_table_, (page / pages_per_unit_) * count_bytes_, count_bytes_, Access::Write);
+}
+
+void ValidPageMap::mark_valid(std::uint64_t page) {
+  touch(page);
+  bits_[page >> 6] |= std::uint64_t(1) << (page & 63);
+  ++counts_[page / pages_per_unit_];
+}
+
+void ValidPageMap::invalidate(std::uint64_t page) {
+  if (!is_valid(page)) throw std::logic_error("invalidate() of page " + std::to_string(page) + " that is not valid");
+  touch(page);
+  bits_[page >> 6] &= ~(std::uint64_t(1) << (page & 63));
+  --counts_[page / pages_per_unit_];
+}
+
+void ValidPageMap::touch_counts(std::uint64_t first_unit, std::uint64_t units) {
+  hal_.touch(count_table_, first_unit * count_bytes_, static_cast<std::uint32_t>(units * count_bytes_), Access::Read);
+}
+
+}  // namespace ssd::fw
