@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "common/metrics.h"
@@ -24,10 +25,11 @@ struct FtlContext {
 };
 
 // The host request a page belongs to, for FTLs that decide by it (request size for a locality
-// detector, issuer for per-stream placement).
+// detector, issuer or start address for placement).
 struct HostRequestInfo {
   std::uint32_t issuer = 0;   // trace device / process / stream id
   std::uint32_t sectors = 0;  // size of the whole host request, in 512-byte sectors
+  Lpn first_lpn = 0;          // first logical page the request touches
 };
 
 // One logical page of a host read.
@@ -69,9 +71,19 @@ class Ftl {
   // Host write of one logical page.
   virtual WriteOutcome write(const PageWrite& page) = 0;
 
-  // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). Used by the integrity checker
-  // that compares the mapping with the OOB of every page.
+  // --- Integrity checking (after a run, with nothing in flight) ---
+  // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker
+  // of the FTL's own metadata pages (e.g. a translation page), which it locates the same way.
   virtual Ppn locate(Lpn lpn) const = 0;
+  // Whether the FTL counts this physical page as holding live data or metadata.
+  virtual bool holds_valid_page(Ppn ppn) const = 0;
+  // Checks the FTL's metadata pages against flash (read_page returns a page's OOB as stored).
+  // Returns a description of the first disagreement, or "".
+  using PageReader = std::function<HalResult(Ppn)>;
+  virtual std::string check_metadata(const PageReader& read_page) const {
+    (void)read_page;
+    return "";
+  }
 };
 
 }  // namespace ssd::fw

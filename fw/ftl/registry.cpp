@@ -1,5 +1,6 @@
 #include "fw/ftl/registry.h"
 
+#include "fw/ftl/demand/demand_ftl.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
@@ -9,6 +10,12 @@ const std::vector<FtlInfo>& ftl_registry() {
       {"page_mapping", "pure page mapping: full L2P table, striped write frontiers, greedy GC",
        [](FtlContext& c) { return std::make_unique<PageMappingFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { PageMappingParams::parse(o, g); }},
+      {"dftl", "DFTL: cached mapping table (segmented LRU) over translation pages on flash, one current data block",
+       [](FtlContext& c) { return std::make_unique<DemandFtl>(c, DemandVariant::Dftl); },
+       [](FtlOptions& o, const FlashGeometry& g) { DemandParams::parse(DemandVariant::Dftl, o, g); }},
+      {"cast", "CAST: compact run-length mapping cache over translation pages, parallel current data blocks (ABL/IBL)",
+       [](FtlContext& c) { return std::make_unique<DemandFtl>(c, DemandVariant::Cast); },
+       [](FtlOptions& o, const FlashGeometry& g) { DemandParams::parse(DemandVariant::Cast, o, g); }},
   };
   return all;
 }

@@ -82,7 +82,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     hal_.charge_cycles(config_.costs.host_complete);
     hal_.complete_host_command(id);
   };
-  const HostRequestInfo request{cmd.issuer, cmd.sectors};
+  const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   std::vector<Token>& old = *scratch_[scratch];
   bool all_placed = true;
   for (std::uint32_t i = 0; i < span.count; ++i) {
@@ -133,7 +133,7 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
     hal_.complete_host_command(id);
     release(pages);
   });
-  const HostRequestInfo request{cmd.issuer, cmd.sectors};
+  const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page);
     OpRef r = ftl_->read(PageRead{span.first + i, &cmd.read_tokens[i], request});

@@ -86,6 +86,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
 }
 
 std::string verify_mapping(const fw::Ftl& ftl, const hw::NandArray& array, const stimuli::IntegrityOracle& oracle) {
+  // Every logical page: its mapping points at a page holding it, with the data last written.
   for (Lpn lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
     Ppn ppn = ftl.locate(lpn);
     Token want = oracle.expected(lpn);
@@ -100,8 +101,25 @@ std::string verify_mapping(const fw::Ftl& ftl, const hw::NandArray& array, const
     if (c.token != want)
       return "logical page " + std::to_string(lpn) + " at " + array.describe(ppn) + " holds token " +
              std::to_string(c.token) + ", expected " + std::to_string(want);
+    if (!ftl.holds_valid_page(ppn))
+      return "logical page " + std::to_string(lpn) + " maps to " + array.describe(ppn) +
+             ", which the FTL counts as invalid";
   }
-  return "";
+  // Every physical page the FTL counts as valid: what its OOB names is located exactly there
+  // (so no stale copy is counted as live, and metadata pages are where the FTL thinks).
+  const std::uint64_t total = array.geometry().total_pages();
+  for (Ppn ppn = 0; ppn < total; ++ppn) {
+    if (!ftl.holds_valid_page(ppn)) continue;
+    hw::PageContent c = array.read(ppn);
+    if (c.lpn == kNoLpn) return array.describe(ppn) + " is counted as valid but was never programmed";
+    if (ftl.locate(c.lpn) != ppn)
+      return array.describe(ppn) + " is counted as valid and its OOB names logical page " + std::to_string(c.lpn) +
+             ", which the FTL locates elsewhere";
+  }
+  return ftl.check_metadata([&array](Ppn ppn) {
+    hw::PageContent c = array.read(ppn);
+    return fw::HalResult{c.lpn, c.token};
+  });
 }
 
 }  // namespace ssd::platform

@@ -39,7 +39,8 @@ class PageMappingFtl : public Ftl {
   Lpn logical_pages() const override { return logical_pages_; }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
-  Ppn locate(Lpn lpn) const override { return l2p_[lpn]; }
+  Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
+  bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(ppn); }
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
   void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }

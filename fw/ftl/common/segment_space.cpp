@@ -1,0 +1,157 @@
+#include "fw/ftl/common/segment_space.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+namespace {
+FlashGeometry checked(const FlashGeometry& g, std::uint32_t width) {
+  if (width == 0 || g.total_planes() % width != 0)
+    throw std::invalid_argument("segment_planes = " + std::to_string(width) + " does not divide the " +
+                                std::to_string(g.total_planes()) + " planes");
+  return g;
+}
+}  // namespace
+
+SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes,
+                           std::vector<std::uint8_t> frontier_kinds, std::uint32_t reserve)
+    : hal_(hal),
+      costs_(costs),
+      geo_(checked(hal.geometry(), segment_planes)),
+      width_(segment_planes),
+      groups_(geo_.total_planes() / segment_planes),
+      segments_(groups_ * geo_.blocks_per_plane),
+      segment_pages_(segment_planes * geo_.pages_per_block),
+      reserve_(reserve),
+      valid_(hal, "segment", std::uint64_t(segments_) * segment_pages_, segment_pages_, 4) {
+  // Channel-first order of all planes: consecutive members sit on different channels, then
+  // different ways, dies and planes.
+  const std::uint32_t C = geo_.channels, W = geo_.ways, D = geo_.dies_per_way, P = geo_.planes_per_die;
+  member_of_plane_.resize(geo_.total_planes());
+  group_of_plane_.resize(geo_.total_planes());
+  for (std::uint32_t k = 0; k < geo_.total_planes(); ++k) {
+    std::uint32_t ch = k % C, r = k / C;
+    std::uint32_t way = r % W;
+    r /= W;
+    std::uint32_t die = r % D, plane = r / D;
+    const std::uint32_t global = ((ch * W + way) * D + die) * P + plane;
+    member_plane_.push_back(global);
+    member_of_plane_[global] = k % width_;
+    group_of_plane_[global] = k / width_;
+  }
+  state_.assign(segments_, SegmentState::Free);
+  kind_.assign(segments_, 0);
+  erase_count_.assign(segments_, 0);
+  changed_at_.assign(segments_, 0);
+  free_.resize(groups_);
+  for (std::uint32_t g = 0; g < groups_; ++g)
+    for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;) free_[g].push_back(g * geo_.blocks_per_plane + b);
+  free_count_ = segments_;
+  for (std::uint8_t kind : frontier_kinds) frontiers_.push_back(Frontier{kind});
+}
+
+Ppn SegmentSpace::to_ppn(Spn spn) const {
+  const std::uint32_t segment = spn / segment_pages_, k = spn % segment_pages_;
+  const std::uint32_t group = segment / geo_.blocks_per_plane, block = segment % geo_.blocks_per_plane;
+  const std::uint32_t plane = member_plane_[group * width_ + k % width_];
+  return geo_.first_page(geo_.block_at(plane, block)) + k / width_;
+}
+
+Spn SegmentSpace::to_spn(Ppn ppn) const {
+  const BlockId b = geo_.block_of(ppn);
+  const std::uint32_t plane = geo_.plane_of_block(b);
+  const std::uint32_t segment = group_of_plane_[plane] * geo_.blocks_per_plane + geo_.block_in_plane(b);
+  return segment * segment_pages_ + geo_.page_in_block(ppn) * width_ + member_of_plane_[plane];
+}
+
+std::vector<BlockId> SegmentSpace::blocks(std::uint32_t segment) const {
+  const std::uint32_t group = segment / geo_.blocks_per_plane, block = segment % geo_.blocks_per_plane;
+  std::vector<BlockId> out;
+  for (std::uint32_t m = 0; m < width_; ++m) out.push_back(geo_.block_at(member_plane_[group * width_ + m], block));
+  return out;
+}
+
+bool SegmentSpace::can_allocate(std::uint32_t frontier, bool privileged) const {
+  const Frontier& f = frontiers_[frontier];
+  if (f.segment != kNoSegment && f.next < segment_pages_) return true;
+  return free_count_ > (privileged ? 0u : reserve_);
+}
+
+std::uint32_t SegmentSpace::take_free(bool privileged) {
+  if (free_count_ <= (privileged ? 0u : reserve_)) return kNoSegment;
+  for (std::uint32_t tries = 0; tries < groups_; ++tries) {
+    std::vector<std::uint32_t>& pool = free_[group_cursor_];
+    group_cursor_ = (group_cursor_ + 1) % groups_;
+    if (pool.empty()) continue;
+    const std::uint32_t s = pool.back();
+    pool.pop_back();
+    --free_count_;
+    return s;
+  }
+  return kNoSegment;
+}
+
+Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_t now) {
+  Frontier& f = frontiers_[frontier];
+  if (f.segment == kNoSegment || f.next == segment_pages_) {
+    const std::uint32_t s = take_free(privileged);
+    if (s == kNoSegment) return kNoSpn;
+    f.segment = s;
+    f.next = 0;
+    ++f.generation;
+    state_[s] = SegmentState::Open;
+    kind_[s] = f.kind;
+  }
+  hal_.charge_cycles(costs_.page_allocate);
+  changed_at_[f.segment] = now;
+  const Spn spn = first_spn(f.segment) + f.next++;
+  if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
+  return spn;
+}
+
+void SegmentSpace::invalidate(Spn spn, std::uint64_t now) {
+  valid_.invalidate(spn);
+  changed_at_[segment_of(spn)] = now;
+}
+
+std::uint32_t SegmentSpace::choose_victim(VictimPolicy policy, std::uint64_t now) {
+  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * segments_);
+  valid_.touch_counts(0, segments_);
+  std::uint32_t best = kNoSegment;
+  double best_score = -1.0;
+  for (std::uint32_t s = 0; s < segments_; ++s) {
+    if (state_[s] != SegmentState::Closed) continue;
+    const double u = double(valid_.valid_count(s)) / segment_pages_;
+    double score;
+    if (policy == VictimPolicy::Greedy)
+      score = 1.0 - u;
+    else
+      score = u == 0.0 ? std::numeric_limits<double>::infinity()
+                       : (1.0 - u) / (2.0 * u) * double(now - changed_at_[s] + 1);
+    if (score > best_score) {
+      best = s;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+void SegmentSpace::begin_reclaim(std::uint32_t s) {
+  if (state_[s] != SegmentState::Closed)
+    throw std::logic_error("reclaim of segment " + std::to_string(s) + " that is not closed");
+  state_[s] = SegmentState::Reclaiming;
+}
+
+void SegmentSpace::finish_reclaim(std::uint32_t s) {
+  if (state_[s] != SegmentState::Reclaiming || valid_.valid_count(s) != 0)
+    throw std::logic_error("segment " + std::to_string(s) + " erased while it still holds " +
+                           std::to_string(valid_.valid_count(s)) + " valid pages");
+  state_[s] = SegmentState::Free;
+  ++erase_count_[s];
+  free_[s / geo_.blocks_per_plane].push_back(s);
+  ++free_count_;
+}
+
+}  // namespace ssd::fw

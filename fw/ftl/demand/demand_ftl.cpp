@@ -1,0 +1,395 @@
+#include "fw/ftl/demand/demand_ftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+namespace {
+std::vector<std::uint8_t> frontier_kinds(std::uint32_t data_blocks) {
+  std::vector<std::uint8_t> kinds(data_blocks + 1, 0);  // current data blocks, then GC's
+  kinds.push_back(1);                                   // the current translation block
+  return kinds;
+}
+}  // namespace
+
+DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
+    : ctx_(ctx),
+      params_(DemandParams::parse(variant, ctx.options, ctx.hal.geometry())),
+      gc_frontier_(params_.current_blocks),
+      translation_frontier_(params_.current_blocks + 1),
+      cache_(ctx.hal, ctx.costs, params_.cache),
+      directory_(ctx.hal, params_.logical_pages, params_.cache.boundary),
+      space_(ctx.hal, ctx.costs, params_.segment_planes, frontier_kinds(params_.current_blocks),
+             params_.gc_reserve_segments),
+      placement_(params_.placement, params_.current_blocks, params_.new_block_distance, 0),
+      host_pages_written_(ctx.metrics.counter("host_pages_written")),
+      host_pages_read_(ctx.metrics.counter("host_pages_read")),
+      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
+      erases_(ctx.metrics.counter("erases")),
+      gc_runs_(ctx.metrics.counter("gc_runs")),
+      gc_copies_(ctx.metrics.counter("gc_copies")),
+      gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
+      deferred_writes_(ctx.metrics.counter("deferred_writes")),
+      unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
+      read_hits_(ctx.metrics.counter("cmt_read_hits")),
+      read_misses_(ctx.metrics.counter("cmt_read_misses")),
+      write_hits_(ctx.metrics.counter("cmt_write_hits")),
+      write_misses_(ctx.metrics.counter("cmt_write_misses")),
+      gc_buffer_hits_(ctx.metrics.counter("gc_buffer_hits")),
+      shared_loads_(ctx.metrics.counter("translation_reads_shared")),
+      stale_loads_(ctx.metrics.counter("translation_reads_stale")),
+      cache_evictions_(ctx.metrics.counter("cmt_evictions")),
+      cache_dirty_evictions_(ctx.metrics.counter("cmt_dirty_evictions")) {
+  translation_reads_[kHostPath] = &ctx.metrics.counter("translation_reads_host");
+  translation_reads_[kGcPath] = &ctx.metrics.counter("translation_reads_gc");
+  translation_writes_[kHostPath] = &ctx.metrics.counter("translation_writes_host");
+  translation_writes_[kGcPath] = &ctx.metrics.counter("translation_writes_gc");
+  gc_runs_by_kind_[kDataKind] = &ctx.metrics.counter("gc_runs_data");
+  gc_runs_by_kind_[kTranslationKind] = &ctx.metrics.counter("gc_runs_translation");
+  gc_copies_by_kind_[kDataKind] = &ctx.metrics.counter("gc_copies_data");
+  gc_copies_by_kind_[kTranslationKind] = &ctx.metrics.counter("gc_copies_translation");
+  ctx.metrics.gauge("cmt_capacity_entries") = cache_.capacity();
+  if (cache_.table().memory != MemoryKind::Sram)
+    throw FtlOptionError("ftl.cmt_bytes = " + std::to_string(params_.cache.budget_bytes) +
+                         " does not fit in the controller's SRAM (the mapping cache must live there)");
+  cache_.on_dirty_eviction = [this](Lpn lpn) { write_back(directory_.page_of(lpn), path_); };
+  gc_buffer_table_ =
+      ctx.hal.place_table("gc_mapping_buffer", std::uint64_t(space_.segment_pages()) * 8, MemoryKind::Sram);
+  refresh_gauges();
+}
+
+Spn DemandFtl::mapping(Lpn lpn) const {
+  if (Spn s = cache_.peek(lpn); s != kNoSpn) return s;
+  if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) return it->second;
+  return directory_.stored(lpn);
+}
+
+Ppn DemandFtl::locate(Lpn lpn) const {
+  Spn s = kNoSpn;
+  if (is_translation_lpn(lpn)) {
+    const std::uint32_t vpn = lpn - kTranslationLpnBase;
+    if (vpn < directory_.pages()) s = directory_.peek_location(vpn);
+  } else if (lpn < params_.logical_pages) {
+    s = mapping(lpn);
+  }
+  return s == kNoSpn ? kNoPpn : space_.to_ppn(s);
+}
+
+void DemandFtl::refresh_gauges() {
+  ctx_.metrics.gauge("cmt_entries") = cache_.entries();
+  ctx_.metrics.gauge("cmt_covered_pages") = double(cache_.covered_pages());
+  ctx_.metrics.gauge("cmt_average_run_length") =
+      cache_.entries() ? double(cache_.covered_pages()) / cache_.entries() : 0.0;
+  ctx_.metrics.gauge("cmt_coverage_bytes") = double(cache_.covered_pages()) * ctx_.hal.geometry().page_bytes;
+  cache_evictions_ = cache_.evictions();
+  cache_dirty_evictions_ = cache_.dirty_evictions();
+}
+
+OpRef DemandFtl::load(Lpn lpn) {
+  const std::uint32_t vpn = directory_.page_of(lpn);
+  const Spn at = directory_.location(vpn);
+  if (at == kNoSpn) return OpRef{};  // the GTD knows the whole page was never written
+  if (params_.share_translation_reads) {
+    auto it = loads_.find(vpn);
+    if (it != loads_.end() && it->second.from == at && ctx_.ops.alive(it->second.read)) {
+      it->second.lpns->push_back(lpn);
+      ++shared_loads_;
+      return it->second.read;
+    }
+  }
+  auto lpns = std::make_shared<std::vector<Lpn>>(1, lpn);
+  OpRef read = ctx_.ops.read(space_.to_ppn(at));
+  ctx_.ops.on_complete(read, [this, vpn, at, lpns](const HalResult& page) { loaded(vpn, at, *lpns, page); });
+  ++*translation_reads_[kHostPath];
+  loads_[vpn] = Load{read, at, lpns};
+  ctx_.ops.submit(read);
+  return read;
+}
+
+void DemandFtl::loaded(std::uint32_t vpn, Spn from, const std::vector<Lpn>& lpns, const HalResult& page) {
+  if (auto it = loads_.find(vpn); it != loads_.end() && it->second.from == from) loads_.erase(it);
+  if (page.lpn != kTranslationLpnBase + vpn)
+    throw std::logic_error("translation page " + std::to_string(vpn) + " read at segment page " +
+                           std::to_string(from) + " found OOB logical page " + std::to_string(page.lpn));
+  if (directory_.peek_location(vpn) != from) {  // rewritten meanwhile: the newer version is what counts
+    ++stale_loads_;
+    return;
+  }
+  if (page.token != directory_.checksum(vpn))
+    throw std::logic_error("translation page " + std::to_string(vpn) + " read back token " +
+                           std::to_string(page.token) + ", but its content's checksum is " +
+                           std::to_string(directory_.checksum(vpn)));
+  for (Lpn lpn : lpns) {
+    if (cache_.peek(lpn) != kNoSpn || gc_buffer_.count(lpn)) continue;  // written or moved meanwhile
+    const Spn stored = directory_.stored(lpn);
+    if (stored != kNoSpn) cache_.set(lpn, stored, false);
+  }
+  refresh_gauges();
+}
+
+OpRef DemandFtl::read(const PageRead& page) {
+  const Lpn lpn = page.lpn;
+  ++host_pages_read_;
+  Spn spn = cache_.lookup(lpn);
+  if (spn != kNoSpn) {
+    ++read_hits_;
+  } else if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) {
+    ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
+    ++gc_buffer_hits_;
+    spn = it->second;
+  }
+  OpRef wait;
+  if (spn == kNoSpn) {
+    ++read_misses_;
+    wait = load(lpn);
+    spn = directory_.stored(lpn);
+  }
+  if (spn == kNoSpn) {  // never written: known from the GTD at once, or from the translation page
+    ++unmapped_reads_;
+    *page.sink = kUnwrittenToken;
+    if (!wait.valid()) return OpRef{};
+    OpRef done = ctx_.ops.join();
+    ctx_.ops.depend(wait, done);
+    ctx_.ops.submit(done);
+    return done;
+  }
+  OpRef r = ctx_.ops.read(space_.to_ppn(spn), page.sink);
+  ctx_.ops.depend(wait, r);
+  ctx_.ops.submit(r);
+  return r;
+}
+
+std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
+  const std::uint32_t chosen = placement_.choose(request, space_);
+  if (space_.can_allocate(chosen, false)) return chosen;
+  for (std::uint32_t f = 0; f < params_.current_blocks; ++f)
+    if (space_.can_allocate(f, false)) return f;
+  return kNoFrontier;
+}
+
+WriteOutcome DemandFtl::write(const PageWrite& page) {
+  ++host_pages_written_;
+  const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
+  if (frontier == kNoFrontier) {  // no room: wait for GC to free a block
+    ++deferred_writes_;
+    OpRef done = ctx_.ops.join();
+    deferred_.push_back({page, done});
+    return WriteOutcome{done, false};
+  }
+  return WriteOutcome{place_write(page, frontier), true};
+}
+
+OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
+  const Lpn lpn = page.lpn;
+  const Spn spn = space_.allocate(frontier, false, now_++);
+  placement_.record(frontier, page.request, space_);
+  Spn old = cache_.lookup(lpn);
+  OpRef wait;
+  if (old != kNoSpn) {
+    ++write_hits_;
+  } else if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) {
+    ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
+    ++gc_buffer_hits_;
+    old = it->second;
+    gc_buffer_.erase(it);  // superseded; its translation page entry is left to the cache
+  } else {
+    ++write_misses_;
+    wait = load(lpn);  // the old location is in the translation page
+    old = directory_.stored(lpn);
+  }
+  if (old != kNoSpn) space_.invalidate(old, now_);
+  space_.mark_valid(spn);
+  path_ = kHostPath;
+  cache_.set(lpn, spn, true);
+  OpRef p = ctx_.ops.program(space_.to_ppn(spn), lpn, page.token, page.merge_with);
+  ctx_.ops.depend(page.data_ready, p);
+  if (params_.write_miss_waits) ctx_.ops.depend(wait, p);
+  ctx_.ops.submit(p);
+  ++flash_pages_programmed_;
+  refresh_gauges();
+  maybe_start_gc();
+  return p;
+}
+
+void DemandFtl::write_back(std::uint32_t vpn, Path path) {
+  const Lpn first = directory_.first_lpn(vpn);
+  const Lpn count = std::min<Lpn>(directory_.entries_per_page(), params_.logical_pages - first);
+  cache_.clean_range(first, count, [this](Lpn lpn, Spn spn) {
+    ctx_.hal.charge_cycles(ctx_.costs.map_update);
+    directory_.store(lpn, spn);
+  });
+  if (auto pending = gc_buffer_pages_.find(vpn); pending != gc_buffer_pages_.end()) {
+    for (Lpn lpn : pending->second) {
+      auto it = gc_buffer_.find(lpn);
+      if (it == gc_buffer_.end()) continue;  // overwritten by the host since
+      ctx_.hal.charge_cycles(ctx_.costs.map_update);
+      ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
+      directory_.store(lpn, it->second);
+      gc_buffer_.erase(it);
+    }
+    gc_buffer_pages_.erase(pending);
+  }
+  const Spn old = directory_.location(vpn);
+  const Spn at = space_.allocate(translation_frontier_, true, now_++);
+  if (at == kNoSpn)
+    throw std::logic_error("no free block left for translation page " + std::to_string(vpn) +
+                           " (raise ftl.gc_reserve_segments or overprovisioning)");
+  OpRef merge;  // read-modify-write: the entries not cached come from the old version
+  if (old != kNoSpn) {
+    merge = ctx_.ops.read(space_.to_ppn(old));
+    ctx_.ops.submit(merge);
+    ++*translation_reads_[path];
+    space_.invalidate(old, now_);
+  }
+  OpRef p = ctx_.ops.program(space_.to_ppn(at), kTranslationLpnBase + vpn, directory_.checksum(vpn));
+  ctx_.ops.depend(merge, p);
+  ctx_.ops.submit(p);
+  space_.mark_valid(at);
+  directory_.move(vpn, at);
+  ++*translation_writes_[path];
+  ++flash_pages_programmed_;
+}
+
+void DemandFtl::maybe_start_gc() {
+  if (gc_victim_ != SegmentSpace::kNoSegment || space_.free_segments() >= params_.gc_threshold_segments) return;
+  const std::uint32_t victim = space_.choose_victim(params_.victim_policy, now_);
+  if (victim == SegmentSpace::kNoSegment) return;
+  // A victim with no invalid page would free nothing: the drive is full of valid data. Wait
+  // until an overwrite invalidates a page (every write calls back here).
+  if (space_.valid_count(victim) == space_.segment_pages()) return;
+  gc_victim_ = victim;
+  space_.begin_reclaim(victim);
+  const bool translation = space_.kind(victim) == kTranslationKind;
+  ++gc_runs_;
+  ++*gc_runs_by_kind_[translation ? kTranslationKind : kDataKind];
+  gc_reads_left_ = 0;
+  const Spn first = space_.first_spn(victim);
+  for (Spn spn = first; spn < first + space_.segment_pages(); ++spn) {
+    if (!space_.is_valid(spn)) continue;
+    OpRef r = ctx_.ops.read(space_.to_ppn(spn));
+    ctx_.ops.on_complete(r, [this, spn, translation](const HalResult& page) {
+      if (translation)
+        relocate_translation(spn, page);
+      else
+        relocate_data(spn, page);
+      if (--gc_reads_left_ == 0) finish_copies();
+    });
+    if (translation) ++*translation_reads_[kGcPath];
+    ++gc_reads_left_;
+    ctx_.ops.submit(r);
+  }
+  if (gc_reads_left_ == 0) finish_copies();
+}
+
+void DemandFtl::relocate_data(Spn old, const HalResult& page) {
+  if (!space_.is_valid(old)) {  // overwritten by the host since the victim was chosen
+    ++gc_superseded_;
+    return;
+  }
+  const Lpn lpn = page.lpn;
+  if (lpn >= params_.logical_pages || mapping(lpn) != old)
+    throw std::logic_error("GC: valid segment page " + std::to_string(old) + " has OOB logical page " +
+                           std::to_string(lpn) + " whose mapping points elsewhere");
+  const Spn spn = space_.allocate(gc_frontier_, true, now_++);
+  if (spn == kNoSpn) throw std::logic_error("GC has no free block to relocate into");
+  space_.invalidate(old, now_);
+  space_.mark_valid(spn);
+  if (cache_.peek(lpn) != kNoSpn) {
+    path_ = kGcPath;
+    cache_.set(lpn, spn, true);
+    path_ = kHostPath;
+  } else {
+    ctx_.hal.touch(gc_buffer_table_, std::uint64_t(gc_buffer_.size() % space_.segment_pages()) * 8, 8, Access::Write);
+    gc_buffer_[lpn] = spn;
+    gc_buffer_pages_[directory_.page_of(lpn)].push_back(lpn);
+  }
+  OpRef p = ctx_.ops.program(space_.to_ppn(spn), lpn, page.token);
+  ctx_.ops.submit(p);
+  ++gc_copies_;
+  ++*gc_copies_by_kind_[kDataKind];
+  ++flash_pages_programmed_;
+}
+
+void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
+  if (!space_.is_valid(old)) {  // rewritten since the victim was chosen
+    ++gc_superseded_;
+    return;
+  }
+  const std::uint32_t vpn = page.lpn - kTranslationLpnBase;
+  if (!is_translation_lpn(page.lpn) || vpn >= directory_.pages() || directory_.peek_location(vpn) != old)
+    throw std::logic_error("GC: valid translation segment page " + std::to_string(old) + " has OOB logical page " +
+                           std::to_string(page.lpn) + " that the GTD does not place there");
+  const Spn at = space_.allocate(translation_frontier_, true, now_++);
+  if (at == kNoSpn) throw std::logic_error("GC has no free block to move translation page " + std::to_string(vpn));
+  space_.invalidate(old, now_);
+  space_.mark_valid(at);
+  directory_.move(vpn, at);
+  OpRef p = ctx_.ops.program(space_.to_ppn(at), page.lpn, page.token);
+  ctx_.ops.submit(p);
+  ++*translation_writes_[kGcPath];
+  ++gc_copies_;
+  ++*gc_copies_by_kind_[kTranslationKind];
+  ++flash_pages_programmed_;
+}
+
+void DemandFtl::finish_copies() {
+  // GC's mapping updates: one read-modify-write per translation page they touch.
+  path_ = kGcPath;
+  while (!gc_buffer_pages_.empty()) write_back(gc_buffer_pages_.begin()->first, kGcPath);
+  path_ = kHostPath;
+  OpRef done = ctx_.ops.join();
+  for (BlockId b : space_.blocks(gc_victim_)) {
+    OpRef e = ctx_.ops.erase(b);
+    ctx_.ops.depend(e, done);
+    ctx_.ops.submit(e);
+  }
+  ctx_.ops.on_complete(done, [this](const HalResult&) { finish_gc(); });
+  ctx_.ops.submit(done);
+  refresh_gauges();
+}
+
+void DemandFtl::finish_gc() {
+  space_.finish_reclaim(gc_victim_);
+  erases_ += space_.segment_planes();
+  gc_victim_ = SegmentSpace::kNoSegment;
+  retry_deferred();
+  maybe_start_gc();
+}
+
+void DemandFtl::retry_deferred() {
+  while (!deferred_.empty()) {
+    const std::uint32_t frontier = writable_frontier(deferred_.front().page.request);
+    if (frontier == kNoFrontier) return;
+    DeferredWrite w = deferred_.front();
+    deferred_.pop_front();
+    OpRef p = place_write(w.page, frontier);
+    ctx_.ops.depend(p, w.done);
+    ctx_.ops.submit(w.done);
+  }
+}
+
+std::string DemandFtl::check_metadata(const PageReader& read_page) const {
+  for (std::uint32_t vpn = 0; vpn < directory_.pages(); ++vpn) {
+    const Spn at = directory_.peek_location(vpn);
+    if (at == kNoSpn) continue;
+    const HalResult page = read_page(space_.to_ppn(at));
+    if (page.lpn != kTranslationLpnBase + vpn)
+      return "translation page " + std::to_string(vpn) + " is placed at physical page " +
+             std::to_string(space_.to_ppn(at)) + " whose OOB names logical page " + std::to_string(page.lpn);
+    if (page.token != directory_.recompute_checksum(vpn))
+      return "translation page " + std::to_string(vpn) + " on flash has token " + std::to_string(page.token) +
+             " but the entries it should hold sum to " + std::to_string(directory_.recompute_checksum(vpn));
+  }
+  for (Lpn lpn = 0; lpn < params_.logical_pages; ++lpn) {
+    const Spn cached = cache_.peek(lpn);
+    if (cached != kNoSpn && !cache_.peek_dirty(lpn) && cached != directory_.stored(lpn))
+      return "logical page " + std::to_string(lpn) + " is cached clean at segment page " + std::to_string(cached) +
+             " but its translation page says " + std::to_string(directory_.stored(lpn));
+  }
+  if (!gc_buffer_.empty()) return std::to_string(gc_buffer_.size()) + " GC mapping updates were never written back";
+  return "";
+}
+
+}  // namespace ssd::fw

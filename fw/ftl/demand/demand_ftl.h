@@ -1,0 +1,118 @@
+// Demand-based page mapping: DFTL (Gupta et al., ASPLOS'09) and CAST (Xu et al., compact
+// address mapping and parallel current data blocks). The full page map lives in translation
+// pages on flash; SRAM holds the Global Translation Directory and a cache of mappings (DFTL's
+// CMT, or CAST's CAMT of runs).
+//
+// Decisions are made at once, with the flash work expressed as dependent operations:
+// - read hit: the data read. Miss: the translation page read, then the data read (the mapping
+//   comes from that translation page); the entry enters the cache when the read completes
+//   (evicting by the replacement policy; a dirty victim writes back its translation page).
+// - write: the page goes to a current data block (DFTL: the one block; CAST: by address or
+//   issuer); the cache takes the new mapping as dirty (lazy update). A miss also reads the
+//   translation page to learn the old location, and with write_miss_waits the program waits for
+//   it, as in DFTL's algorithm.
+// - write-back of translation page v (batch update): every dirty cached entry of v, and GC's
+//   pending updates for v, go into one read-modify-write of v into the current translation block.
+// - GC, when free blocks fall below the threshold: one victim at a time, greedy or
+//   cost-benefit, data and translation blocks alike. Data pages move to the GC current block;
+//   moved pages that are cached are updated in the cache, the others are held in an SRAM buffer
+//   and written into their translation pages in one batch per translation page before the erase.
+//   Translation pages move to the current translation block and the GTD follows them.
+//
+// Concurrency: a lookup's answer is taken from the firmware's state at decision time (cache,
+// GC buffer, else the translation page's content), and the dependent data read is submitted at
+// once, so the scheduler keeps its block from being erased until the read is done. Misses on a
+// translation page share its in-flight read (share_translation_reads) unless the page was
+// rewritten since that read was issued.
+//
+// A block here is a segment (see segment_space.h): by default one block per plane striped over
+// the whole array, so "one current data block" still writes to every die in parallel.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "fw/ftl/common/segment_space.h"
+#include "fw/ftl/demand/data_placement.h"
+#include "fw/ftl/demand/demand_params.h"
+#include "fw/ftl/demand/mapping_cache.h"
+#include "fw/ftl/demand/translation_directory.h"
+#include "fw/ftl/ftl.h"
+
+namespace ssd::fw {
+
+class DemandFtl : public Ftl {
+ public:
+  DemandFtl(FtlContext& ctx, DemandVariant variant);
+
+  Lpn logical_pages() const override { return params_.logical_pages; }
+  OpRef read(const PageRead& page) override;
+  WriteOutcome write(const PageWrite& page) override;
+  Ppn locate(Lpn lpn) const override;
+  bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  std::string check_metadata(const PageReader& read_page) const override;
+
+  const DemandParams& params() const { return params_; }
+  const MappingCache& cache() const { return cache_; }
+  const SegmentSpace& space() const { return space_; }
+  const TranslationDirectory& directory() const { return directory_; }
+
+ private:
+  enum Kind : std::uint8_t { kDataKind = 0, kTranslationKind = 1 };
+  enum Path : std::uint8_t { kHostPath = 0, kGcPath = 1 };
+  struct DeferredWrite {
+    PageWrite page;
+    OpRef done;
+  };
+  struct Load {
+    OpRef read;
+    Spn from = kNoSpn;
+    std::shared_ptr<std::vector<Lpn>> lpns;
+  };
+
+  Spn mapping(Lpn lpn) const;  // current mapping, without charge
+  OpRef load(Lpn lpn);         // read of lpn's translation page; invalid when it was never written
+  void loaded(std::uint32_t vpn, Spn from, const std::vector<Lpn>& lpns, const HalResult& page);
+  std::uint32_t writable_frontier(const HostRequestInfo& request);  // kNoFrontier when none
+  OpRef place_write(const PageWrite& page, std::uint32_t frontier);
+  void write_back(std::uint32_t vpn, Path path);
+  void maybe_start_gc();
+  void relocate_data(Spn old, const HalResult& page);
+  void relocate_translation(Spn old, const HalResult& page);
+  void finish_copies();
+  void finish_gc();
+  void retry_deferred();
+  void refresh_gauges();
+
+  static constexpr std::uint32_t kNoFrontier = 0xffffffffu;
+
+  FtlContext ctx_;
+  DemandParams params_;
+  std::uint32_t gc_frontier_, translation_frontier_;
+  MappingCache cache_;
+  TranslationDirectory directory_;
+  SegmentSpace space_;
+  DataPlacement placement_;
+  std::uint64_t now_ = 0;  // virtual clock: pages programmed
+  Path path_ = kHostPath;  // who is causing cache evictions right now
+  std::unordered_map<std::uint32_t, Load> loads_;  // shareable in-flight translation reads, per page
+  std::unordered_map<Lpn, Spn> gc_buffer_;         // GC moves not yet in translation pages
+  std::map<std::uint32_t, std::vector<Lpn>> gc_buffer_pages_;  // the same, per translation page
+  TableRegion gc_buffer_table_;
+  std::uint32_t gc_victim_ = SegmentSpace::kNoSegment;
+  std::uint32_t gc_reads_left_ = 0;
+  std::deque<DeferredWrite> deferred_;
+  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &gc_runs_,
+      &gc_copies_, &gc_superseded_, &deferred_writes_, &unmapped_reads_, &read_hits_, &read_misses_, &write_hits_,
+      &write_misses_, &gc_buffer_hits_, &shared_loads_, &stale_loads_, &cache_evictions_, &cache_dirty_evictions_;
+  std::uint64_t* translation_reads_[2];
+  std::uint64_t* translation_writes_[2];
+  std::uint64_t* gc_runs_by_kind_[2];
+  std::uint64_t* gc_copies_by_kind_[2];
+};
+
+}  // namespace ssd::fw

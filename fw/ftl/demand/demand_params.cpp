@@ -1,0 +1,79 @@
+#include "fw/ftl/demand/demand_params.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ssd::fw {
+
+namespace {
+bool yes(FtlOptions& o, const std::string& key, bool fallback, const std::string& what) {
+  return o.choice(key, fallback ? "true" : "false", {"true", "false"}, what) == "true";
+}
+}  // namespace
+
+DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const FlashGeometry& g) {
+  DemandParams p;
+  p.variant = variant;
+  const bool cast = variant == DemandVariant::Cast;
+  const char* name = cast ? "cast" : "dftl";
+  p.overprovisioning = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of physical pages hidden from the host");
+  p.segment_planes = static_cast<std::uint32_t>(
+      o.integer("segment_planes", g.total_planes(), 1, g.total_planes(),
+                "planes a current block stripes over: a block of that index on each, erased together"));
+  if (g.total_planes() % p.segment_planes != 0)
+    throw FtlOptionError("ftl.segment_planes = " + std::to_string(p.segment_planes) + " must divide the " +
+                         std::to_string(g.total_planes()) + " planes");
+  p.segments = g.total_planes() / p.segment_planes * g.blocks_per_plane;
+  p.gc_reserve_segments = static_cast<std::uint32_t>(
+      o.integer("gc_reserve_segments", 2, 2, 64, "free blocks only GC and translation writes may take"));
+  p.gc_threshold_segments = static_cast<std::uint32_t>(
+      o.integer("gc_threshold_segments", std::max<std::int64_t>(p.gc_reserve_segments + 2, p.segments / 64),
+                p.gc_reserve_segments + 1, p.segments, "start GC when free blocks fall below this"));
+  p.victim_policy = o.choice("gc_policy", "cost_benefit", {"greedy", "cost_benefit"},
+                             "GC victim: fewest valid pages, or (1-u)/2u x age (Kawaguchi)") == "greedy"
+                        ? VictimPolicy::Greedy
+                        : VictimPolicy::CostBenefit;
+  p.cache.budget_bytes = static_cast<std::uint64_t>(
+      o.integer("cmt_bytes", 128 * 1024, 64, std::int64_t(1) << 30, "SRAM bytes for the cached mapping table"));
+  p.cache.replacement = o.choice("cmt_policy", "slru", {"slru", "lru"}, "mapping cache replacement") == "lru"
+                            ? Replacement::Lru
+                            : Replacement::SegmentedLru;
+  p.cache.protected_share =
+      o.real("slru_protected_share", 0.5, 0.05, 0.95, "segmented LRU: share of entries in the protected segment");
+  p.cache.boundary = g.page_bytes / 4;
+  if (cast) {
+    const int bits = std::stoi(o.choice("run_length_bits", "8", {"4", "8"}, "width of a CAMT entry's length field"));
+    p.cache.entry_bits = 64 + bits;
+    p.cache.max_run = 1u << bits;
+  }
+  p.write_miss_waits = yes(o, "write_miss_waits", true, "a write whose mapping misses waits for its translation page");
+  p.share_translation_reads =
+      yes(o, "share_translation_reads", true, "misses on one translation page share its in-flight read");
+  p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
+  if (cast) {
+    p.placement = o.choice("placement", "abl", {"abl", "ibl"}, "current block choice: by address or by issuer") == "ibl"
+                      ? PlacementPolicy::IssuerBased
+                      : PlacementPolicy::AddressBased;
+    p.current_blocks = static_cast<std::uint32_t>(o.integer("current_blocks", 4, 1, 64, "parallel current data blocks"));
+    p.new_block_distance = static_cast<std::uint64_t>(
+        o.integer("abl_new_block_distance", std::max<std::int64_t>(1, p.logical_pages / (2 * p.current_blocks)), 0,
+                  std::max<std::int64_t>(1, p.logical_pages),
+                  "ABL: pages from every recorded address beyond which a request starts an unused block"));
+  }
+  o.reject_unread(name);
+  // Room for every open block (current data blocks, GC, translation), the GC threshold and one
+  // victim, beyond the host data and its translation pages.
+  const std::uint64_t segment_pages = std::uint64_t(p.segment_planes) * g.pages_per_block;
+  const std::uint64_t translation_pages = (p.logical_pages + p.cache.boundary - 1) / p.cache.boundary;
+  const std::uint64_t used = (std::uint64_t(p.logical_pages) + translation_pages + segment_pages - 1) / segment_pages;
+  const std::uint64_t spare = p.segments > used ? p.segments - used : 0;
+  const std::uint64_t needed = std::uint64_t(p.gc_threshold_segments) + p.current_blocks + 2 + 1;
+  if (spare < needed)
+    throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " leaves " +
+                         std::to_string(spare) + " spare blocks of " + std::to_string(segment_pages) + " pages; " +
+                         name + " needs at least gc_threshold_segments + current blocks + 3 = " + std::to_string(needed) +
+                         " (lower ftl.segment_planes or raise overprovisioning)");
+  return p;
+}
+
+}  // namespace ssd::fw

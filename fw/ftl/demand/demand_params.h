@@ -1,0 +1,37 @@
+// Parameters of the demand-based page-mapping FTLs (DFTL and CAST), read and checked from the
+// FTL options (also by `ssdsim validate`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fw/ftl/common/segment_space.h"
+#include "fw/ftl/demand/data_placement.h"
+#include "fw/ftl/demand/mapping_cache.h"
+#include "fw/ftl/ftl_options.h"
+
+namespace ssd::fw {
+
+enum class DemandVariant : std::uint8_t { Dftl, Cast };
+
+struct DemandParams {
+  DemandVariant variant = DemandVariant::Dftl;
+  double overprovisioning = 0.07;
+  std::uint32_t segment_planes = 1;
+  std::uint32_t gc_reserve_segments = 2;
+  std::uint32_t gc_threshold_segments = 4;
+  VictimPolicy victim_policy = VictimPolicy::CostBenefit;
+  MappingCacheConfig cache;
+  PlacementPolicy placement = PlacementPolicy::Single;
+  std::uint32_t current_blocks = 1;
+  std::uint64_t new_block_distance = 0;
+  bool write_miss_waits = true;        // a write whose mapping misses waits for its translation page
+  bool share_translation_reads = true; // misses on one translation page share its in-flight read
+  Lpn logical_pages = 0;
+  std::uint32_t segments = 0;          // derived
+
+  // Throws FtlOptionError naming the parameter; rejects parameters it does not know.
+  static DemandParams parse(DemandVariant variant, FtlOptions& options, const FlashGeometry& geometry);
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,216 @@
+#include "fw/ftl/demand/mapping_cache.h"
+
+#include <stdexcept>
+
+namespace ssd::fw {
+
+MappingCache::MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCacheConfig& config)
+    : hal_(hal), costs_(costs), config_(config) {
+  const std::uint64_t capacity = config.budget_bytes * 8 / config.entry_bits;
+  if (capacity < 4 || capacity > 0x7fffffffull)
+    throw std::invalid_argument("a mapping cache of " + std::to_string(config.budget_bytes) + " bytes holds " +
+                                std::to_string(capacity) + " entries; at least 4 are needed");
+  capacity_ = static_cast<std::uint32_t>(capacity);
+  protected_capacity_ = static_cast<std::uint32_t>(double(capacity_) * config.protected_share);
+  // A set() may hold up to three entries beyond capacity before it evicts.
+  slots_.resize(std::size_t(capacity_) + 3);
+  for (std::uint32_t s = static_cast<std::uint32_t>(slots_.size()); s-- > 0;) free_.push_back(s);
+  table_ = hal_.place_table("mapping_cache", config.budget_bytes, MemoryKind::Sram);
+}
+
+void MappingCache::touch(std::uint32_t slot, Access access) {
+  const std::uint32_t bytes = (config_.entry_bits + 7) / 8;
+  std::uint64_t offset = std::uint64_t(slot) * config_.entry_bits / 8;
+  if (offset + bytes > table_.bytes) offset = table_.bytes - bytes;  // the few overflow slots
+  hal_.touch(table_, offset, bytes, access);
+}
+
+std::uint32_t MappingCache::find(Lpn lpn) const {
+  auto it = index_.upper_bound(lpn);
+  if (it == index_.begin()) return kNil;
+  --it;
+  const Entry& e = slots_[it->second];
+  return lpn - e.lpn < e.length ? it->second : kNil;
+}
+
+Spn MappingCache::peek(Lpn lpn) const {
+  const std::uint32_t s = find(lpn);
+  return s == kNil ? kNoSpn : slots_[s].spn + (lpn - slots_[s].lpn);
+}
+
+Spn MappingCache::lookup(Lpn lpn) {
+  hal_.charge_cycles(costs_.map_lookup);
+  const std::uint32_t s = find(lpn);
+  if (s == kNil) return kNoSpn;
+  touch(s, Access::Read);
+  promote(s);
+  return slots_[s].spn + (lpn - slots_[s].lpn);
+}
+
+void MappingCache::unlink(std::uint32_t s) {
+  Entry& e = slots_[s];
+  ListHead& l = lists_[e.list];
+  (e.prev == kNil ? l.mru : slots_[e.prev].next) = e.next;
+  (e.next == kNil ? l.lru : slots_[e.next].prev) = e.prev;
+  e.prev = e.next = kNil;
+  --l.size;
+}
+
+void MappingCache::push_mru(std::uint32_t s, List list) {
+  Entry& e = slots_[s];
+  ListHead& l = lists_[list];
+  e.list = list;
+  e.prev = kNil;
+  e.next = l.mru;
+  (l.mru == kNil ? l.lru : slots_[l.mru].prev) = s;
+  l.mru = s;
+  ++l.size;
+}
+
+void MappingCache::insert_after(std::uint32_t s, std::uint32_t anchor) {
+  Entry& e = slots_[s];
+  Entry& a = slots_[anchor];
+  ListHead& l = lists_[a.list];
+  e.list = a.list;
+  e.prev = anchor;
+  e.next = a.next;
+  (a.next == kNil ? l.lru : slots_[a.next].prev) = s;
+  a.next = s;
+  ++l.size;
+}
+
+void MappingCache::promote(std::uint32_t s) {
+  unlink(s);
+  if (config_.replacement == Replacement::Lru) {
+    push_mru(s, kProbation);
+    return;
+  }
+  push_mru(s, kProtected);
+  while (lists_[kProtected].size > protected_capacity_ && lists_[kProtected].size > 1) {
+    const std::uint32_t demoted = lists_[kProtected].lru;
+    unlink(demoted);
+    push_mru(demoted, kProbation);
+  }
+}
+
+std::uint32_t MappingCache::new_entry(Lpn lpn, Spn spn, std::uint32_t length, bool dirty) {
+  if (free_.empty()) throw std::logic_error("mapping cache: no free slot");
+  const std::uint32_t s = free_.back();
+  free_.pop_back();
+  Entry& e = slots_[s];
+  e.lpn = lpn;
+  e.spn = spn;
+  e.length = length;
+  e.dirty = dirty;
+  index_.emplace(lpn, s);
+  ++entries_;
+  covered_ += length;
+  return s;
+}
+
+void MappingCache::drop(std::uint32_t s) {
+  unlink(s);
+  index_.erase(slots_[s].lpn);
+  --entries_;
+  covered_ -= slots_[s].length;
+  free_.push_back(s);
+}
+
+bool MappingCache::mergeable(const Entry& l, const Entry& r) const {
+  return l.lpn + l.length == r.lpn && l.spn + l.length == r.spn && l.length + r.length <= config_.max_run &&
+         l.lpn / config_.boundary == r.lpn / config_.boundary;
+}
+
+void MappingCache::set(Lpn lpn, Spn spn, bool dirty) {
+  hal_.charge_cycles(costs_.map_update);
+  // 1. Take the page out of the run that covers it (a hit), keeping the rest of that run.
+  bool hit = false;
+  if (const std::uint32_t s = find(lpn); s != kNil) {
+    hit = true;
+    Entry& e = slots_[s];
+    const std::uint32_t offset = lpn - e.lpn, length = e.length;
+    if (offset + 1 < length) {
+      const std::uint32_t right = new_entry(lpn + 1, e.spn + offset + 1, length - offset - 1, e.dirty);
+      insert_after(right, s);
+      touch(right, Access::Write);
+    }
+    if (offset == 0) {
+      drop(s);
+    } else {
+      covered_ -= length - offset;
+      slots_[s].length = offset;
+      touch(s, Access::Write);
+    }
+  }
+  // 2. The new mapping extends the run before it when both addresses continue it, else it is
+  //    a run of its own; then the run after it may join.
+  Entry probe;
+  probe.lpn = lpn;
+  probe.spn = spn;
+  probe.length = 1;
+  std::uint32_t slot = kNil;
+  if (lpn > 0) {
+    const std::uint32_t left = find(lpn - 1);
+    if (left != kNil && mergeable(slots_[left], probe)) {
+      slot = left;
+      ++slots_[left].length;
+      ++covered_;
+      slots_[left].dirty = slots_[left].dirty || dirty;
+    }
+  }
+  if (slot == kNil) {
+    slot = new_entry(lpn, spn, 1, dirty);
+    push_mru(slot, kProbation);
+  }
+  auto next = index_.find(lpn + 1);
+  if (next != index_.end() && mergeable(slots_[slot], slots_[next->second])) {
+    const std::uint32_t right = next->second;
+    const bool right_dirty = slots_[right].dirty;
+    const std::uint32_t right_length = slots_[right].length;
+    drop(right);
+    slots_[slot].length += right_length;
+    covered_ += right_length;
+    slots_[slot].dirty = slots_[slot].dirty || right_dirty;
+  }
+  touch(slot, Access::Write);
+  if (hit) {
+    promote(slot);
+  } else {
+    const List list = slots_[slot].list;
+    unlink(slot);
+    push_mru(slot, list);
+  }
+  // 3. Make room, never evicting the entry just written.
+  while (entries_ > capacity_) evict_one(slot);
+}
+
+void MappingCache::evict_one(std::uint32_t keep) {
+  std::uint32_t victim = lists_[kProbation].lru;
+  if (victim == keep) victim = slots_[victim].prev;
+  if (victim == kNil) {
+    victim = lists_[kProtected].lru;
+    if (victim == keep) victim = slots_[victim].prev;
+  }
+  if (victim == kNil) throw std::logic_error("mapping cache: nothing to evict");
+  ++evictions_;
+  if (slots_[victim].dirty) {
+    ++dirty_evictions_;
+    if (!on_dirty_eviction) throw std::logic_error("mapping cache: dirty eviction with no write-back handler");
+    on_dirty_eviction(slots_[victim].lpn);
+    if (slots_[victim].dirty) throw std::logic_error("mapping cache: write-back left the evicted run dirty");
+  }
+  touch(victim, Access::Read);
+  drop(victim);
+}
+
+void MappingCache::clean_range(Lpn first, Lpn count, const std::function<void(Lpn, Spn)>& visit) {
+  for (auto it = index_.lower_bound(first); it != index_.end() && it->first < first + count; ++it) {
+    Entry& e = slots_[it->second];
+    if (!e.dirty) continue;
+    touch(it->second, Access::Read);
+    for (std::uint32_t i = 0; i < e.length; ++i) visit(e.lpn + i, e.spn + i);
+    e.dirty = false;
+  }
+}
+
+}  // namespace ssd::fw
