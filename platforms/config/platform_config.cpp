@@ -204,6 +204,11 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
     chain.push_back(next);
   }
   chain.back()[parts.back()] = parsed;
+  // A flat FTL parameter on the command line applies to whichever FTL runs: it replaces what
+  // the file's per-FTL subsections say for the same key.
+  if (parts.size() == 2 && parts[0] == "ftl" && parts[1] != "name")
+    for (const auto& f : fw::ftl_registry())
+      if (YAML::Node section = root["ftl"][f.name]; section.IsMap()) section.remove(parts[1]);
 }
 
 }  // namespace
@@ -299,12 +304,25 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
   std::map<std::string, std::string> ftl_params;
   if (YAML::Node ftl = root["ftl"]) {
     if (!ftl.IsMap()) r.fail("ftl", "(not a section)", "a section with name and the FTL's parameters");
+    // Flat keys go to whichever FTL runs; a subsection named after an FTL only to that FTL (so
+    // one platform file can carry settings for several and --ftl can switch between them).
+    std::map<std::string, std::string> own;
     for (const auto& kv : ftl) {
       const std::string key = kv.first.as<std::string>();
       if (key == "name") continue;
-      if (!kv.second.IsScalar()) r.fail("ftl." + key, "(not a scalar)", "a single value");
+      if (kv.second.IsMap() && fw::find_ftl(key)) {
+        for (const auto& sub : kv.second) {
+          const std::string name = "ftl." + key + "." + sub.first.as<std::string>();
+          if (!sub.second.IsScalar()) r.fail(name, "(not a scalar)", "a single value");
+          if (key == c.firmware.ftl) own[sub.first.as<std::string>()] = sub.second.Scalar();
+        }
+        continue;
+      }
+      if (!kv.second.IsScalar())
+        r.fail("ftl." + key, "(not a scalar)", "a single value, or a section named after an FTL (" + fw::ftl_names() + ")");
       ftl_params[key] = kv.second.Scalar();
     }
+    for (const auto& [k, v] : own) ftl_params[k] = v;
   }
   c.firmware.ftl_options = fw::FtlOptions(ftl_params);
   r.reject_unknown(root, "");

@@ -80,6 +80,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
 
   // FTL metrics.
   json ftl = counters_json(*metrics.sets().at("ftl"));
+  for (const auto& [k, v] : metrics.sets().at("ftl")->gauges()) ftl[k] = v;
   const std::uint64_t host_pages = counter(metrics, "ftl", "host_pages_written");
   const std::uint64_t programmed = counter(metrics, "ftl", "flash_pages_programmed");
   ftl["waf"] = host_pages ? double(programmed) / double(host_pages) : 0.0;

@@ -19,7 +19,7 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
       params_(DemandParams::parse(variant, ctx.options, ctx.hal.geometry())),
       gc_frontier_(params_.current_blocks),
       translation_frontier_(params_.current_blocks + 1),
-      cache_(ctx.hal, ctx.costs, params_.cache),
+      cache_(ctx.hal, ctx.costs, params_.cache, ctx.metrics),
       directory_(ctx.hal, params_.logical_pages, params_.cache.boundary),
       space_(ctx.hal, ctx.costs, params_.segment_planes, frontier_kinds(params_.current_blocks),
              params_.gc_reserve_segments),
@@ -39,9 +39,7 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
       write_misses_(ctx.metrics.counter("cmt_write_misses")),
       gc_buffer_hits_(ctx.metrics.counter("gc_buffer_hits")),
       shared_loads_(ctx.metrics.counter("translation_reads_shared")),
-      stale_loads_(ctx.metrics.counter("translation_reads_stale")),
-      cache_evictions_(ctx.metrics.counter("cmt_evictions")),
-      cache_dirty_evictions_(ctx.metrics.counter("cmt_dirty_evictions")) {
+      stale_loads_(ctx.metrics.counter("translation_reads_stale")) {
   translation_reads_[kHostPath] = &ctx.metrics.counter("translation_reads_host");
   translation_reads_[kGcPath] = &ctx.metrics.counter("translation_reads_gc");
   translation_writes_[kHostPath] = &ctx.metrics.counter("translation_writes_host");
@@ -83,8 +81,6 @@ void DemandFtl::refresh_gauges() {
   ctx_.metrics.gauge("cmt_average_run_length") =
       cache_.entries() ? double(cache_.covered_pages()) / cache_.entries() : 0.0;
   ctx_.metrics.gauge("cmt_coverage_bytes") = double(cache_.covered_pages()) * ctx_.hal.geometry().page_bytes;
-  cache_evictions_ = cache_.evictions();
-  cache_dirty_evictions_ = cache_.dirty_evictions();
 }
 
 OpRef DemandFtl::load(Lpn lpn) {

@@ -108,7 +108,7 @@ class DemandFtl : public Ftl {
   std::deque<DeferredWrite> deferred_;
   std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &gc_runs_,
       &gc_copies_, &gc_superseded_, &deferred_writes_, &unmapped_reads_, &read_hits_, &read_misses_, &write_hits_,
-      &write_misses_, &gc_buffer_hits_, &shared_loads_, &stale_loads_, &cache_evictions_, &cache_dirty_evictions_;
+      &write_misses_, &gc_buffer_hits_, &shared_loads_, &stale_loads_;
   std::uint64_t* translation_reads_[2];
   std::uint64_t* translation_writes_[2];
   std::uint64_t* gc_runs_by_kind_[2];

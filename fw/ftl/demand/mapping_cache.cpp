@@ -4,8 +4,13 @@
 
 namespace ssd::fw {
 
-MappingCache::MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCacheConfig& config)
-    : hal_(hal), costs_(costs), config_(config) {
+MappingCache::MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCacheConfig& config,
+                           MetricSet& metrics)
+    : hal_(hal),
+      costs_(costs),
+      config_(config),
+      evictions_(metrics.counter("cmt_evictions")),
+      dirty_evictions_(metrics.counter("cmt_dirty_evictions")) {
   const std::uint64_t capacity = config.budget_bytes * 8 / config.entry_bits;
   if (capacity < 4 || capacity > 0x7fffffffull)
     throw std::invalid_argument("a mapping cache of " + std::to_string(config.budget_bytes) + " bytes holds " +

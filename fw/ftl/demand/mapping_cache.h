@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/metrics.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
@@ -41,7 +42,8 @@ struct MappingCacheConfig {
 
 class MappingCache {
  public:
-  MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCacheConfig& config);
+  // Counts evictions in `metrics` (cmt_evictions, cmt_dirty_evictions).
+  MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCacheConfig& config, MetricSet& metrics);
 
   std::uint32_t capacity() const { return capacity_; }
   std::uint32_t entries() const { return entries_; }
@@ -70,9 +72,6 @@ class MappingCache {
   // Called when a dirty run must leave the cache, before it is dropped: the owner writes back
   // its translation page (normally through clean_range).
   std::function<void(Lpn first_lpn)> on_dirty_eviction;
-
-  std::uint64_t evictions() const { return evictions_; }
-  std::uint64_t dirty_evictions() const { return dirty_evictions_; }
 
  private:
   static constexpr std::uint32_t kNil = 0xffffffffu;
@@ -109,7 +108,8 @@ class MappingCache {
   std::map<Lpn, std::uint32_t> index_;  // first LPN of each run -> slot
   ListHead lists_[2];
   std::uint32_t entries_ = 0;
-  std::uint64_t covered_ = 0, evictions_ = 0, dirty_evictions_ = 0;
+  std::uint64_t covered_ = 0;
+  std::uint64_t &evictions_, &dirty_evictions_;
   TableRegion table_;
 };
 
