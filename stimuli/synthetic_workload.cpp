@@ -46,6 +46,7 @@ SyntheticWorkload::SyntheticWorkload(const SyntheticSpec& spec) : spec_(spec) {
     invalid("read_fraction", "in [0, 1]", got.str());
   }
   if (spec_.count == 0) invalid("count", ">= 1", "0");
+  if (spec_.issuers == 0) invalid("issuers", ">= 1", "0");
   if (spec_.interarrival_ns != 0 &&
       spec_.count - 1 > std::numeric_limits<std::uint64_t>::max() / spec_.interarrival_ns) {
     invalid("interarrival_ns", "such that (count - 1) * interarrival_ns fits in 64 bits",
@@ -90,7 +91,7 @@ bool SyntheticWorkload::next(HostRequest& r) {
   r.write = !(u < spec_.read_fraction);
   r.lba = offset / kSectorBytes;
   r.sectors = spec_.request_bytes / kSectorBytes;
-  r.issuer = 0;
+  r.issuer = static_cast<std::uint32_t>(issued_ % spec_.issuers);
   ++issued_;
   return true;
 }

@@ -23,6 +23,7 @@ struct SyntheticSpec {
   std::uint32_t align_bytes = 0;        // Random: offset granularity from range start; 0 = request_bytes
   std::uint64_t seed = 1;
   std::uint64_t interarrival_ns = 0;    // arrival of request i is i * interarrival_ns
+  std::uint32_t issuers = 1;            // request i comes from issuer i % issuers (interleaved streams)
 };
 
 // Sequential: offsets start at range_start_bytes and advance by request_bytes; when the next

@@ -85,6 +85,9 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_option("--count", run.synthetic.count, "synthetic: number of requests")->check(kDecimal);
   cmd_run->add_option("--range-bytes", run.synthetic.range_bytes, "synthetic: addressed range (0 = whole drive)")->check(kDecimal);
   cmd_run->add_option("--seed", run.synthetic.seed, "synthetic: random seed")->check(kDecimal);
+  cmd_run->add_option("--issuers", run.synthetic.issuers,
+                      "synthetic: request i comes from issuer i % N (for issuer-based FTL placement)")
+      ->check(kDecimal & CLI::Range(1u, 1u << 20));
   cmd_run->add_option("--qd,--queue-depth", run.queue_depth, "host queue depth")
       ->check(kDecimal & CLI::Range(1u, 65536u))
       ->capture_default_str();

@@ -12,6 +12,7 @@ using namespace ssd::cli;
 namespace {
 
 std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
+std::uint64_t counter_or_zero(const json& f, const char* key) { return f.contains(key) ? u64(f[key]) : 0; }
 
 // The tiny platform's geometry, from a one-request run's report.
 Geometry tiny_geometry(const TempDir& dir) {
@@ -47,10 +48,12 @@ void check_common_identities(const json& r, const Geometry& g, std::uint64_t cou
   CHECK(in["mapping_check"] == "ok");
   CHECK(u64(in["pages_checked"]) > 0);
 
-  // Flash pages: host pages plus GC relocations, nothing else (closed form).
+  // Flash pages: host pages, GC relocations of data, and translation pages (written back or
+  // relocated; demand-based FTLs only), nothing else (closed form).
   const std::uint64_t programmed = u64(f["flash_pages_programmed"]);
   const std::uint64_t host_pages = u64(f["host_pages_written"]);
-  CHECK(programmed == host_pages + u64(f["gc_copies"]));
+  CHECK(programmed == host_pages + u64(f["gc_copies"]) - counter_or_zero(f, "gc_copies_translation") +
+                          counter_or_zero(f, "translation_writes_host") + counter_or_zero(f, "translation_writes_gc"));
   REQUIRE(host_pages > 0);
   CHECK(f["waf"].get<double>() == Approx(double(programmed) / double(host_pages)).epsilon(1e-12));
 
@@ -103,11 +106,13 @@ void check_common_identities(const json& r, const Geometry& g, std::uint64_t cou
 // A random synthetic run on the tiny platform that must succeed; checks the common identities
 // (with the report's FTL counters and integrity section attached to any failure).
 json random_run(const TempDir& dir, const Geometry& g, const std::string& read_fraction, std::uint64_t request_bytes,
-                std::uint64_t count, const std::string& seed, const std::string& qd, const std::string& precondition) {
-  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", read_fraction,
-                                 "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
-                                 "--seed", seed, "--qd", qd, "--precondition", precondition},
-                                dir);
+                std::uint64_t count, const std::string& seed, const std::string& qd, const std::string& precondition,
+                const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args{"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", read_fraction,
+                                "--request-bytes", std::to_string(request_bytes), "--count", std::to_string(count),
+                                "--seed", seed, "--qd", qd, "--precondition", precondition};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const json r = successful_run(args, dir);
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
   check_common_identities(r, g, count, request_bytes);
@@ -198,4 +203,36 @@ TEST_CASE("timed integrity: preconditioned drive, mixed workload", "[cli][integr
   CHECK(u64(r["ftl_metrics"]["unmapped_reads"]) == 0);  // the fill wrote every logical page
   CHECK(u64(r["ftl_metrics"]["gc_runs"]) > 0);
   CHECK(u64(r["integrity"]["pages_checked"]) == u64(r["host"]["reads"]));
+}
+
+TEST_CASE("timed integrity: DFTL and CAST with a small mapping cache under GC", "[cli][integrity][dftl][cast]") {
+  // 1.5-page unaligned requests (read-modify-write, runs of 2-3 pages) from 3 interleaved issuers,
+  // after a fill; a 2 KiB cache (256 DFTL entries) forces evictions all the time, and writing the
+  // logical space twice over runs GC of data and translation blocks while host I/O is in flight.
+  TempDir dir;
+  const Geometry g = tiny_geometry(dir);
+  const std::uint64_t request_bytes = g.page_bytes * 3 / 2;
+  const std::uint64_t count = 2 * g.logical_pages() * 10 / 7;  // ~2 capacities of page writes
+  const std::vector<std::vector<std::string>> configs = {
+      {"--set", "ftl.name=dftl"},
+      {"--set", "ftl.name=dftl", "--set", "ftl.cmt_policy=lru", "--set", "ftl.write_miss_waits=false"},
+      {"--set", "ftl.name=cast", "--set", "ftl.placement=abl", "--set", "ftl.current_blocks=3"},
+      {"--set", "ftl.name=cast", "--set", "ftl.placement=ibl", "--set", "ftl.segment_planes=2", "--set",
+       "ftl.run_length_bits=4"},
+  };
+  for (const auto& config : configs) {
+    std::vector<std::string> extra = config;
+    for (const char* a : {"--set", "ftl.cmt_bytes=2048", "--issuers", "3"}) extra.push_back(a);
+    std::string joined;
+    for (const auto& a : extra) joined += a + " ";
+    INFO("options: " << joined);
+    const json r = random_run(dir, g, "0.3", request_bytes, count, "7", "16", "fill", extra);
+    INFO("ftl_metrics: " << r["ftl_metrics"].dump());
+    const json& f = r["ftl_metrics"];
+    CHECK(u64(f["cmt_dirty_evictions"]) > 100);
+    CHECK(u64(f["translation_writes_host"]) > 100);
+    CHECK(u64(f["gc_runs_data"]) > 0);
+    CHECK(u64(f["gc_buffer_hits"]) + u64(f["translation_reads_gc"]) > 0);
+    CHECK(u64(f["cmt_read_hits"]) + u64(f["cmt_read_misses"]) + u64(f["gc_buffer_hits"]) >= u64(f["host_pages_read"]));
+  }
 }

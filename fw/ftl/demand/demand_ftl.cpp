@@ -48,7 +48,6 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
   gc_runs_by_kind_[kTranslationKind] = &ctx.metrics.counter("gc_runs_translation");
   gc_copies_by_kind_[kDataKind] = &ctx.metrics.counter("gc_copies_data");
   gc_copies_by_kind_[kTranslationKind] = &ctx.metrics.counter("gc_copies_translation");
-  ctx.metrics.gauge("cmt_capacity_entries") = cache_.capacity();
   if (cache_.table().memory != MemoryKind::Sram)
     throw FtlOptionError("ftl.cmt_bytes = " + std::to_string(params_.cache.budget_bytes) +
                          " does not fit in the controller's SRAM (the mapping cache must live there)");
@@ -76,6 +75,7 @@ Ppn DemandFtl::locate(Lpn lpn) const {
 }
 
 void DemandFtl::refresh_gauges() {
+  ctx_.metrics.gauge("cmt_capacity_entries") = cache_.capacity();
   ctx_.metrics.gauge("cmt_entries") = cache_.entries();
   ctx_.metrics.gauge("cmt_covered_pages") = double(cache_.covered_pages());
   ctx_.metrics.gauge("cmt_average_run_length") =
