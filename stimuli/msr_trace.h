@@ -24,40 +24,35 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <string>
+#include <vector>
 
 #include "stimuli/host_request.h"
+#include "stimuli/trace_lines.h"
 
 namespace ssd::stimuli {
 
 class MsrTrace : public Workload {
  public:
   // Throws WorkloadError("cannot open trace file '<path>'") if the file cannot be opened.
-  explicit MsrTrace(const std::string& path);
+  explicit MsrTrace(const std::string& path) : lines_(path) {}
 
   bool next(HostRequest& r) override;
-  std::string describe() const override;
-  std::string position() const override { return path_ + ":" + std::to_string(line_no_); }
+  std::string describe() const override { return "msr:" + lines_.path(); }
+  std::string position() const override { return lines_.position(); }
 
   // Physical lines consumed so far, blank ones included (= line number of the last line read).
-  std::uint64_t lines_read() const { return line_no_; }
+  std::uint64_t lines_read() const { return lines_.line_number(); }
   // Requests returned so far.
   std::uint64_t requests_read() const { return requests_; }
   // Requests whose timestamp went backwards and whose arrival was clamped (see above).
-  std::uint64_t clamped_arrivals() const { return clamped_; }
+  std::uint64_t clamped_arrivals() const { return clock_.clamped(); }
 
  private:
-  [[noreturn]] void fail(const std::string& expected, const std::string& line) const;
-
-  std::string path_;
-  std::ifstream in_;
-  std::string line_;  // reused buffer, avoids one allocation per request
-  std::uint64_t line_no_ = 0;
+  TraceLines lines_;
+  ArrivalClock clock_;
+  std::vector<std::string_view> fields_ = std::vector<std::string_view>(7);
   std::uint64_t requests_ = 0;
-  std::uint64_t clamped_ = 0;
-  std::uint64_t first_timestamp_ = 0;
-  std::uint64_t prev_arrival_ns_ = 0;
 };
 
 }  // namespace ssd::stimuli

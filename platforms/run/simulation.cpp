@@ -9,7 +9,7 @@
 #include "platforms/functional/functional_drive.h"
 #include "platforms/report/report.h"
 #include "platforms/run/drive_testbench.h"
-#include "stimuli/msr_trace.h"
+#include "stimuli/open_trace.h"
 
 namespace ssd::platform {
 
@@ -34,7 +34,7 @@ RunOutcome run_simulation(const RunOptions& o) {
     vcd = std::make_unique<tlmx::VcdTracer>(o.vcd_path, std::uint64_t(o.vcd_start_us * 1e6),
                                             std::uint64_t(o.vcd_end_us * 1e6));
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
-    if (!o.trace.empty()) return std::make_unique<stimuli::MsrTrace>(o.trace);
+    if (!o.trace.empty()) return stimuli::open_trace(o.trace, o.trace_format);
     stimuli::SyntheticSpec s = o.synthetic;
     if (s.range_bytes == 0) s.range_bytes = capacity * fw::kSectorBytes - s.range_start_bytes;
     return std::make_unique<stimuli::SyntheticWorkload>(s);

@@ -13,7 +13,8 @@ namespace ssd::platform {
 
 struct RunOptions {
   PlatformConfig platform;
-  std::string trace;                  // MSR Cambridge CSV; empty: the synthetic workload
+  std::string trace;                  // trace file; empty: the synthetic workload
+  std::string trace_format = "auto";  // see stimuli/open_trace.h
   stimuli::SyntheticSpec synthetic;   // range_bytes 0 = the whole drive
   std::uint32_t queue_depth = 16;
   bool open_loop = false;

@@ -76,7 +76,10 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_option("-p,--platform", platform_file, "platform file (YAML)")->capture_default_str();
   cmd_run->add_option("--ftl", ftl, "FTL to run (overrides ftl.name; see `ssdsim ftls`)");
   cmd_run->add_option("--set", overrides, "override a parameter: key=value (e.g. channels=4, ftl.overprovisioning=0.1)");
-  cmd_run->add_option("-t,--trace", run.trace, "MSR Cambridge CSV trace to replay (\"\" for a synthetic workload)")
+  cmd_run->add_option("-t,--trace", run.trace, "trace to replay (\"\" for a synthetic workload)")
+      ->capture_default_str();
+  cmd_run->add_option("--trace-format", run.trace_format, "trace format: auto (by name/content), msr, mqsim")
+      ->check(CLI::IsMember({"auto", "msr", "mqsim"}))
       ->capture_default_str();
   cmd_run->add_option("--synthetic", pattern, "synthetic workload (implies no trace): random or sequential")
       ->check(CLI::IsMember({"random", "sequential"}));
