@@ -34,7 +34,7 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
                         ? VictimPolicy::Greedy
                         : VictimPolicy::CostBenefit;
   p.cache.budget_bytes = static_cast<std::uint64_t>(
-      o.integer("cmt_bytes", 128 * 1024, 64, std::int64_t(1) << 30, "SRAM bytes for the cached mapping table"));
+      o.integer("cmt_bytes", 128 * 1024, 8, std::int64_t(1) << 30, "SRAM bytes for the cached mapping table"));
   p.cache.replacement = o.choice("cmt_policy", "slru", {"slru", "lru"}, "mapping cache replacement") == "lru"
                             ? Replacement::Lru
                             : Replacement::SegmentedLru;
