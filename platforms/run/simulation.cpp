@@ -10,6 +10,7 @@
 #include "platforms/report/report.h"
 #include "platforms/run/drive_testbench.h"
 #include "stimuli/open_trace.h"
+#include "stimuli/repeated_workload.h"
 
 namespace ssd::platform {
 
@@ -34,10 +35,14 @@ RunOutcome run_simulation(const RunOptions& o) {
     vcd = std::make_unique<tlmx::VcdTracer>(o.vcd_path, std::uint64_t(o.vcd_start_us * 1e6),
                                             std::uint64_t(o.vcd_end_us * 1e6));
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
-    if (!o.trace.empty()) return stimuli::open_trace(o.trace, o.trace_format);
-    stimuli::SyntheticSpec s = o.synthetic;
-    if (s.range_bytes == 0) s.range_bytes = capacity * fw::kSectorBytes - s.range_start_bytes;
-    return std::make_unique<stimuli::SyntheticWorkload>(s);
+    auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
+      if (!o.trace.empty()) return stimuli::open_trace(o.trace, o.trace_format);
+      stimuli::SyntheticSpec s = o.synthetic;
+      if (s.range_bytes == 0) s.range_bytes = capacity * fw::kSectorBytes - s.range_start_bytes;
+      return std::make_unique<stimuli::SyntheticWorkload>(s);
+    };
+    if (o.repeat == 1) return open();
+    return std::make_unique<stimuli::RepeatedWorkload>(open, o.repeat);
   };
   stimuli::HostModelConfig hc{o.queue_depth, o.open_loop, o.time_scale, o.fold_addresses, 0};
   DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());

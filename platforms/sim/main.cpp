@@ -99,6 +99,8 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::IsMember({"open", "closed", "auto"}))->capture_default_str();
   cmd_run->add_option("--time-scale", run.time_scale, "open loop: multiply trace times (0.5 = twice as fast)")
       ->check(CLI::PositiveNumber);
+  cmd_run->add_option("--repeat", run.repeat, "replay the trace or synthetic workload N times back to back")
+      ->check(kDecimal & CLI::Range(1u, 1000000u));
   cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (by whole pages, modulo the capacity)");
   cmd_run->add_option("--precondition", precondition,
                       "before measuring: none, fill (sequential), or fill+random:X (then X capacities of random page writes)")

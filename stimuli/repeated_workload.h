@@ -1,0 +1,32 @@
+// A workload replayed several times back to back (short traces do not write enough to bring a
+// drive's garbage collection to steady state). Pass k's arrivals are shifted by the end of pass
+// k-1 plus one mean inter-arrival gap, so the request rate of the trace is kept.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "stimuli/host_request.h"
+
+namespace ssd::stimuli {
+
+class RepeatedWorkload : public Workload {
+ public:
+  using Factory = std::function<std::unique_ptr<Workload>()>;
+  // Throws WorkloadError when passes is 0.
+  RepeatedWorkload(Factory open, std::uint32_t passes);
+
+  bool next(HostRequest& r) override;
+  std::string describe() const override;
+  std::string position() const override { return current_->position(); }
+
+ private:
+  Factory open_;
+  std::uint32_t passes_, pass_ = 1;
+  std::unique_ptr<Workload> current_;
+  std::uint64_t offset_ns_ = 0, last_arrival_ns_ = 0, requests_in_pass_ = 0;
+};
+
+}  // namespace ssd::stimuli
