@@ -30,10 +30,11 @@ TEST_CASE("DFTL and CAST pass the integrity oracle with constant eviction and tr
   const std::string ftl = GENERATE(as<std::string>{}, "dftl", "cast");
   const std::string segment_planes = GENERATE(as<std::string>{}, "8", "2", "1");
   const std::uint64_t seed = GENERATE(1, 2);
-  std::map<std::string, std::string> options{{"overprovisioning", "0.35"},
+  std::map<std::string, std::string> options{{"overprovisioning", ftl == "cast" ? "0.4" : "0.35"},
                                              {"segment_planes", segment_planes},
                                              {"cmt_bytes", "256"},  // 32 DFTL entries, 28 CAST runs
-                                             {"gc_policy", seed == 1 ? "greedy" : "cost_benefit"}};
+                                             {"gc_policy", seed == 1 ? "greedy" : "cost_benefit"},
+                                             {"gc_destination", seed == 1 ? "current" : "own"}};
   if (ftl == "cast") options["current_blocks"] = "3";
   platform::FunctionalDrive drive(demand_drive(ftl, options, seed));
   const Lpn logical_pages = drive.firmware().ftl().logical_pages();
@@ -145,7 +146,7 @@ TEST_CASE("DFTL vs CAST: a 16-page write is 16 CMT entries but one CAMT run", "[
 
   // CAST, 36 bytes = 4 runs of 72 bits: the 16 pages went to consecutive segment pages of one
   // current block, so they are one run; reading them back is 16 hits and no flash lookups.
-  platform::FunctionalDrive cast(demand_drive("cast", {{"cmt_bytes", "36"}, {"overprovisioning", "0.35"}}));
+  platform::FunctionalDrive cast(demand_drive("cast", {{"cmt_bytes", "36"}, {"overprovisioning", "0.45"}}));
   stimuli::IntegrityOracle cast_oracle(cast.firmware().ftl().logical_pages(), 512);
   replay(cast, cast_oracle, {page_request(true, 0, 16), page_request(false, 0, 16)});
   auto& c = cast.metrics().set("ftl");
@@ -159,7 +160,7 @@ TEST_CASE("DFTL vs CAST: a 16-page write is 16 CMT entries but one CAMT run", "[
 
   // With 4-bit run lengths a run holds at most 16 pages: 20 pages are two runs.
   platform::FunctionalDrive short_runs(
-      demand_drive("cast", {{"cmt_bytes", "36"}, {"overprovisioning", "0.35"}, {"run_length_bits", "4"}}));
+      demand_drive("cast", {{"cmt_bytes", "36"}, {"overprovisioning", "0.45"}, {"run_length_bits", "4"}}));
   stimuli::IntegrityOracle short_oracle(short_runs.firmware().ftl().logical_pages(), 512);
   replay(short_runs, short_oracle, {page_request(true, 0, 20)});
   CHECK(demand(short_runs).cache().entries() == 2);
@@ -201,7 +202,7 @@ TEST_CASE("CAST placement: address-based and issuer-based current blocks", "[ftl
 TEST_CASE("DFTL and CAST reject bad parameters by name", "[ftl][dftl][cast]") {
   auto fails = [](const std::string& ftl, std::map<std::string, std::string> o, const std::string& text) {
     INFO(ftl << ": " << text);
-    o.emplace("overprovisioning", "0.35");
+    o.emplace("overprovisioning", "0.45");
     CHECK_THROWS_WITH(platform::FunctionalDrive(demand_drive(ftl, std::move(o))), Catch::Contains(text));
   };
   fails("dftl", {{"current_blocks", "4"}}, "unknown parameter(s) for FTL 'dftl': ftl.current_blocks");

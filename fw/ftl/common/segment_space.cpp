@@ -75,7 +75,8 @@ std::vector<BlockId> SegmentSpace::blocks(std::uint32_t segment) const {
 
 bool SegmentSpace::can_allocate(std::uint32_t frontier, bool privileged) const {
   const Frontier& f = frontiers_[frontier];
-  if (f.segment != kNoSegment && f.next < segment_pages_) return true;
+  if (f.segment != kNoSegment && f.next < segment_pages_)
+    return privileged || !f.from_reserve || free_count_ > reserve_;
   return free_count_ > (privileged ? 0u : reserve_);
 }
 
@@ -95,9 +96,10 @@ std::uint32_t SegmentSpace::take_free(bool privileged) {
 
 Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_t now) {
   Frontier& f = frontiers_[frontier];
+  if (!can_allocate(frontier, privileged)) return kNoSpn;
   if (f.segment == kNoSegment || f.next == segment_pages_) {
+    f.from_reserve = free_count_ <= reserve_;
     const std::uint32_t s = take_free(privileged);
-    if (s == kNoSegment) return kNoSpn;
     f.segment = s;
     f.next = 0;
     ++f.generation;

@@ -44,6 +44,9 @@ class SegmentSpace {
 
   // Next page of a frontier, opening a free segment when its current one is full; kNoSpn when
   // the frontier needs a segment and may not take one. `now` is the caller's virtual clock.
+  // A segment a privileged allocation opened out of the reserve is privileged-only while the
+  // reserve is short (GC copying into a block the host also writes must not see the host use
+  // up the space it took for its copies).
   Spn allocate(std::uint32_t frontier, bool privileged, std::uint64_t now);
   bool can_allocate(std::uint32_t frontier, bool privileged) const;
   // Counts segments the frontier has opened (so callers can tell when it moved to a new one).
@@ -74,6 +77,7 @@ class SegmentSpace {
     std::uint32_t segment = kNoSegment;
     std::uint32_t next = 0;
     std::uint64_t generation = 0;
+    bool from_reserve = false;
   };
   std::uint32_t take_free(bool privileged);  // kNoSegment when none may be taken
 

@@ -7,6 +7,8 @@
 namespace ssd::fw {
 
 namespace {
+constexpr std::uint32_t kGcIssuer = 0xffffffffu;  // GC's writes, for issuer-based placement
+
 std::vector<std::uint8_t> frontier_kinds(std::uint32_t data_blocks) {
   std::vector<std::uint8_t> kinds(data_blocks + 1, 0);  // current data blocks, then GC's
   kinds.push_back(1);                                   // the current translation block
@@ -288,7 +290,15 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
   if (lpn >= params_.logical_pages || mapping(lpn) != old)
     throw std::logic_error("GC: valid segment page " + std::to_string(old) + " has OOB logical page " +
                            std::to_string(lpn) + " whose mapping points elsewhere");
-  const Spn spn = space_.allocate(gc_frontier_, true, now_++);
+  // The current data block placement picks for this page (GC is an issuer of its own for
+  // IBL), or GC's own block.
+  std::uint32_t frontier = gc_frontier_;
+  if (params_.gc_copies_to_current) {
+    const HostRequestInfo as_gc{kGcIssuer, 0, lpn};
+    frontier = placement_.choose(as_gc, space_);
+    if (params_.placement == PlacementPolicy::IssuerBased) placement_.record(frontier, as_gc, space_);
+  }
+  const Spn spn = space_.allocate(frontier, true, now_++);
   if (spn == kNoSpn) throw std::logic_error("GC has no free block to relocate into");
   space_.invalidate(old, now_);
   space_.mark_valid(spn);

@@ -14,7 +14,9 @@
 // - write-back of translation page v (batch update): every dirty cached entry of v, and GC's
 //   pending updates for v, go into one read-modify-write of v into the current translation block.
 // - GC, when free blocks fall below the threshold: one victim at a time, greedy or
-//   cost-benefit, data and translation blocks alike. Data pages move to the GC current block;
+//   cost-benefit, data and translation blocks alike. Data pages move to a current data block
+//   (the one placement picks for them: DFTL's single block; CAST by address, or with GC as an
+//   issuer of its own) as both papers do, or with gc_destination=own to a GC block of their own;
 //   moved pages that are cached are updated in the cache, the others are held in an SRAM buffer
 //   and written into their translation pages in one batch per translation page before the erase.
 //   Translation pages move to the current translation block and the GTD follows them.

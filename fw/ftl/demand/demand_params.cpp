@@ -24,8 +24,17 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
     throw FtlOptionError("ftl.segment_planes = " + std::to_string(p.segment_planes) + " must divide the " +
                          std::to_string(g.total_planes()) + " planes");
   p.segments = g.total_planes() / p.segment_planes * g.blocks_per_plane;
-  p.gc_reserve_segments = static_cast<std::uint32_t>(
-      o.integer("gc_reserve_segments", 2, 2, 64, "free blocks only GC and translation writes may take"));
+
+  if (cast) p.current_blocks = static_cast<std::uint32_t>(o.integer("current_blocks", 4, 1, 64, "parallel current data blocks"));
+  p.gc_copies_to_current =
+      o.choice("gc_destination", "current", {"current", "own"},
+               "where GC copies valid data: the current data block (as DFTL and CAST do) or a block of its own") ==
+      "current";
+  // GC must always be able to finish a victim: one fresh block for each block its copies may
+  // go to, and one for translation pages.
+  const std::int64_t min_reserve = (p.gc_copies_to_current ? p.current_blocks : 1) + 1;
+  p.gc_reserve_segments = static_cast<std::uint32_t>(o.integer(
+      "gc_reserve_segments", min_reserve, min_reserve, 64, "free blocks only GC and translation writes may take"));
   p.gc_threshold_segments = static_cast<std::uint32_t>(
       o.integer("gc_threshold_segments", std::max<std::int64_t>(p.gc_reserve_segments + 2, p.segments / 64),
                 p.gc_reserve_segments + 1, p.segments, "start GC when free blocks fall below this"));
@@ -54,7 +63,6 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
     p.placement = o.choice("placement", "abl", {"abl", "ibl"}, "current block choice: by address or by issuer") == "ibl"
                       ? PlacementPolicy::IssuerBased
                       : PlacementPolicy::AddressBased;
-    p.current_blocks = static_cast<std::uint32_t>(o.integer("current_blocks", 4, 1, 64, "parallel current data blocks"));
     p.new_block_distance = static_cast<std::uint64_t>(
         o.integer("abl_new_block_distance", std::max<std::int64_t>(1, p.logical_pages / (2 * p.current_blocks)), 0,
                   std::max<std::int64_t>(1, p.logical_pages),

@@ -27,6 +27,7 @@ struct DemandParams {
   std::uint64_t new_block_distance = 0;
   bool write_miss_waits = true;        // a write whose mapping misses waits for its translation page
   bool share_translation_reads = true; // misses on one translation page share its in-flight read
+  bool gc_copies_to_current = true;    // GC copies go into a current data block (the papers), else a GC block
   Lpn logical_pages = 0;
   std::uint32_t segments = 0;          // derived
 
