@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the regression golden file tests/regression/tiny_random.json.
+# Regenerates the regression golden files tests/regression/tiny_random*.json (one per FTL).
 #
 # ONLY run this when a change in the simulator's results is intended, and explain in the commit
 # message what changed in the report and why (the diff of the golden file is part of the review).
@@ -16,19 +16,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset default >/dev/null
 cmake --build --preset default --target cli_tests ssdsim
-golden=tests/regression/tiny_random.json
-before=$(mktemp)
-trap 'rm -f "$before"' EXIT
-[ -f "$golden" ] && cp "$golden" "$before"
-SSD_UPDATE_GOLDEN=1 ./build/tests/cli_tests "regression: tiny random matches the golden report"
-# Check the new file against a fresh run, then show what changed.
-./build/tests/cli_tests "regression: tiny random matches the golden report,regression: the scenario is deterministic"
-if [ -s "$before" ]; then
-  if diff -u "$before" "$golden"; then
+before=$(mktemp -d)
+trap 'rm -rf "$before"' EXIT
+cp tests/regression/tiny_random*.json "$before"/ 2>/dev/null || true
+SSD_UPDATE_GOLDEN=1 ./build/tests/cli_tests "regression: tiny random matches the golden report*"
+# Check the new files against fresh runs, then show what changed.
+./build/tests/cli_tests "regression: tiny random matches the golden report*,regression: the scenario is deterministic"
+for golden in tests/regression/tiny_random*.json; do
+  old="$before/$(basename "$golden")"
+  if [ ! -f "$old" ]; then
+    echo "update-golden: created $golden"
+  elif diff -u "$old" "$golden"; then
     echo "update-golden: $golden unchanged"
   else
     echo "update-golden: $golden changed (diff above); explain the change in the commit message"
   fi
-else
-  echo "update-golden: created $golden"
-fi
+done

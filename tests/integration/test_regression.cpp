@@ -19,20 +19,29 @@ namespace {
 // and the measured part runs garbage collection). tools/update-golden.sh regenerates the golden
 // file through this very test (with SSD_UPDATE_GOLDEN=1), so the command and the filtering
 // cannot drift apart.
-std::vector<std::string> scenario_args() {
-  return {"-p",      tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5", "--request-bytes",
-          "4096",    "--count",       "3000",        "--seed", "7",               "--qd", "8",
-          "--precondition", "fill+random:0.5"};
+// One golden file per FTL: page mapping (tiny_random.json), DFTL and CAST (with a 16 KiB
+// mapping cache, so evictions, translation-page I/O and translation GC are in the report).
+std::vector<std::string> scenario_args(const std::string& ftl = "page_mapping") {
+  std::vector<std::string> args{"-p",      tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5",
+                                "--request-bytes", "4096", "--count", "3000", "--seed", "7", "--qd", "8",
+                                "--precondition", "fill+random:0.5"};
+  if (ftl != "page_mapping")
+    for (const std::string& a : {std::string("--set"), "ftl.name=" + ftl, std::string("--set"),
+                                 std::string("ftl.cmt_bytes=16384")})
+      args.push_back(a);
+  return args;
 }
 
-const char* kGoldenRelative = "tests/regression/tiny_random.json";
+std::string golden_relative(const std::string& ftl) {
+  return "tests/regression/tiny_random" + (ftl == "page_mapping" ? std::string() : "_" + ftl) + ".json";
+}
 
 // Floating-point fields may differ by this much (relative) from the golden: last-bit differences
 // between compilers and math libraries, nothing a model change could hide behind.
 constexpr double kGoldenRelTol = 1e-9;
 
-json run_scenario(const TempDir& dir) {
-  RunReport rr = run_report(scenario_args(), dir);
+json run_scenario(const TempDir& dir, const std::string& ftl = "page_mapping") {
+  RunReport rr = run_report(scenario_args(ftl), dir);
   INFO(rr.result.describe());
   REQUIRE(rr.result.exited());
   REQUIRE(rr.result.exit_code == 0);
@@ -51,13 +60,10 @@ std::string first_difference_message(const std::vector<std::string>& diffs, cons
   return s.str();
 }
 
-}  // namespace
-
-TEST_CASE("regression: tiny random matches the golden report", "[cli][regression]") {
+void check_golden(const std::string& ftl) {
   TempDir dir;
-  const json actual = run_scenario(dir);
-  const std::string golden_path = source_path(kGoldenRelative);
-
+  const json actual = run_scenario(dir, ftl);
+  const std::string golden_path = source_path(golden_relative(ftl));
   if (const char* update = std::getenv("SSD_UPDATE_GOLDEN"); update && std::string(update) == "1") {
     write_text(golden_path, actual.dump(2) + "\n");
     std::cout << "regression: wrote " << golden_path << "\n";
@@ -79,16 +85,27 @@ TEST_CASE("regression: tiny random matches the golden report", "[cli][regression
   CHECK_FALSE(contains(text, dir.path().string()));
 }
 
+}  // namespace
+
+TEST_CASE("regression: tiny random matches the golden report (page_mapping)", "[cli][regression]") {
+  check_golden("page_mapping");
+}
+TEST_CASE("regression: tiny random matches the golden report (dftl)", "[cli][regression]") { check_golden("dftl"); }
+TEST_CASE("regression: tiny random matches the golden report (cast)", "[cli][regression]") { check_golden("cast"); }
+
 TEST_CASE("regression: the scenario is deterministic", "[cli][regression]") {
-  TempDir a, b;
-  const json first = run_scenario(a);
-  const json second = run_scenario(b);
-  const std::vector<std::string> diffs = json_differences(first, second, 0.0);
-  if (!diffs.empty()) FAIL(first_difference_message(diffs, "two runs of the same scenario differ (expected = first)"));
-  // The comparison is not vacuous.
-  CHECK(first.at("host").at("requests") == 3000);
-  CHECK(first.at("integrity").at("mismatches") == 0);
-  CHECK(first.at("ftl_metrics").at("gc_runs").get<std::uint64_t>() > 0);  // the scenario covers GC
+  for (const std::string ftl : {"page_mapping", "dftl", "cast"}) {
+    INFO("FTL " << ftl);
+    TempDir a, b;
+    const json first = run_scenario(a, ftl);
+    const json second = run_scenario(b, ftl);
+    const std::vector<std::string> diffs = json_differences(first, second, 0.0);
+    if (!diffs.empty()) FAIL(first_difference_message(diffs, "two runs of the same scenario differ (expected = first)"));
+    // The comparison is not vacuous.
+    CHECK(first.at("host").at("requests") == 3000);
+    CHECK(first.at("integrity").at("mismatches") == 0);
+    CHECK(first.at("ftl_metrics").at("gc_runs").get<std::uint64_t>() > 0);  // the scenario covers GC
+  }
 }
 
 TEST_CASE("regression: the report comparison finds and locates differences", "[cli][regression]") {
