@@ -3,7 +3,7 @@
 
 Replays MSR rsrch_1, hm_0, wdev_1, TPC-C and WebSearch on bench/cast_compare.yaml (addresses
 folded into the drive, which is filled and then randomly overwritten once so GC is in steady
-state; trace timestamps kept: open loop; short traces replayed several times, see TRACES) with page mapping (budget-independent: run once per
+state -- or only filled, so data lies in the order it was written; trace timestamps kept: open loop; short traces replayed several times, see TRACES) with page mapping (budget-independent: run once per
 trace), DFTL and CAST (ABL, 4 current blocks) at each budget, and writes a CSV and a Markdown
 table: response time (mean, p99), translation-page reads and writes, mapping-cache hit rate,
 erases and WAF, plus CAST's average run length per cache entry.
@@ -32,16 +32,16 @@ TRACES = {
     "websearch": ("mqsim/wsrch-small.trace", 2, 1.0),
 }
 BUDGETS = [64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20]
-COLUMNS = ["trace", "ftl", "cmt_bytes", "requests", "mean_us", "p99_us", "read_mean_us", "write_mean_us",
+COLUMNS = ["precondition", "trace", "ftl", "cmt_bytes", "requests", "mean_us", "p99_us", "read_mean_us", "write_mean_us",
            "translation_reads", "translation_writes", "cmt_hit_rate", "erases", "waf", "avg_run_length"]
 
 
-def run(args, trace, ftl, budget):
-    name = f"{trace}-{ftl}-{budget or 'full'}"
+def run(args, precondition, trace, ftl, budget):
+    name = f"{precondition.replace(':', '_').replace('+', '_')}-{trace}-{ftl}-{budget or 'full'}"
     report = os.path.join(args.out, name + ".json")
     path, passes, time_scale = TRACES[trace]
     cmd = [args.ssdsim, "run", "-p", args.platform, "--ftl", ftl, "-t", os.path.join(args.traces_dir, path),
-           "--repeat", str(passes), "--time-scale", str(time_scale), "--fold", "--precondition", args.precondition,
+           "--repeat", str(passes), "--time-scale", str(time_scale), "--fold", "--precondition", precondition,
            "--no-vcd", "-q", "--report", report]
     if budget:
         cmd += ["--set", f"ftl.cmt_bytes={budget}"]
@@ -53,7 +53,7 @@ def run(args, trace, ftl, budget):
     hits = f.get("cmt_read_hits", 0) + f.get("cmt_write_hits", 0)
     lookups = hits + f.get("cmt_read_misses", 0) + f.get("cmt_write_misses", 0)
     return {
-        "trace": trace, "ftl": ftl, "cmt_bytes": budget or "",
+        "precondition": precondition, "trace": trace, "ftl": ftl, "cmt_bytes": budget or "",
         "requests": h["requests"],
         "mean_us": round(h["latency_us"]["mean"], 1), "p99_us": round(h["latency_us"]["p99"], 1),
         "read_mean_us": round(h["read_latency_us"]["mean"], 1), "write_mean_us": round(h["write_latency_us"]["mean"], 1),
@@ -72,7 +72,8 @@ def main():
     p.add_argument("--budgets", default=",".join(str(b) for b in BUDGETS))
     p.add_argument("--traces", default=",".join(TRACES))
     p.add_argument("--platform", default=os.path.join(ROOT, "bench", "cast_compare.yaml"))
-    p.add_argument("--precondition", default="fill+random:1")
+    p.add_argument("--preconditions", default="fill+random:1,fill",
+                   help="drive states to start from: random layout (steady-state GC) and sequential layout")
     p.add_argument("--ssdsim", default=os.path.join(ROOT, "build", "platforms", "ssdsim"))
     p.add_argument("--traces-dir", default=os.path.join(ROOT, "..", "shared", "traces"))
     args = p.parse_args()
@@ -82,8 +83,9 @@ def main():
         if t not in TRACES:
             sys.exit(f"unknown trace '{t}' (known: {', '.join(TRACES)})")
     budgets = [int(b) for b in args.budgets.split(",")]
-    jobs = [(t, "page_mapping", 0) for t in traces]
-    jobs += [(t, ftl, b) for t in traces for b in budgets for ftl in ("dftl", "cast")]
+    preconditions = args.preconditions.split(",")
+    jobs = [(pc, t, "page_mapping", 0) for pc in preconditions for t in traces]
+    jobs += [(pc, t, ftl, b) for pc in preconditions for t in traces for b in budgets for ftl in ("dftl", "cast")]
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(lambda j: run(args, *j), jobs))
 
@@ -94,16 +96,15 @@ def main():
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(str(r[c]) for c in COLUMNS) + " |" for r in rows]
     # CAST relative to DFTL at the same budget: the paper's headline ratios.
-    lines += ["", "| trace | cmt_bytes | CAST/DFTL mean response | CAST/DFTL translation reads | "
-              "CAST/DFTL translation writes | CAST/DFTL erases |", "|---|---|---|---|---|---|"]
-    by = {(r["trace"], r["ftl"], r["cmt_bytes"]): r for r in rows}
+    lines += ["", "| precondition | trace | cmt_bytes | CAST/DFTL mean response | CAST/DFTL translation reads | "
+              "CAST/DFTL translation writes | CAST/DFTL erases |", "|---|---|---|---|---|---|---|"]
+    by = {(r["precondition"], r["trace"], r["ftl"], r["cmt_bytes"]): r for r in rows}
     ratio = lambda a, b: f"{a / b:.3f}" if b else "-"
-    for t in traces:
-        for b in budgets:
-            c, d = by[(t, "cast", b)], by[(t, "dftl", b)]
-            lines.append(f"| {t} | {b} | {ratio(c['mean_us'], d['mean_us'])} | "
-                         f"{ratio(c['translation_reads'], d['translation_reads'])} | "
-                         f"{ratio(c['translation_writes'], d['translation_writes'])} | {ratio(c['erases'], d['erases'])} |")
+    for pc, t, b in ((pc, t, b) for pc in preconditions for t in traces for b in budgets):
+        c, d = by[(pc, t, "cast", b)], by[(pc, t, "dftl", b)]
+        lines.append(f"| {pc} | {t} | {b} | {ratio(c['mean_us'], d['mean_us'])} | "
+                     f"{ratio(c['translation_reads'], d['translation_reads'])} | "
+                     f"{ratio(c['translation_writes'], d['translation_writes'])} | {ratio(c['erases'], d['erases'])} |")
     with open(os.path.join(args.out, "ftl_compare.md"), "w") as out:
         out.write("\n".join(lines) + "\n")
     print("\n".join(lines))
