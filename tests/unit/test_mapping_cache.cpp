@@ -43,6 +43,7 @@ struct CacheRig {
 fw::MappingCacheConfig config(std::uint64_t budget_bytes, std::uint32_t entry_bits, std::uint32_t max_run,
                               std::uint32_t boundary, fw::Replacement replacement = fw::Replacement::SegmentedLru) {
   fw::MappingCacheConfig c;
+  c.logical_pages = 1 << 20;
   c.budget_bytes = budget_bytes;
   c.entry_bits = entry_bits;
   c.max_run = max_run;

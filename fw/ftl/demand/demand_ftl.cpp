@@ -41,7 +41,12 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
       write_misses_(ctx.metrics.counter("cmt_write_misses")),
       gc_buffer_hits_(ctx.metrics.counter("gc_buffer_hits")),
       shared_loads_(ctx.metrics.counter("translation_reads_shared")),
-      stale_loads_(ctx.metrics.counter("translation_reads_stale")) {
+      stale_loads_(ctx.metrics.counter("translation_reads_stale")),
+      capacity_gauge_(ctx.metrics.gauge("cmt_capacity_entries")),
+      entries_gauge_(ctx.metrics.gauge("cmt_entries")),
+      covered_gauge_(ctx.metrics.gauge("cmt_covered_pages")),
+      run_length_gauge_(ctx.metrics.gauge("cmt_average_run_length")),
+      coverage_bytes_gauge_(ctx.metrics.gauge("cmt_coverage_bytes")) {
   translation_reads_[kHostPath] = &ctx.metrics.counter("translation_reads_host");
   translation_reads_[kGcPath] = &ctx.metrics.counter("translation_reads_gc");
   translation_writes_[kHostPath] = &ctx.metrics.counter("translation_writes_host");
@@ -77,12 +82,11 @@ Ppn DemandFtl::locate(Lpn lpn) const {
 }
 
 void DemandFtl::refresh_gauges() {
-  ctx_.metrics.gauge("cmt_capacity_entries") = cache_.capacity();
-  ctx_.metrics.gauge("cmt_entries") = cache_.entries();
-  ctx_.metrics.gauge("cmt_covered_pages") = double(cache_.covered_pages());
-  ctx_.metrics.gauge("cmt_average_run_length") =
-      cache_.entries() ? double(cache_.covered_pages()) / cache_.entries() : 0.0;
-  ctx_.metrics.gauge("cmt_coverage_bytes") = double(cache_.covered_pages()) * ctx_.hal.geometry().page_bytes;
+  capacity_gauge_ = cache_.capacity();
+  entries_gauge_ = cache_.entries();
+  covered_gauge_ = double(cache_.covered_pages());
+  run_length_gauge_ = cache_.entries() ? double(cache_.covered_pages()) / cache_.entries() : 0.0;
+  coverage_bytes_gauge_ = double(cache_.covered_pages()) * ctx_.hal.geometry().page_bytes;
 }
 
 OpRef DemandFtl::load(Lpn lpn) {

@@ -111,6 +111,7 @@ class DemandFtl : public Ftl {
   std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &gc_runs_,
       &gc_copies_, &gc_superseded_, &deferred_writes_, &unmapped_reads_, &read_hits_, &read_misses_, &write_hits_,
       &write_misses_, &gc_buffer_hits_, &shared_loads_, &stale_loads_;
+  double &capacity_gauge_, &entries_gauge_, &covered_gauge_, &run_length_gauge_, &coverage_bytes_gauge_;
   std::uint64_t* translation_reads_[2];
   std::uint64_t* translation_writes_[2];
   std::uint64_t* gc_runs_by_kind_[2];

@@ -59,6 +59,7 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
   p.share_translation_reads =
       yes(o, "share_translation_reads", true, "misses on one translation page share its in-flight read");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
+  p.cache.logical_pages = p.logical_pages;
   if (cast) {
     p.placement = o.choice("placement", "abl", {"abl", "ibl"}, "current block choice: by address or by issuer") == "ibl"
                       ? PlacementPolicy::IssuerBased

@@ -11,6 +11,8 @@ MappingCache::MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCa
       config_(config),
       evictions_(metrics.counter("cmt_evictions")),
       dirty_evictions_(metrics.counter("cmt_dirty_evictions")) {
+  if (config.logical_pages == 0) throw std::invalid_argument("a mapping cache needs the logical space it maps");
+  owner_.assign(config.logical_pages, kNil);
   const std::uint64_t capacity = config.budget_bytes * 8 / config.entry_bits;
   if (capacity < 4 || capacity > 0x7fffffffull)
     throw std::invalid_argument("a mapping cache of " + std::to_string(config.budget_bytes) + " bytes holds " +
@@ -30,12 +32,10 @@ void MappingCache::touch(std::uint32_t slot, Access access) {
   hal_.touch(table_, offset, bytes, access);
 }
 
-std::uint32_t MappingCache::find(Lpn lpn) const {
-  auto it = index_.upper_bound(lpn);
-  if (it == index_.begin()) return kNil;
-  --it;
-  const Entry& e = slots_[it->second];
-  return lpn - e.lpn < e.length ? it->second : kNil;
+std::uint32_t MappingCache::find(Lpn lpn) const { return lpn < owner_.size() ? owner_[lpn] : kNil; }
+
+void MappingCache::claim(std::uint32_t slot, Lpn first, std::uint32_t count) {
+  for (Lpn p = first; p < first + count; ++p) owner_[p] = slot;
 }
 
 Spn MappingCache::peek(Lpn lpn) const {
@@ -107,7 +107,7 @@ std::uint32_t MappingCache::new_entry(Lpn lpn, Spn spn, std::uint32_t length, bo
   e.spn = spn;
   e.length = length;
   e.dirty = dirty;
-  index_.emplace(lpn, s);
+  claim(s, lpn, length);
   ++entries_;
   covered_ += length;
   return s;
@@ -115,7 +115,9 @@ std::uint32_t MappingCache::new_entry(Lpn lpn, Spn spn, std::uint32_t length, bo
 
 void MappingCache::drop(std::uint32_t s) {
   unlink(s);
-  index_.erase(slots_[s].lpn);
+  const Entry& e = slots_[s];
+  for (Lpn p = e.lpn; p < e.lpn + e.length; ++p)
+    if (owner_[p] == s) owner_[p] = kNil;  // pages a split handed to another run stay theirs
   --entries_;
   covered_ -= slots_[s].length;
   free_.push_back(s);
@@ -144,6 +146,7 @@ void MappingCache::set(Lpn lpn, Spn spn, bool dirty) {
     } else {
       covered_ -= length - offset;
       slots_[s].length = offset;
+      owner_[lpn] = kNil;
       touch(s, Access::Write);
     }
   }
@@ -159,6 +162,7 @@ void MappingCache::set(Lpn lpn, Spn spn, bool dirty) {
     if (left != kNil && mergeable(slots_[left], probe)) {
       slot = left;
       ++slots_[left].length;
+      owner_[lpn] = left;
       ++covered_;
       slots_[left].dirty = slots_[left].dirty || dirty;
     }
@@ -167,13 +171,13 @@ void MappingCache::set(Lpn lpn, Spn spn, bool dirty) {
     slot = new_entry(lpn, spn, 1, dirty);
     push_mru(slot, kProbation);
   }
-  auto next = index_.find(lpn + 1);
-  if (next != index_.end() && mergeable(slots_[slot], slots_[next->second])) {
-    const std::uint32_t right = next->second;
+  const std::uint32_t right = find(lpn + 1);
+  if (right != kNil && slots_[right].lpn == lpn + 1 && mergeable(slots_[slot], slots_[right])) {
     const bool right_dirty = slots_[right].dirty;
     const std::uint32_t right_length = slots_[right].length;
     drop(right);
     slots_[slot].length += right_length;
+    claim(slot, lpn + 1, right_length);
     covered_ += right_length;
     slots_[slot].dirty = slots_[slot].dirty || right_dirty;
   }
@@ -209,10 +213,12 @@ void MappingCache::evict_one(std::uint32_t keep) {
 }
 
 void MappingCache::clean_range(Lpn first, Lpn count, const std::function<void(Lpn, Spn)>& visit) {
-  for (auto it = index_.lower_bound(first); it != index_.end() && it->first < first + count; ++it) {
-    Entry& e = slots_[it->second];
+  for (Lpn lpn = first; lpn < first + count && lpn < owner_.size(); ++lpn) {
+    const std::uint32_t s = owner_[lpn];
+    if (s == kNil || slots_[s].lpn != lpn) continue;  // visit each run once, at its first page
+    Entry& e = slots_[s];
     if (!e.dirty) continue;
-    touch(it->second, Access::Read);
+    touch(s, Access::Read);
     for (std::uint32_t i = 0; i < e.length; ++i) visit(e.lpn + i, e.spn + i);
     e.dirty = false;
   }

@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +31,7 @@ namespace ssd::fw {
 enum class Replacement : std::uint8_t { SegmentedLru, Lru };
 
 struct MappingCacheConfig {
+  Lpn logical_pages = 0;          // the logical space the cached mappings belong to
   std::uint64_t budget_bytes = 0;
   std::uint32_t entry_bits = 64;  // size of one entry in bits (64: LPN + PPN; 72: plus 8-bit length)
   std::uint32_t max_run = 1;
@@ -91,6 +91,7 @@ class MappingCache {
   std::uint32_t find(Lpn lpn) const;  // slot of the run covering lpn, or kNil
   std::uint32_t new_entry(Lpn lpn, Spn spn, std::uint32_t length, bool dirty);
   void drop(std::uint32_t slot);  // unlink and free, no write-back
+  void claim(std::uint32_t slot, Lpn first, std::uint32_t count);
   void unlink(std::uint32_t slot);
   void push_mru(std::uint32_t slot, List list);
   void insert_after(std::uint32_t slot, std::uint32_t anchor);  // same list, just LRU-ward of anchor
@@ -105,7 +106,9 @@ class MappingCache {
   std::uint32_t capacity_, protected_capacity_;
   std::vector<Entry> slots_;
   std::vector<std::uint32_t> free_;
-  std::map<Lpn, std::uint32_t> index_;  // first LPN of each run -> slot
+  // Which run covers each logical page (kNil: none). The simulator's index for O(1) lookups;
+  // the firmware's search is charged as map_lookup cycles plus the entry's table access.
+  std::vector<std::uint32_t> owner_;
   ListHead lists_[2];
   std::uint32_t entries_ = 0;
   std::uint64_t covered_ = 0;
