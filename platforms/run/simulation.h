@@ -23,7 +23,6 @@ struct RunOptions {
   bool fold_addresses = false;
   bool precondition_fill = false;     // write every logical page sequentially first
   double precondition_random = 0.0;   // then random page writes, in multiples of the capacity
-  std::uint64_t seed = 1;
   std::string vcd_path;               // empty: no waveform
   double vcd_start_us = 0, vcd_end_us = 0;
   bool verify_mapping = true;         // compare the FTL's mapping with every page's OOB at the end

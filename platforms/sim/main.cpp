@@ -87,7 +87,8 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_option("--request-bytes", run.synthetic.request_bytes, "synthetic: request size in bytes (multiple of 512)")->check(kDecimal);
   cmd_run->add_option("--count", run.synthetic.count, "synthetic: number of requests")->check(kDecimal);
   cmd_run->add_option("--range-bytes", run.synthetic.range_bytes, "synthetic: addressed range (0 = whole drive)")->check(kDecimal);
-  cmd_run->add_option("--seed", run.synthetic.seed, "synthetic: random seed")->check(kDecimal);
+  cmd_run->add_option("--seed", run.synthetic.seed, "random seed of the synthetic workload and of random preconditioning")
+      ->check(kDecimal);
   cmd_run->add_option("--issuers", run.synthetic.issuers,
                       "synthetic: request i comes from issuer i % N (for issuer-based FTL placement)")
       ->check(kDecimal & CLI::Range(1u, 1u << 20));
