@@ -33,7 +33,7 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
       gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
-      deferred_writes_(ctx.metrics.counter("deferred_writes")),
+      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
       unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
       read_hits_(ctx.metrics.counter("cmt_read_hits")),
       read_misses_(ctx.metrics.counter("cmt_read_misses")),
@@ -131,17 +131,22 @@ void DemandFtl::loaded(std::uint32_t vpn, Spn from, const std::vector<Lpn>& lpns
   refresh_gauges();
 }
 
+Spn DemandFtl::lookup_sram(Lpn lpn, std::uint64_t& cache_hits) {
+  if (const Spn s = cache_.lookup(lpn); s != kNoSpn) {
+    ++cache_hits;
+    return s;
+  }
+  auto it = gc_buffer_.find(lpn);
+  if (it == gc_buffer_.end()) return kNoSpn;
+  ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
+  ++gc_buffer_hits_;
+  return it->second;
+}
+
 OpRef DemandFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   ++host_pages_read_;
-  Spn spn = cache_.lookup(lpn);
-  if (spn != kNoSpn) {
-    ++read_hits_;
-  } else if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) {
-    ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
-    ++gc_buffer_hits_;
-    spn = it->second;
-  }
+  Spn spn = lookup_sram(lpn, read_hits_);
   OpRef wait;
   if (spn == kNoSpn) {
     ++read_misses_;
@@ -174,12 +179,7 @@ std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
 WriteOutcome DemandFtl::write(const PageWrite& page) {
   ++host_pages_written_;
   const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
-  if (frontier == kNoFrontier) {  // no room: wait for GC to free a block
-    ++deferred_writes_;
-    OpRef done = ctx_.ops.join();
-    deferred_.push_back({page, done});
-    return WriteOutcome{done, false};
-  }
+  if (frontier == kNoFrontier) return deferred_.defer(page);  // no room: wait for GC
   return WriteOutcome{place_write(page, frontier), true};
 }
 
@@ -187,16 +187,10 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
   const Lpn lpn = page.lpn;
   const Spn spn = space_.allocate(frontier, false, now_++);
   placement_.record(frontier, page.request, space_);
-  Spn old = cache_.lookup(lpn);
+  Spn old = lookup_sram(lpn, write_hits_);
+  gc_buffer_.erase(lpn);  // superseded, if GC had moved it: the cache takes over its entry
   OpRef wait;
-  if (old != kNoSpn) {
-    ++write_hits_;
-  } else if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) {
-    ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
-    ++gc_buffer_hits_;
-    old = it->second;
-    gc_buffer_.erase(it);  // superseded; its translation page entry is left to the cache
-  } else {
+  if (old == kNoSpn) {
     ++write_misses_;
     wait = load(lpn);  // the old location is in the translation page
     old = directory_.stored(lpn);
@@ -369,15 +363,9 @@ void DemandFtl::finish_gc() {
 }
 
 void DemandFtl::retry_deferred() {
-  while (!deferred_.empty()) {
-    const std::uint32_t frontier = writable_frontier(deferred_.front().page.request);
-    if (frontier == kNoFrontier) return;
-    DeferredWrite w = deferred_.front();
-    deferred_.pop_front();
-    OpRef p = place_write(w.page, frontier);
-    ctx_.ops.depend(p, w.done);
-    ctx_.ops.submit(w.done);
-  }
+  deferred_.retry([this](const PageWrite& page) { return writable_frontier(page.request); },
+                  [this](const PageWrite& page, std::uint32_t frontier) { return place_write(page, frontier); },
+                  kNoFrontier);
 }
 
 std::string DemandFtl::check_metadata(const PageReader& read_page) const {

@@ -32,12 +32,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/demand/data_placement.h"
 #include "fw/ftl/demand/demand_params.h"
@@ -66,10 +66,6 @@ class DemandFtl : public Ftl {
  private:
   enum Kind : std::uint8_t { kDataKind = 0, kTranslationKind = 1 };
   enum Path : std::uint8_t { kHostPath = 0, kGcPath = 1 };
-  struct DeferredWrite {
-    PageWrite page;
-    OpRef done;
-  };
   struct Load {
     OpRef read;
     Spn from = kNoSpn;
@@ -77,6 +73,9 @@ class DemandFtl : public Ftl {
   };
 
   Spn mapping(Lpn lpn) const;  // current mapping, without charge
+  // The mapping if SRAM holds it (the cache, else GC's buffer of moved pages), counting the hit
+  // in `cache_hits` or gc_buffer_hits; kNoSpn on a miss.
+  Spn lookup_sram(Lpn lpn, std::uint64_t& cache_hits);
   OpRef load(Lpn lpn);         // read of lpn's translation page; invalid when it was never written
   void loaded(std::uint32_t vpn, Spn from, const std::vector<Lpn>& lpns, const HalResult& page);
   std::uint32_t writable_frontier(const HostRequestInfo& request);  // kNoFrontier when none
@@ -107,9 +106,9 @@ class DemandFtl : public Ftl {
   TableRegion gc_buffer_table_;
   std::uint32_t gc_victim_ = SegmentSpace::kNoSegment;
   std::uint32_t gc_reads_left_ = 0;
-  std::deque<DeferredWrite> deferred_;
+  DeferredWrites deferred_;
   std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &gc_runs_,
-      &gc_copies_, &gc_superseded_, &deferred_writes_, &unmapped_reads_, &read_hits_, &read_misses_, &write_hits_,
+      &gc_copies_, &gc_superseded_, &unmapped_reads_, &read_hits_, &read_misses_, &write_hits_,
       &write_misses_, &gc_buffer_hits_, &shared_loads_, &stale_loads_;
   double &capacity_gauge_, &entries_gauge_, &covered_gauge_, &run_length_gauge_, &coverage_bytes_gauge_;
   std::uint64_t* translation_reads_[2];

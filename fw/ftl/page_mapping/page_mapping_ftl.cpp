@@ -43,7 +43,7 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
       gc_copies_(ctx.metrics.counter("gc_copies")),
       gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
       erases_(ctx.metrics.counter("erases")),
-      deferred_writes_(ctx.metrics.counter("deferred_writes")),
+      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
       unmapped_reads_(ctx.metrics.counter("unmapped_reads")) {
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
@@ -78,12 +78,7 @@ std::uint32_t PageMappingFtl::next_host_plane() {
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   ++host_pages_written_;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : BlockManager::kNoBlock;
-  if (plane == BlockManager::kNoBlock) {  // no room anywhere: wait for GC to free a block
-    ++deferred_writes_;
-    OpRef done = ctx_.ops.join();
-    deferred_.push_back({page, done});
-    return WriteOutcome{done, false};
-  }
+  if (plane == BlockManager::kNoBlock) return deferred_.defer(page);  // no room: wait for GC
   return WriteOutcome{place_write(plane, page), true};
 }
 
@@ -171,15 +166,9 @@ void PageMappingFtl::finish_gc(BlockId victim) {
 }
 
 void PageMappingFtl::retry_deferred() {
-  while (!deferred_.empty()) {
-    std::uint32_t plane = next_host_plane();
-    if (plane == BlockManager::kNoBlock) return;
-    DeferredWrite w = deferred_.front();
-    deferred_.pop_front();
-    OpRef p = place_write(plane, w.page);
-    ctx_.ops.depend(p, w.done);
-    ctx_.ops.submit(w.done);
-  }
+  deferred_.retry([this](const PageWrite&) { return next_host_plane(); },
+                  [this](const PageWrite& page, std::uint32_t plane) { return place_write(plane, page); },
+                  BlockManager::kNoBlock);
 }
 
 }  // namespace ssd::fw

@@ -14,10 +14,10 @@
 //   waits (deferred) until an erase frees a block.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include "fw/ftl/common/block_manager.h"
+#include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -48,10 +48,6 @@ class PageMappingFtl : public Ftl {
 
  private:
   enum Stream : std::uint32_t { kHostStream = 0, kGcStream = 1 };
-  struct DeferredWrite {
-    PageWrite page;
-    OpRef done;
-  };
 
   std::uint32_t next_host_plane();  // BlockManager::kNoBlock-like max when none has room
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
@@ -71,9 +67,9 @@ class PageMappingFtl : public Ftl {
   TableRegion l2p_table_;
   std::vector<bool> gc_running_;  // per plane
   std::uint64_t stripe_cursor_ = 0;
-  std::deque<DeferredWrite> deferred_;
+  DeferredWrites deferred_;
   std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &gc_runs_, &gc_copies_,
-      &gc_superseded_, &erases_, &deferred_writes_, &unmapped_reads_;
+      &gc_superseded_, &erases_, &unmapped_reads_;
 };
 
 }  // namespace ssd::fw
