@@ -1,6 +1,8 @@
 #include "fw/ftl/registry.h"
 
 #include "fw/ftl/demand/demand_ftl.h"
+#include "fw/ftl/hybrid/bast.h"
+#include "fw/ftl/hybrid/fast.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
@@ -16,6 +18,15 @@ const std::vector<FtlInfo>& ftl_registry() {
       {"cast", "CAST: compact run-length mapping cache over translation pages, parallel current data blocks (ABL/IBL)",
        [](FtlContext& c) { return std::make_unique<DemandFtl>(c, DemandVariant::Cast); },
        [](FtlOptions& o, const FlashGeometry& g) { DemandParams::parse(DemandVariant::Cast, o, g); }},
+      {"bast", "BAST: block-mapped data blocks, one log block per logical block (block-associative)",
+       [](FtlContext& c) { return std::make_unique<BastFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { BastFtl::parse(o, g); }},
+      {"fast", "FAST: sequential log block plus a fully associative FIFO random log area",
+       [](FtlContext& c) { return std::make_unique<FastFtl>(c, false); },
+       [](FtlOptions& o, const FlashGeometry& g) { FastFtl::parse(o, g, false); }},
+      {"faster", "FASTer: FAST with a second chance for valid pages of the random area's head",
+       [](FtlContext& c) { return std::make_unique<FastFtl>(c, true); },
+       [](FtlOptions& o, const FlashGeometry& g) { FastFtl::parse(o, g, true); }},
   };
   return all;
 }

@@ -45,6 +45,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.bytes = op.host_cmd = 0;
   op.pending = 1;  // the builder's hold, released by submit()
   op.merge_with = nullptr;
+  op.copy_from = nullptr;
   op.sink = nullptr;
   op.chain_next = op.block_next = OpRef{};
   op.successors.clear();
@@ -73,6 +74,12 @@ OpRef OpScheduler::program(Ppn ppn, Lpn lpn, Token token, const Token* merge_wit
   op.lpn = lpn;
   op.token = token;
   op.merge_with = merge_with;
+  return r;
+}
+
+OpRef OpScheduler::program_copy(Ppn ppn, Lpn lpn, const Token* source) {
+  OpRef r = program(ppn, lpn, 0);
+  ops_[r.index].copy_from = source;
   return r;
 }
 
@@ -195,6 +202,7 @@ void OpScheduler::issue(std::uint32_t index) {
   }
   if (op.kind == OpKind::Program) {
     if (op.merge_with) op.token = merge_tokens(*op.merge_with, op.token);
+    if (op.copy_from) op.token = *op.copy_from;
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
     if (b.last_program.index == index && b.last_program.gen == op.gen) b.last_program = OpRef{};
     if (alive(op.chain_next)) {

@@ -40,6 +40,9 @@ class OpScheduler : public HalListener {
   // merge_with: if set, the programmed token is merge_tokens(*merge_with, token), resolved when
   // the program is issued (read-modify-write: *merge_with is filled by the old page's read).
   OpRef program(Ppn ppn, Lpn lpn, Token token, const Token* merge_with = nullptr);
+  // A copy (merge, relocation decided before its source is read): the programmed token is
+  // *source, read when the program is issued; *source is filled by the read it depends on.
+  OpRef program_copy(Ppn ppn, Lpn lpn, const Token* source);
   OpRef erase(BlockId block);
   OpRef host_dma(OpKind direction, std::uint32_t host_cmd, std::uint32_t bytes);
   OpRef join();
@@ -66,6 +69,7 @@ class OpScheduler : public HalListener {
     Token token = 0;
     std::uint32_t bytes = 0, host_cmd = 0, pending = 0;
     const Token* merge_with = nullptr;
+    const Token* copy_from = nullptr;
     Token* sink = nullptr;
     OpRef chain_next;   // next program of the block still waiting to be issued after this one
     OpRef block_next;   // next program of the block submitted after this one (in-flight list)

@@ -25,18 +25,17 @@ class DeferredWrites {
     return WriteOutcome{done, false};
   }
 
-  // Places waiting pages in order while `where(page)` finds room (returns `none` when not);
-  // place(page, where) returns the page's program.
-  template <typename Where, typename Place>
-  void retry(Where where, Place place, std::uint32_t none) {
+  // Places waiting pages in order while try_place(page) succeeds (returns the page's program;
+  // an invalid OpRef leaves the page waiting and stops).
+  template <typename TryPlace>
+  void retry(TryPlace try_place) {
     while (!queue_.empty()) {
-      const std::uint32_t target = where(queue_.front().page);
-      if (target == none) return;
-      const Waiting w = queue_.front();
+      const OpRef program = try_place(queue_.front().page);
+      if (!program.valid()) return;
+      const OpRef done = queue_.front().done;
       queue_.pop_front();
-      OpRef program = place(w.page, target);
-      ops_.depend(program, w.done);
-      ops_.submit(w.done);
+      ops_.depend(program, done);
+      ops_.submit(done);
     }
   }
 

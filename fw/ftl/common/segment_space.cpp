@@ -140,9 +140,17 @@ std::uint32_t SegmentSpace::choose_victim(VictimPolicy policy, std::uint64_t now
   return best;
 }
 
+std::uint32_t SegmentSpace::take(std::uint8_t kind) {
+  const std::uint32_t s = take_free(true);
+  if (s == kNoSegment) return s;
+  state_[s] = SegmentState::Open;
+  kind_[s] = kind;
+  return s;
+}
+
 void SegmentSpace::begin_reclaim(std::uint32_t s) {
-  if (state_[s] != SegmentState::Closed)
-    throw std::logic_error("reclaim of segment " + std::to_string(s) + " that is not closed");
+  if (state_[s] != SegmentState::Closed && state_[s] != SegmentState::Open)
+    throw std::logic_error("reclaim of segment " + std::to_string(s) + " that is not in use");
   state_[s] = SegmentState::Reclaiming;
 }
 

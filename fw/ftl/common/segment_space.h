@@ -52,6 +52,11 @@ class SegmentSpace {
   // Counts segments the frontier has opened (so callers can tell when it moved to a new one).
   std::uint64_t frontier_generation(std::uint32_t frontier) const { return frontiers_[frontier].generation; }
 
+  // For FTLs that write segments at chosen offsets themselves (hybrid log-block schemes): takes
+  // a free segment of `kind` regardless of the reserve (kNoSegment when none is free).
+  std::uint32_t take(std::uint8_t kind);
+  void set_kind(std::uint32_t segment, std::uint8_t kind) { kind_[segment] = kind; }
+
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
   void invalidate(Spn spn, std::uint64_t now);
   bool is_valid(Spn spn) const { return valid_.is_valid(spn); }

@@ -363,9 +363,10 @@ void DemandFtl::finish_gc() {
 }
 
 void DemandFtl::retry_deferred() {
-  deferred_.retry([this](const PageWrite& page) { return writable_frontier(page.request); },
-                  [this](const PageWrite& page, std::uint32_t frontier) { return place_write(page, frontier); },
-                  kNoFrontier);
+  deferred_.retry([this](const PageWrite& page) {
+    const std::uint32_t frontier = writable_frontier(page.request);
+    return frontier == kNoFrontier ? OpRef{} : place_write(page, frontier);
+  });
 }
 
 std::string DemandFtl::check_metadata(const PageReader& read_page) const {

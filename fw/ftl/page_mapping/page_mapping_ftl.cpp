@@ -166,9 +166,10 @@ void PageMappingFtl::finish_gc(BlockId victim) {
 }
 
 void PageMappingFtl::retry_deferred() {
-  deferred_.retry([this](const PageWrite&) { return next_host_plane(); },
-                  [this](const PageWrite& page, std::uint32_t plane) { return place_write(plane, page); },
-                  BlockManager::kNoBlock);
+  deferred_.retry([this](const PageWrite& page) {
+    const std::uint32_t plane = next_host_plane();
+    return plane == BlockManager::kNoBlock ? OpRef{} : place_write(plane, page);
+  });
 }
 
 }  // namespace ssd::fw

@@ -1,0 +1,355 @@
+#include "fw/ftl/hybrid/hybrid_ftl.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
+    : ctx_(ctx),
+      params_(params),
+      space_(ctx.hal, ctx.costs, params.segment_planes, {}, 0),
+      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
+      host_pages_written_(ctx.metrics.counter("host_pages_written")),
+      host_pages_read_(ctx.metrics.counter("host_pages_read")),
+      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
+      erases_(ctx.metrics.counter("erases")),
+      unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
+      switch_merges_(ctx.metrics.counter("switch_merges")),
+      partial_merges_(ctx.metrics.counter("partial_merges")),
+      full_merges_(ctx.metrics.counter("full_merges")),
+      dead_blocks_(ctx.metrics.counter("dead_block_erases")),
+      merge_copies_(ctx.metrics.counter("merge_copies")),
+      padding_pages_(ctx.metrics.counter("padding_pages")),
+      full_merge_associativity_(ctx.metrics.counter("full_merge_associated_blocks")),
+      in_place_writes_(ctx.metrics.counter("in_place_writes")),
+      log_writes_(ctx.metrics.counter("log_writes")),
+      max_associativity_(ctx.metrics.gauge("full_merge_max_associativity")) {
+  ctx.metrics.counter("gc_copies");  // the report's summary line reads these names
+  ctx.metrics.counter("gc_runs");
+  data_block_.assign(params_.logical_blocks, kNone);
+  write_pointer_.assign(space_.segments(), 0);
+  log_copy_.assign(params_.logical_pages, kNoSpn);
+  page_lpn_.assign(space_.total_pages(), kNoLpn);
+  block_map_table_ = ctx.hal.place_table("block_map", std::uint64_t(params_.logical_blocks) * 4, MemoryKind::Sram);
+  log_map_table_ = ctx.hal.place_table(
+      "log_page_map", std::uint64_t(params_.log_blocks + 1) * space_.segment_pages() * 4, MemoryKind::Sram);
+}
+
+Spn HybridFtl::current(Lpn lpn) const {
+  if (log_copy_[lpn] != kNoSpn) return log_copy_[lpn];
+  const std::uint32_t block = data_block_[lbn_of(lpn)], off = offset_of(lpn);
+  if (block == kNone || off >= write_pointer_[block]) return kNoSpn;
+  const Spn spn = space_.first_spn(block) + off;
+  return space_.is_valid(spn) ? spn : kNoSpn;
+}
+
+Ppn HybridFtl::locate(Lpn lpn) const {
+  if (lpn >= params_.logical_pages) return kNoPpn;
+  const Spn s = current(lpn);
+  return s == kNoSpn ? kNoPpn : space_.to_ppn(s);
+}
+
+OpRef HybridFtl::read(const PageRead& page) {
+  ++host_pages_read_;
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(page.lpn)) * 4, 4, Access::Read);
+  const Spn spn = current(page.lpn);
+  if (log_copy_[page.lpn] != kNoSpn) ctx_.hal.touch(log_map_table_, 0, 4, Access::Read);
+  if (spn == kNoSpn) {
+    ++unmapped_reads_;
+    *page.sink = kUnwrittenToken;
+    return OpRef{};
+  }
+  OpRef r = ctx_.ops.read(space_.to_ppn(spn), page.sink);
+  ctx_.ops.submit(r);
+  return r;
+}
+
+WriteOutcome HybridFtl::write(const PageWrite& page) {
+  ++host_pages_written_;
+  if (!deferred_.empty() || merging_) return deferred_.defer(page);
+  const OpRef p = try_place(page);
+  if (!p.valid()) return deferred_.defer(page);
+  return WriteOutcome{p, true};
+}
+
+OpRef HybridFtl::try_place(const PageWrite& page) {
+  const std::uint32_t lbn = lbn_of(page.lpn), off = offset_of(page.lpn);
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Read);
+  // In place: the data block's next page (a logical block's first page opens its data block).
+  std::uint32_t data = data_block_[lbn];
+  if (data == kNone && off == 0 && space_.free_segments() > params_.free_blocks) {
+    data = space_.take(kData);
+    data_block_[lbn] = data;
+    ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Write);
+  }
+  if (data != kNone && write_pointer_[data] == off) {
+    ++in_place_writes_;
+    return program_host_page(data, page);
+  }
+  for (std::uint32_t attempts = 0; attempts <= params_.log_blocks + 2; ++attempts) {
+    const LogTarget t = log_target(page);
+    if (t.block != kNone) {
+      ++log_writes_;
+      return program_host_page(t.block, page);
+    }
+    if (t.victim == kNone && !merging_ && pending_erases_ == 0)
+      throw std::logic_error("hybrid FTL: no log block and no free block for logical page " +
+                             std::to_string(page.lpn) + ", and nothing in flight that would free one");
+    if (t.victim == kNone || !start_merge(t.victim)) return OpRef{};  // wait for a free block / the merge
+  }
+  throw std::logic_error("hybrid FTL: no log block for logical page " + std::to_string(page.lpn) +
+                         " after merging every log block");
+}
+
+void HybridFtl::supersede(Lpn lpn, Spn now_at) {
+  const Spn old = current(lpn);
+  if (old != kNoSpn) space_.invalidate(old, now_);
+  const bool in_log = space_.kind(space_.segment_of(now_at)) == kLog;
+  log_copy_[lpn] = in_log ? now_at : kNoSpn;
+  if (in_log) {
+    page_lpn_[now_at] = lpn;
+    ctx_.hal.touch(log_map_table_, 0, 4, Access::Write);
+  }
+  space_.mark_valid(now_at);
+  ctx_.hal.charge_cycles(ctx_.costs.map_update);
+}
+
+OpRef HybridFtl::program_host_page(std::uint32_t block, const PageWrite& page) {
+  if (full(block)) throw std::logic_error("hybrid FTL: write into full block " + std::to_string(block));
+  ctx_.hal.charge_cycles(ctx_.costs.page_allocate);
+  const Spn spn = space_.first_spn(block) + write_pointer_[block]++;
+  ++now_;
+  supersede(page.lpn, spn);
+  OpRef p = ctx_.ops.program(space_.to_ppn(spn), page.lpn, page.token, page.merge_with);
+  ctx_.ops.depend(page.data_ready, p);
+  ctx_.ops.submit(p);
+  ++flash_pages_programmed_;
+  if (space_.kind(block) == kLog) on_log_page(spn, false);
+  return p;
+}
+
+std::uint32_t HybridFtl::open_log_block(bool beyond_cap) {
+  if ((!beyond_cap && log_count_ >= params_.log_blocks) || space_.free_segments() == 0) return kNone;
+  const std::uint32_t block = space_.take(kLog);
+  ++log_count_;
+  return block;
+}
+
+void HybridFtl::copy_to_log(Spn from, std::uint32_t to) {
+  const Lpn lpn = page_lpn_[from];
+  if (full(to) || lpn == kNoLpn || current(lpn) != from)
+    throw std::logic_error("hybrid FTL: bad second-chance copy of segment page " + std::to_string(from));
+  const Spn spn = space_.first_spn(to) + write_pointer_[to]++;
+  auto buffer = std::make_shared<Token>(0);
+  OpRef r = ctx_.ops.read(space_.to_ppn(from), buffer.get());
+  OpRef p = ctx_.ops.program_copy(space_.to_ppn(spn), lpn, buffer.get());
+  ctx_.ops.depend(r, p);
+  ctx_.ops.on_complete(p, [buffer](const HalResult&) {});  // keeps the buffer until issued
+  ctx_.ops.submit(r);
+  supersede(lpn, spn);
+  ctx_.ops.submit(p);
+  ++merge_copies_;
+  ++flash_pages_programmed_;
+  on_log_page(spn, true);
+}
+
+// --- merges ---
+
+std::uint32_t HybridFtl::sole_owner(std::uint32_t block) const {
+  std::uint32_t owner = kNone;
+  const Spn first = space_.first_spn(block);
+  for (std::uint32_t k = 0; k < write_pointer_[block]; ++k) {
+    if (!space_.is_valid(first + k)) continue;
+    const std::uint32_t lbn = lbn_of(page_lpn_[first + k]);
+    if (owner != kNone && owner != lbn) return kNone;
+    owner = lbn;
+  }
+  return owner;
+}
+
+bool HybridFtl::in_order_prefix(std::uint32_t block, std::uint32_t lbn) const {
+  const Spn first = space_.first_spn(block);
+  const Lpn base = Lpn(lbn) * space_.segment_pages();
+  for (std::uint32_t k = 0; k < write_pointer_[block]; ++k)
+    if (!space_.is_valid(first + k) || page_lpn_[first + k] != base + k) return false;
+  return write_pointer_[block] > 0;
+}
+
+bool HybridFtl::start_merge(std::uint32_t victim) {
+  before_merge(victim);
+  ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim]);
+  if (space_.valid_count(victim) == 0) {  // dead: one erase
+    ++dead_blocks_;
+    on_log_block_gone(victim);
+    merging_ = true;
+    victim_ = victim;
+    erase_log_block(victim);
+    return false;
+  }
+  const std::uint32_t owner = sole_owner(victim);
+  if (owner != kNone && in_order_prefix(victim, owner)) {
+    on_log_block_gone(victim);
+    if (full(victim)) {
+      ++switch_merges_;
+      switch_to_data(victim, owner);
+    } else {
+      ++partial_merges_;
+      partial_merge(victim, owner);
+    }
+    return true;
+  }
+  // Full merge: every logical block with a valid page in the victim gets a new data block.
+  std::set<std::uint32_t> associated;
+  const Spn first = space_.first_spn(victim);
+  for (std::uint32_t k = 0; k < write_pointer_[victim]; ++k)
+    if (space_.is_valid(first + k)) associated.insert(lbn_of(page_lpn_[first + k]));
+  ++full_merges_;
+  full_merge_associativity_ += associated.size();
+  max_associativity_ = std::max<double>(max_associativity_, double(associated.size()));
+  on_log_block_gone(victim);
+  merging_ = true;
+  victim_ = victim;
+  merge_plan_.assign(associated.rbegin(), associated.rend());  // popped from the back: ascending
+  continue_full_merge();
+  return false;
+}
+
+void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from) {
+  const Lpn base = Lpn(lbn) * space_.segment_pages();
+  std::uint32_t last = kNone;  // last offset with a copy
+  for (std::uint32_t off = space_.segment_pages(); off-- > from;)
+    if (current(base + off) != kNoSpn) {
+      last = off;
+      break;
+    }
+  if (last == kNone) return;
+  auto buffer = std::make_shared<std::vector<Token>>(last + 1, kUnwrittenToken);
+  OpRef done = ctx_.ops.join();
+  for (std::uint32_t off = from; off <= last; ++off) {
+    const Lpn lpn = base + off;
+    const Spn src = current(lpn);
+    if (write_pointer_[block] != off)
+      throw std::logic_error("hybrid FTL: merge into block " + std::to_string(block) + " out of order");
+    const Spn dst = space_.first_spn(block) + write_pointer_[block]++;
+    OpRef p;
+    if (src == kNoSpn) {  // never written: padding keeps the block's pages in program order
+      p = ctx_.ops.program(space_.to_ppn(dst), lpn, kUnwrittenToken);
+      ++padding_pages_;
+    } else {
+      OpRef r = ctx_.ops.read(space_.to_ppn(src), &(*buffer)[off]);
+      p = ctx_.ops.program_copy(space_.to_ppn(dst), lpn, &(*buffer)[off]);
+      ctx_.ops.depend(r, p);
+      ctx_.ops.submit(r);
+      space_.invalidate(src, now_);
+      ++merge_copies_;
+    }
+    log_copy_[lpn] = kNoSpn;
+    space_.mark_valid(dst);
+    ctx_.ops.depend(p, done);
+    ctx_.ops.submit(p);
+    ++flash_pages_programmed_;
+  }
+  ctx_.ops.on_complete(done, [buffer](const HalResult&) {});  // the copies' tokens live until then
+  ctx_.ops.submit(done);
+}
+
+void HybridFtl::switch_to_data(std::uint32_t block, std::uint32_t lbn) {
+  const std::uint32_t old = data_block_[lbn];
+  const Lpn base = Lpn(lbn) * space_.segment_pages();
+  for (std::uint32_t k = 0; k < write_pointer_[block]; ++k) log_copy_[base + k] = kNoSpn;
+  space_.set_kind(block, kData);
+  data_block_[lbn] = block;
+  --log_count_;
+  ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Write);
+  if (old != kNone) retire_data_block(old);
+}
+
+void HybridFtl::partial_merge(std::uint32_t block, std::uint32_t lbn) {
+  copy_pages(lbn, block, write_pointer_[block]);
+  switch_to_data(block, lbn);
+}
+
+void HybridFtl::continue_full_merge() {
+  while (!merge_plan_.empty() && space_.free_segments() > 0) {
+    const std::uint32_t lbn = merge_plan_.back();
+    merge_plan_.pop_back();
+    merge_logical_block(lbn);
+  }
+  if (merge_plan_.empty() && victim_ != kNone && space_.state(victim_) != SegmentState::Reclaiming) {
+    if (space_.valid_count(victim_) != 0)
+      throw std::logic_error("hybrid FTL: full merge left valid pages in log block " + std::to_string(victim_));
+    erase_log_block(victim_);
+  }
+}
+
+void HybridFtl::merge_logical_block(std::uint32_t lbn) {
+  const std::uint32_t old = data_block_[lbn];
+  const std::uint32_t block = space_.take(kData);
+  copy_pages(lbn, block, 0);
+  data_block_[lbn] = block;
+  ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Write);
+  if (old != kNone) retire_data_block(old);
+}
+
+void HybridFtl::retire_data_block(std::uint32_t block) {
+  if (space_.valid_count(block) != 0)
+    throw std::logic_error("hybrid FTL: data block " + std::to_string(block) + " retired with valid pages");
+  space_.begin_reclaim(block);
+  OpRef done = ctx_.ops.join();
+  for (BlockId b : space_.blocks(block)) {
+    OpRef e = ctx_.ops.erase(b);
+    ctx_.ops.depend(e, done);
+    ctx_.ops.submit(e);
+  }
+  erases_ += space_.segment_planes();
+  ++pending_erases_;
+  ctx_.ops.on_complete(done, [this, block](const HalResult&) {
+    write_pointer_[block] = 0;
+    space_.finish_reclaim(block);
+    --pending_erases_;
+    if (merging_)
+      continue_full_merge();  // a full merge may be waiting for this free block
+    else
+      retry_deferred();  // or writes
+  });
+  ctx_.ops.submit(done);
+}
+
+void HybridFtl::erase_log_block(std::uint32_t block) {
+  space_.begin_reclaim(block);
+  OpRef done = ctx_.ops.join();
+  for (BlockId b : space_.blocks(block)) {
+    OpRef e = ctx_.ops.erase(b);
+    ctx_.ops.depend(e, done);
+    ctx_.ops.submit(e);
+  }
+  erases_ += space_.segment_planes();
+  ++pending_erases_;
+  ctx_.ops.on_complete(done, [this, block](const HalResult&) {
+    --pending_erases_;
+    const Spn first = space_.first_spn(block);
+    std::fill(page_lpn_.begin() + first, page_lpn_.begin() + first + space_.segment_pages(), kNoLpn);
+    write_pointer_[block] = 0;
+    space_.finish_reclaim(block);
+    --log_count_;
+    merge_done();
+  });
+  ctx_.ops.submit(done);
+}
+
+void HybridFtl::merge_done() {
+  merging_ = false;
+  victim_ = kNone;
+  retry_deferred();
+}
+
+void HybridFtl::retry_deferred() {
+  deferred_.retry([this](const PageWrite& page) { return merging_ ? OpRef{} : try_place(page); });
+}
+
+}  // namespace ssd::fw

@@ -1,0 +1,128 @@
+// The log-block hybrid FTL family (BAST, FAST, FASTer, LAST): data blocks mapped block by block
+// (logical block -> physical block, page offset kept), log blocks mapped page by page, a free
+// pool, and the three merges with their exact costs. A scheme decides only where a page that
+// cannot be written in place goes, and which log block to merge when the log is full.
+//
+// - A "block" is a segment (fw/ftl/common/segment_space.h): segment_planes = 1 gives the single
+//   physical blocks the papers assume; more planes stripe each block over channels and dies.
+// - In place: a page goes into its data block only at the block's write pointer (NAND pages are
+//   programmed in order), or, for a logical block without a data block, when it is page 0.
+// - Switch merge: the log block holds the whole logical block in order; it becomes the data
+//   block and the old data block is erased (1 erase).
+// - Partial merge: the log block holds pages 0..k-1 of one logical block in order; the newest
+//   copies of the rest are copied into it, then it is switched (copies + 1 erase).
+// - Full merge: for each associated logical block, a free block receives the newest copy of
+//   every page in order and the old data block is erased; then the log block is erased
+//   (N_a x (copies + erase) + erase, LAST's Eq. 2). Pages up to the last written offset that
+//   were never written are programmed as padding (in-order programming; counted apart).
+// - A dead log block (no valid page) is reclaimed by a single erase.
+// One merge at a time. A full merge takes one free block per associated logical block and gets
+// it back when that block's old data block is erased, so a small free pool suffices; host writes
+// wait while a merge is in progress (the log is full), reads do not.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fw/ftl/common/deferred_writes.h"
+#include "fw/ftl/common/segment_space.h"
+#include "fw/ftl/ftl.h"
+#include "fw/ftl/hybrid/hybrid_params.h"
+
+namespace ssd::fw {
+
+class HybridFtl : public Ftl {
+ public:
+  HybridFtl(FtlContext& ctx, const HybridParams& params);
+
+  Lpn logical_pages() const override { return params_.logical_pages; }
+  OpRef read(const PageRead& page) override;
+  WriteOutcome write(const PageWrite& page) override;
+  Ppn locate(Lpn lpn) const override;
+  bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+
+ protected:
+  // Where a page that cannot go in place should go: append to `block`, or merge `victim` first
+  // (the scheme is asked again afterwards). Neither: wait (no free block).
+  struct LogTarget {
+    std::uint32_t block = kNone;
+    std::uint32_t victim = kNone;
+  };
+  virtual LogTarget log_target(const PageWrite& page) = 0;
+  // `block` left the log (merged into a data block, or being erased): drop it from the scheme's
+  // structures.
+  virtual void on_log_block_gone(std::uint32_t block) = 0;
+  // Before `victim` is merged (FASTer's second chance). Default: nothing.
+  virtual void before_merge(std::uint32_t victim) { (void)victim; }
+  // A page was programmed into a log block (by the host, or copied by second chance).
+  virtual void on_log_page(Spn spn, bool copied) {
+    (void)spn;
+    (void)copied;
+  }
+
+  // --- services for schemes ---
+  std::uint32_t pages_per_block() const { return space_.segment_pages(); }
+  std::uint32_t lbn_of(Lpn lpn) const { return lpn / space_.segment_pages(); }
+  std::uint32_t offset_of(Lpn lpn) const { return lpn % space_.segment_pages(); }
+  std::uint32_t write_pointer(std::uint32_t block) const { return write_pointer_[block]; }
+  bool full(std::uint32_t block) const { return write_pointer_[block] == space_.segment_pages(); }
+  std::uint32_t valid_pages(std::uint32_t block) const { return space_.valid_count(block); }
+  Spn first_spn(std::uint32_t block) const { return space_.first_spn(block); }
+  bool valid(Spn spn) const { return space_.is_valid(spn); }
+  Lpn log_page_lpn(Spn spn) const { return page_lpn_[spn]; }
+  std::uint32_t log_blocks_in_use() const { return log_count_; }
+  std::uint32_t free_blocks() const { return space_.free_segments(); }
+  const HybridParams& params() const { return params_; }
+  // Takes a free block as a log block; kNone when the log is at its cap (unless `beyond_cap`,
+  // for FASTer's rear block while its head is merged) or no free block is left.
+  std::uint32_t open_log_block(bool beyond_cap = false);
+  // Copies the valid log page `from` to the end of log block `to` (second chance).
+  void copy_to_log(Spn from, std::uint32_t to);
+  FtlContext& context() { return ctx_; }
+
+ private:
+  enum Kind : std::uint8_t { kData = 0, kLog = 1 };
+  Spn current(Lpn lpn) const;  // newest copy, kNoSpn if never written
+  OpRef try_place(const PageWrite& page);  // invalid when the page must wait
+  OpRef program_host_page(std::uint32_t block, const PageWrite& page);
+  void supersede(Lpn lpn, Spn now_at);
+  // Merges: return true when the log has room again at once (switch, partial).
+  bool start_merge(std::uint32_t victim);
+  std::uint32_t sole_owner(std::uint32_t log_block) const;  // logical block of all valid pages, or kNone
+  bool in_order_prefix(std::uint32_t log_block, std::uint32_t lbn) const;
+  void partial_merge(std::uint32_t log_block, std::uint32_t lbn);
+  void switch_to_data(std::uint32_t log_block, std::uint32_t lbn);
+  void continue_full_merge();
+  void merge_logical_block(std::uint32_t lbn);  // one full-merge step
+  // Copies the newest copies of lbn's pages at offsets [from, last written] into `block`.
+  void copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from);
+  void retire_data_block(std::uint32_t block);  // erases it; the free block may resume a merge
+  void erase_log_block(std::uint32_t block);
+  void merge_done();
+  void retry_deferred();
+
+  FtlContext ctx_;
+  HybridParams params_;
+  SegmentSpace space_;
+  std::vector<std::uint32_t> data_block_;     // logical block -> block (kNone: no data block)
+  std::vector<std::uint32_t> write_pointer_;  // block -> next offset to program
+  std::vector<Spn> log_copy_;                 // lpn -> its newest copy in a log block (kNoSpn: none)
+  std::vector<Lpn> page_lpn_;                 // log page -> the logical page it holds
+  TableRegion block_map_table_, log_map_table_;
+  std::uint32_t log_count_ = 0;
+  std::uint32_t pending_erases_ = 0;  // blocks on their way back to the free pool
+  bool merging_ = false;
+  std::uint32_t victim_ = kNone;
+  std::vector<std::uint32_t> merge_plan_;  // logical blocks the victim's full merge still has to do
+  DeferredWrites deferred_;
+  std::uint64_t now_ = 0;
+  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &unmapped_reads_,
+      &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &merge_copies_, &padding_pages_,
+      &full_merge_associativity_, &in_place_writes_, &log_writes_;
+  double& max_associativity_;
+};
+
+}  // namespace ssd::fw

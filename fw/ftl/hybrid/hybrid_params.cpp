@@ -1,0 +1,35 @@
+#include "fw/ftl/hybrid/hybrid_params.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ssd::fw {
+
+HybridParams HybridParams::parse(const std::string& name, FtlOptions& o, const FlashGeometry& g,
+                                 std::uint32_t min_log_blocks) {
+  HybridParams p;
+  p.segment_planes = static_cast<std::uint32_t>(
+      o.integer("segment_planes", g.total_planes(), 1, g.total_planes(),
+                "planes a block stripes over (1: single physical blocks, as the papers)"));
+  if (g.total_planes() % p.segment_planes != 0)
+    throw FtlOptionError("ftl.segment_planes = " + std::to_string(p.segment_planes) + " must divide the " +
+                         std::to_string(g.total_planes()) + " planes");
+  p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
+  const double op = o.real("overprovisioning", 0.07, 0.0, 0.9,
+                           "share of blocks hidden from the host: the log blocks and the free pool");
+  p.log_share = o.real("log_share", 0.03, 0.0, 0.5, "share of the blocks used as log blocks");
+  p.free_blocks = static_cast<std::uint32_t>(o.integer("free_blocks", 2, 2, 1024, "blocks kept free for merges"));
+  p.log_blocks = std::max<std::uint32_t>(min_log_blocks, static_cast<std::uint32_t>(std::ceil(p.log_share * p.blocks)));
+  p.logical_blocks = static_cast<std::uint32_t>(std::floor(double(p.blocks) * (1.0 - op)));
+  if (std::uint64_t(p.logical_blocks) + p.log_blocks + p.free_blocks > p.blocks)
+    throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " hides " +
+                         std::to_string(p.blocks - std::min(p.blocks, p.logical_blocks)) + " of " +
+                         std::to_string(p.blocks) + " blocks (of " + std::to_string(p.segment_planes) +
+                         " plane(s)); " + name + " needs " + std::to_string(p.log_blocks) + " log blocks (at least " +
+                         std::to_string(min_log_blocks) + ", ftl.log_share) + " + std::to_string(p.free_blocks) +
+                         " free (ftl.free_blocks)");
+  p.logical_pages = static_cast<Lpn>(std::uint64_t(p.logical_blocks) * p.segment_planes * g.pages_per_block);
+  return p;
+}
+
+}  // namespace ssd::fw
