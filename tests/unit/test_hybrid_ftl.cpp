@@ -51,3 +51,104 @@ TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "
   CHECK(m.counter("erases") == drive.array().blocks_erased());
   if (ftl == "faster") CHECK(m.counter("second_chance_copies") > 0);
 }
+
+namespace {
+
+// Single-plane blocks of 16 pages (4 KiB), and a small log: the merges below are counted exactly.
+struct SmallLog {
+  platform::FunctionalDrive drive;
+  stimuli::IntegrityOracle oracle;
+  SmallLog(const std::string& ftl, const std::string& log_share)
+      : drive(hybrid_drive(ftl, {{"segment_planes", "1"}, {"log_share", log_share}})),
+        oracle(drive.firmware().ftl().logical_pages(), 4096) {}
+  // One request writing `pages` pages of logical block `lbn` from `offset` (8 sectors a page).
+  void write(std::uint32_t lbn, std::uint32_t offset, std::uint32_t pages) {
+    struct One : stimuli::Workload {
+      stimuli::HostRequest r;
+      bool done = false;
+      bool next(stimuli::HostRequest& out) override {
+        if (done) return false;
+        out = r;
+        done = true;
+        return true;
+      }
+      std::string describe() const override { return "one request"; }
+    } one;
+    one.r = stimuli::HostRequest{0, true, (std::uint64_t(lbn) * 16 + offset) * 8, pages * 8, 0};
+    platform::replay_functional(drive, one, oracle, 1);
+  }
+  std::uint64_t count(const char* name) { return drive.metrics().set("ftl").counter(name); }
+  void check_integrity() {
+    CHECK(oracle.mismatches() == 0);
+    CHECK(platform::verify_drive(drive, oracle) == "");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("FAST: switch and partial merges of the sequential log block cost what the papers say",
+          "[ftl][hybrid][fast]") {
+  SmallLog f("fast", "0.03");
+  f.write(0, 0, 16);  // logical block 0 in place in its data block
+  CHECK(f.count("in_place_writes") == 16);
+  f.write(0, 0, 16);  // rewritten in order: the sequential log block holds the whole block
+  f.write(0, 0, 1);   // page 0 again: the sequential block is switched, the old data block erased
+  CHECK(f.count("switch_merges") == 1);
+  CHECK(f.count("merge_copies") == 0);
+  CHECK(f.count("erases") == 1);
+
+  f.write(1, 0, 16);
+  // Block 1's page 0 evicts the sequential block holding block 0's page 0: a partial merge
+  // (pages 1-15 copied from block 0's data block, which is erased).
+  f.write(1, 0, 10);  // then pages 0-9 of block 1 in order
+  CHECK(f.count("partial_merges") == 1);
+  CHECK(f.count("merge_copies") == 15);
+  f.write(1, 0, 1);  // partial merge: pages 10-15 copied from block 1's data block, erased
+  CHECK(f.count("partial_merges") == 2);
+  CHECK(f.count("merge_copies") == 15 + 6);
+  CHECK(f.count("erases") == 1 + 1 + 1);
+  f.check_integrity();
+}
+
+TEST_CASE("FAST: the random area's head is fully merged with every associated block", "[ftl][hybrid][fast]") {
+  // log_share 0.001 gives the minimum 3 log blocks: 1 sequential, 2 random (32 pages).
+  SmallLog f("fast", "0.001");
+  for (std::uint32_t lbn = 0; lbn < 8; ++lbn) f.write(lbn, 0, 16);
+  for (std::uint32_t lbn = 0; lbn < 8; ++lbn) f.write(lbn, 1, 4);  // 32 random pages fill the area
+  CHECK(f.count("full_merges") == 0);
+  f.write(0, 6, 1);  // the head (blocks 0-3, pages 1-4) is merged: N_a = 4
+  CHECK(f.count("full_merges") == 1);
+  CHECK(f.count("full_merge_associated_blocks") == 4);
+  CHECK(f.count("merge_copies") == 4 * 16);  // N_a x N_p
+  CHECK(f.count("erases") == 4 + 1);         // N_a data blocks and the log block
+  f.check_integrity();
+}
+
+TEST_CASE("FASTer: the head's valid pages get one second chance, then are merged", "[ftl][hybrid][faster]") {
+  SmallLog f("faster", "0.001");
+  for (std::uint32_t lbn = 0; lbn < 8; ++lbn) f.write(lbn, 0, 16);
+  for (std::uint32_t lbn = 0; lbn < 8; ++lbn) f.write(lbn, 1, 4);
+  f.write(0, 6, 1);
+  // Head R1 (blocks 0-3): its 16 pages move to a new rear block, R1 is dead (one erase). The
+  // area is still full: head R2 (blocks 4-7) moves likewise. The next head holds pages that had
+  // their chance: a full merge of blocks 0-3 (64 copies, 5 erases).
+  CHECK(f.count("second_chance_copies") == 32);
+  CHECK(f.count("dead_block_erases") == 2);
+  CHECK(f.count("full_merges") == 1);
+  CHECK(f.count("full_merge_associated_blocks") == 4);
+  CHECK(f.count("merge_copies") == 32 + 64);
+  CHECK(f.count("erases") == 2 + 5);
+  f.check_integrity();
+}
+
+TEST_CASE("BAST: random updates thrash the log, one full merge of one block each", "[ftl][hybrid][bast]") {
+  SmallLog b("bast", "0.01");  // 3 log blocks
+  for (std::uint32_t lbn = 0; lbn < 10; ++lbn) b.write(lbn, 0, 16);
+  for (std::uint32_t lbn = 0; lbn < 10; ++lbn) b.write(lbn, 1, 1);  // one page each
+  // The first 3 take the free log blocks; each of the other 7 merges the least recently used one.
+  CHECK(b.count("full_merges") == 7);
+  CHECK(b.count("full_merge_associated_blocks") == 7);
+  CHECK(b.count("merge_copies") == 7 * 16);
+  CHECK(b.count("erases") == 7 * 2);
+  b.check_integrity();
+}
