@@ -3,6 +3,8 @@
 #include "fw/ftl/demand/demand_ftl.h"
 #include "fw/ftl/hybrid/bast.h"
 #include "fw/ftl/hybrid/fast.h"
+#include "fw/ftl/hybrid/last.h"
+#include "fw/ftl/hybrid/superblock.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
@@ -27,6 +29,12 @@ const std::vector<FtlInfo>& ftl_registry() {
       {"faster", "FASTer: FAST with a second chance for valid pages of the random area's head",
        [](FtlContext& c) { return std::make_unique<FastFtl>(c, true); },
        [](FtlOptions& o, const FlashGeometry& g) { FastFtl::parse(o, g, true); }},
+      {"last", "LAST: request-size locality detector, sequential log buffer, hot/cold random log partitions",
+       [](FtlContext& c) { return std::make_unique<LastFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { LastParams::parse(o, g); }},
+      {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",
+       [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(o, g); }},
   };
   return all;
 }

@@ -180,6 +180,14 @@ bool HybridFtl::in_order_prefix(std::uint32_t block, std::uint32_t lbn) const {
   return write_pointer_[block] > 0;
 }
 
+std::uint32_t HybridFtl::associativity(std::uint32_t block) const {
+  std::set<std::uint32_t> lbns;
+  const Spn first = space_.first_spn(block);
+  for (std::uint32_t k = 0; k < write_pointer_[block]; ++k)
+    if (space_.is_valid(first + k)) lbns.insert(lbn_of(page_lpn_[first + k]));
+  return static_cast<std::uint32_t>(lbns.size());
+}
+
 bool HybridFtl::start_merge(std::uint32_t victim) {
   before_merge(victim);
   ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim]);

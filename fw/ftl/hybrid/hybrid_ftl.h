@@ -73,6 +73,15 @@ class HybridFtl : public Ftl {
   Spn first_spn(std::uint32_t block) const { return space_.first_spn(block); }
   bool valid(Spn spn) const { return space_.is_valid(spn); }
   Lpn log_page_lpn(Spn spn) const { return page_lpn_[spn]; }
+  Spn log_copy(Lpn lpn) const { return log_copy_[lpn]; }  // newest copy if it is in a log block
+  std::uint32_t block_of(Spn spn) const { return space_.segment_of(spn); }
+  // Whether merging `block` would be a switch merge (it holds one logical block whole, in order).
+  bool switchable(std::uint32_t block) const {
+    const std::uint32_t owner = sole_owner(block);
+    return full(block) && owner != kNone && in_order_prefix(block, owner);
+  }
+  // Logical blocks with a valid page in `block` (its associativity degree N_a).
+  std::uint32_t associativity(std::uint32_t block) const;
   std::uint32_t log_blocks_in_use() const { return log_count_; }
   std::uint32_t free_blocks() const { return space_.free_segments(); }
   const HybridParams& params() const { return params_; }

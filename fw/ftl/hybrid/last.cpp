@@ -1,0 +1,206 @@
+#include "fw/ftl/hybrid/last.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ssd::fw {
+
+LastParams LastParams::parse(FtlOptions& o, const FlashGeometry& g) {
+  LastParams p;
+  p.base = HybridParams::parse("last", o, g, 4);  // 1 sequential + 3 random blocks at least
+  const std::uint32_t log = p.base.log_blocks;
+  p.size_threshold_bytes = static_cast<std::uint32_t>(o.integer(
+      "size_threshold_bytes", 4096, 512, 1 << 24, "locality detector: larger requests are sequential"));
+  p.sequential_blocks = static_cast<std::uint32_t>(
+      o.integer("sequential_blocks", std::max<std::uint32_t>(1, log / 16), 1, log - 3,
+                "log blocks of the sequential log buffer (the rest are random)"));
+  const std::uint64_t random_pages =
+      std::uint64_t(log - p.sequential_blocks) * p.base.segment_planes * g.pages_per_block;
+  p.initial_k = static_cast<std::uint64_t>(o.integer(
+      "initial_k", std::max<std::uint64_t>(1, random_pages / 4), 1, std::int64_t(1) << 40,
+      "starting k: update interval (log pages) below which a page is hot"));
+  p.hot_age_pages = static_cast<std::uint64_t>(o.integer(
+      "hot_age_pages", random_pages, 1, std::int64_t(1) << 40,
+      "a hot block not updated for this many log page writes is evicted first"));
+  p.adapt_interval_pages = static_cast<std::uint64_t>(o.integer(
+      "adapt_interval_pages", std::max<std::uint64_t>(1, random_pages / 2), 1, std::int64_t(1) << 40,
+      "random log page writes between adjustments of k and the hot partition"));
+  p.low_utilization = o.real("low_utilization", 0.5, 0.0, 1.0, "U_hot below this is low (k halves)");
+  o.reject_unread("last");
+  return p;
+}
+
+LastFtl::LastFtl(FtlContext& ctx, const LastParams& params)
+    : HybridFtl(ctx, params.base),
+      p_(params),
+      random_cap_(params.base.log_blocks - params.sequential_blocks),
+      hot_target_(std::max<std::uint32_t>(1, random_cap_ / 2)),
+      k_(params.initial_k),
+      dead_hot_victims_(ctx.metrics.counter("dead_hot_victims")),
+      hot_pages_(ctx.metrics.counter("hot_log_writes")),
+      cold_pages_(ctx.metrics.counter("cold_log_writes")),
+      sequential_pages_(ctx.metrics.counter("sequential_log_writes")),
+      k_gauge_(ctx.metrics.gauge("last_k")),
+      hot_blocks_gauge_(ctx.metrics.gauge("last_hot_partition_blocks")) {
+  role_.assign(params.base.blocks, kNoRole);
+  seq_lbn_.assign(params.base.blocks, kNone);
+  updated_at_.assign(params.base.blocks, 0);
+  written_at_.assign(std::size_t(params.base.blocks) * pages_per_block(), 0);
+  next_adapt_ = p_.adapt_interval_pages;
+  k_gauge_ = double(k_);
+  hot_blocks_gauge_ = hot_target_;
+}
+
+std::uint32_t LastFtl::count(Role role) const {
+  return static_cast<std::uint32_t>(std::count(role_.begin(), role_.end(), role));
+}
+
+HybridFtl::LogTarget LastFtl::log_target(const PageWrite& page) {
+  if (std::uint64_t(page.request.sectors) * 512 > p_.size_threshold_bytes) return sequential_target(lbn_of(page.lpn));
+  return random_target(page.lpn);
+}
+
+HybridFtl::LogTarget LastFtl::sequential_target(std::uint32_t lbn) {
+  std::uint32_t lru = kNone, switchable_block = kNone;
+  std::uint32_t sequential = 0;
+  for (std::uint32_t b = 0; b < role_.size(); ++b) {
+    if (role_[b] != kSequential) continue;
+    ++sequential;
+    if (seq_lbn_[b] == lbn) {
+      pending_role_ = kSequential;
+      return full(b) ? LogTarget{kNone, b} : LogTarget{b, kNone};
+    }
+    if (switchable_block == kNone && switchable(b)) switchable_block = b;
+    if (lru == kNone || updated_at_[b] < updated_at_[lru]) lru = b;
+  }
+  if (sequential < p_.sequential_blocks) {
+    const std::uint32_t b = open_log_block();
+    if (b == kNone) return LogTarget{};
+    role_[b] = kSequential;
+    seq_lbn_[b] = lbn;
+    pending_role_ = kSequential;
+    return LogTarget{b, kNone};
+  }
+  return LogTarget{kNone, switchable_block != kNone ? switchable_block : lru};  // switch first, else LRU
+}
+
+HybridFtl::LogTarget LastFtl::random_target(Lpn lpn) {
+  const Spn previous = log_copy(lpn);
+  const bool hot = previous != kNoSpn &&
+                   (role_[block_of(previous)] == kHot || log_clock_ - written_at_[previous] < k_);
+  const Role role = hot ? kHot : kCold;
+  std::uint32_t& current = hot ? current_hot_ : current_cold_;
+  pending_role_ = role;
+  if (current != kNone && !full(current)) return LogTarget{current, kNone};
+  if (count(kHot) + count(kCold) < random_cap_) {
+    const std::uint32_t b = open_log_block();
+    if (b == kNone) return LogTarget{};
+    role_[b] = role;
+    current = b;
+    return LogTarget{b, kNone};
+  }
+  return LogTarget{kNone, random_victim()};
+}
+
+std::uint32_t LastFtl::random_victim() {
+  // Step 1: the victim partition. Step 2: the victim block in it (section 3.4.3).
+  context().hal.charge_cycles(std::uint64_t(context().costs.gc_scan_per_block) * random_cap_);
+  std::uint32_t dead = kNone, stale = kNone, oldest_hot = kNone, hot = 0;
+  for (std::uint32_t b = 0; b < role_.size(); ++b) {
+    if (role_[b] != kHot) continue;
+    ++hot;
+    if (valid_pages(b) == 0 && write_pointer(b) > 0 && dead == kNone) dead = b;
+    if (b == current_hot_ && !full(b)) continue;
+    if (log_clock_ - updated_at_[b] >= p_.hot_age_pages && stale == kNone) stale = b;
+    if (oldest_hot == kNone || updated_at_[b] < updated_at_[oldest_hot]) oldest_hot = b;
+  }
+  std::uint32_t victim = kNone;
+  if (dead != kNone) {
+    victim = dead;
+    ++dead_hot_victims_;
+    hot_target_ = std::max<std::uint32_t>(1, hot_target_ - 1);  // enough dead blocks: cold gets the block
+  } else {
+    if (stale != kNone)
+      victim = stale;
+    else if (hot > hot_target_ && oldest_hot != kNone)
+      victim = oldest_hot;
+    else {  // the cold block with the lowest merge cost (fewest associated data blocks)
+      std::uint32_t best = std::numeric_limits<std::uint32_t>::max();
+      for (std::uint32_t b = 0; b < role_.size(); ++b) {
+        if (role_[b] != kCold || (b == current_cold_ && !full(b))) continue;
+        const std::uint32_t cost = associativity(b);
+        context().hal.charge_cycles(context().costs.gc_scan_per_block);
+        if (cost < best) {
+          best = cost;
+          victim = b;
+        }
+      }
+      if (victim == kNone) victim = oldest_hot != kNone ? oldest_hot : current_cold_;
+    }
+    hot_target_ = std::min<std::uint32_t>(random_cap_ - 1, hot_target_ + 1);  // the hot partition gets it
+  }
+  if (victim == kNone) victim = current_hot_;
+  hot_blocks_gauge_ = hot_target_;
+  return victim;
+}
+
+void LastFtl::on_log_block_gone(std::uint32_t block) {
+  role_[block] = kNoRole;
+  seq_lbn_[block] = kNone;
+  if (current_hot_ == block) current_hot_ = kNone;
+  if (current_cold_ == block) current_cold_ = kNone;
+}
+
+void LastFtl::on_log_page(Spn spn, bool copied) {
+  (void)copied;
+  const std::uint32_t block = block_of(spn);
+  written_at_[spn] = ++log_clock_;
+  updated_at_[block] = log_clock_;
+  switch (role_[block]) {
+    case kSequential:
+      ++sequential_pages_;
+      break;
+    case kHot:
+      ++hot_pages_;
+      break;
+    default:
+      ++cold_pages_;
+  }
+  if (role_[block] != kSequential && log_clock_ >= next_adapt_) {
+    next_adapt_ = log_clock_ + p_.adapt_interval_pages;
+    adapt();
+  }
+}
+
+void LastFtl::adapt() {
+  std::uint64_t hot_valid = 0, hot_written = 0, cold_valid = 0, cold_written = 0;
+  std::uint32_t dead = 0;
+  for (std::uint32_t b = 0; b < role_.size(); ++b) {
+    if (role_[b] == kHot) {
+      hot_valid += valid_pages(b);
+      hot_written += write_pointer(b);
+      dead += valid_pages(b) == 0 && write_pointer(b) > 0;
+    } else if (role_[b] == kCold) {
+      cold_valid += valid_pages(b);
+      cold_written += write_pointer(b);
+    }
+  }
+  const double u_hot = hot_written ? double(hot_valid) / hot_written : 0.0;
+  const double u_cold = cold_written ? double(cold_valid) / cold_written : 0.0;
+  const std::uint64_t random_pages = std::uint64_t(random_cap_) * pages_per_block();
+  if (dead > last_dead_) {
+    hot_target_ = std::max<std::uint32_t>(1, hot_target_ - 1);  // too many blocks for hot data
+  } else if (dead < last_dead_ && u_hot > last_u_hot_) {
+    hot_target_ = std::min<std::uint32_t>(random_cap_ - 1, hot_target_ + 1);  // hot data lacks room
+  } else {
+    if (dead < last_dead_ && u_hot < p_.low_utilization) k_ = std::max<std::uint64_t>(1, k_ / 2);  // cold pages in hot
+    if (u_cold < last_u_cold_) k_ = std::min<std::uint64_t>(random_pages, k_ * 2);  // hot pages in cold
+  }
+  last_dead_ = dead;
+  last_u_hot_ = u_hot;
+  last_u_cold_ = u_cold;
+  k_gauge_ = double(k_);
+  hot_blocks_gauge_ = hot_target_;
+}
+
+}  // namespace ssd::fw

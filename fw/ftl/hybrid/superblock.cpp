@@ -1,0 +1,222 @@
+#include "fw/ftl/hybrid/superblock.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) {
+  SuperblockParams p;
+  p.segment_planes = static_cast<std::uint32_t>(o.integer(
+      "segment_planes", g.total_planes(), 1, g.total_planes(), "planes a block stripes over (1: single blocks)"));
+  if (g.total_planes() % p.segment_planes != 0)
+    throw FtlOptionError("ftl.segment_planes = " + std::to_string(p.segment_planes) + " must divide the " +
+                         std::to_string(g.total_planes()) + " planes");
+  const double op = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of blocks outside the superblocks (the pool)");
+  p.superblock_blocks = static_cast<std::uint32_t>(
+      o.integer("superblock_blocks", 4, 1, 64, "N: adjacent logical blocks per superblock"));
+  p.extra_blocks = static_cast<std::uint32_t>(
+      o.integer("extra_blocks", 2, 1, 64, "blocks a superblock may take from the pool beyond its N"));
+  p.free_blocks = static_cast<std::uint32_t>(o.integer("free_blocks", 2, 1, 1024, "pool blocks only GC may take"));
+  o.reject_unread("superblock");
+  p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
+  const auto logical_blocks = static_cast<std::uint32_t>(std::floor(double(p.blocks) * (1.0 - op)));
+  p.superblocks = logical_blocks / p.superblock_blocks;
+  const std::uint32_t pool = p.blocks - p.superblocks * p.superblock_blocks;
+  if (p.superblocks == 0 || pool < p.free_blocks + 2)
+    throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " leaves a pool of " +
+                         std::to_string(pool) + " blocks; superblock needs at least free_blocks + 2 = " +
+                         std::to_string(p.free_blocks + 2) + " (and one superblock)");
+  p.logical_pages = static_cast<Lpn>(std::uint64_t(p.superblocks) * p.superblock_blocks * p.segment_planes *
+                                     g.pages_per_block);
+  return p;
+}
+
+SuperblockFtl::SuperblockFtl(FtlContext& ctx)
+    : ctx_(ctx),
+      params_(SuperblockParams::parse(ctx.options, ctx.hal.geometry())),
+      space_(ctx.hal, ctx.costs, params_.segment_planes, {}, 0),
+      superblock_pages_(params_.superblock_blocks * space_.segment_pages()),
+      superblocks_(params_.superblocks),
+      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
+      host_pages_written_(ctx.metrics.counter("host_pages_written")),
+      host_pages_read_(ctx.metrics.counter("host_pages_read")),
+      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
+      erases_(ctx.metrics.counter("erases")),
+      unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
+      gc_runs_(ctx.metrics.counter("gc_runs")),
+      gc_copies_(ctx.metrics.counter("gc_copies")),
+      switch_merges_(ctx.metrics.counter("switch_merges")),
+      partial_merges_(ctx.metrics.counter("partial_merges")),
+      full_merges_(ctx.metrics.counter("full_merges")),
+      pool_reclaims_(ctx.metrics.counter("pool_reclaims")) {
+  ctx.metrics.counter("merge_copies");
+  write_pointer_.assign(space_.segments(), 0);
+  map_.assign(params_.logical_pages, kNoSpn);
+  map_table_ = ctx.hal.place_table("superblock_page_map", std::uint64_t(params_.logical_pages) * 4, MemoryKind::Sram);
+}
+
+Ppn SuperblockFtl::locate(Lpn lpn) const {
+  if (lpn >= params_.logical_pages || map_[lpn] == kNoSpn) return kNoPpn;
+  return space_.to_ppn(map_[lpn]);
+}
+
+OpRef SuperblockFtl::read(const PageRead& page) {
+  ++host_pages_read_;
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.touch(map_table_, std::uint64_t(page.lpn) * 4, 4, Access::Read);
+  const Spn spn = map_[page.lpn];
+  if (spn == kNoSpn) {
+    ++unmapped_reads_;
+    *page.sink = kUnwrittenToken;
+    return OpRef{};
+  }
+  OpRef r = ctx_.ops.read(space_.to_ppn(spn), page.sink);
+  ctx_.ops.submit(r);
+  return r;
+}
+
+bool SuperblockFtl::may_take_block(std::uint32_t sb, bool cold) const {
+  const std::size_t held = superblocks_[sb].blocks.size();
+  const std::size_t limit = params_.superblock_blocks + params_.extra_blocks;
+  if (cold) return space_.free_segments() > 0 && held < limit + 1;  // GC may go one over, from the reserve
+  return space_.free_segments() > params_.free_blocks && held < limit;
+}
+
+Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold) {
+  Superblock& s = superblocks_[sb];
+  std::uint32_t& open = cold ? s.cold : s.hot;
+  if (open == kNone || write_pointer_[open] == space_.segment_pages()) {
+    if (!may_take_block(sb, cold)) return kNoSpn;
+    open = space_.take(0);
+    s.blocks.push_back(open);
+  }
+  ctx_.hal.charge_cycles(ctx_.costs.page_allocate);
+  return space_.first_spn(open) + write_pointer_[open]++;
+}
+
+void SuperblockFtl::remap(Lpn lpn, Spn spn) {
+  ctx_.hal.charge_cycles(ctx_.costs.map_update);
+  ctx_.hal.touch(map_table_, std::uint64_t(lpn) * 4, 4, Access::Write);
+  if (map_[lpn] != kNoSpn) space_.invalidate(map_[lpn], now_);
+  map_[lpn] = spn;
+  space_.mark_valid(spn);
+}
+
+WriteOutcome SuperblockFtl::write(const PageWrite& page) {
+  ++host_pages_written_;
+  if (!deferred_.empty()) return deferred_.defer(page);
+  const OpRef p = try_place(page);
+  return p.valid() ? WriteOutcome{p, true} : deferred_.defer(page);
+}
+
+OpRef SuperblockFtl::try_place(const PageWrite& page) {
+  const std::uint32_t sb = superblock_of(page.lpn);
+  const Spn spn = take_page(sb, false);
+  if (spn == kNoSpn) {
+    // Reclaim inside the superblock; if it has nothing to give, the pool's biggest borrower does.
+    if (!superblocks_[sb].gc_running) start_gc(sb);
+    if (!superblocks_[sb].gc_running) {  // borrowers of the pool, most blocks beyond N first
+      std::vector<std::uint32_t> borrowers;
+      for (std::uint32_t i = 0; i < superblocks_.size(); ++i)
+        if (!superblocks_[i].gc_running && superblocks_[i].blocks.size() > params_.superblock_blocks)
+          borrowers.push_back(i);
+      std::stable_sort(borrowers.begin(), borrowers.end(), [this](std::uint32_t a, std::uint32_t b) {
+        return superblocks_[a].blocks.size() > superblocks_[b].blocks.size();
+      });
+      for (std::uint32_t borrower : borrowers) {
+        start_gc(borrower);
+        if (superblocks_[borrower].gc_running) {
+          ++pool_reclaims_;
+          break;
+        }
+      }
+    }
+    if (gc_in_flight_ == 0)
+      throw std::logic_error("superblock FTL: no page for logical page " + std::to_string(page.lpn) +
+                             " and no block any superblock could reclaim");
+    return OpRef{};
+  }
+  ++now_;
+  remap(page.lpn, spn);
+  OpRef p = ctx_.ops.program(space_.to_ppn(spn), page.lpn, page.token, page.merge_with);
+  ctx_.ops.depend(page.data_ready, p);
+  ctx_.ops.submit(p);
+  ++flash_pages_programmed_;
+  return p;
+}
+
+void SuperblockFtl::start_gc(std::uint32_t sb) {
+  Superblock& s = superblocks_[sb];
+  std::uint32_t victim = kNone, fewest = space_.segment_pages();
+  ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * s.blocks.size());
+  for (std::uint32_t b : s.blocks) {
+    // Any block but the open cold one (where survivors go): a partly written hot block counts
+    // too, so the space two open blocks leave unused can always be won back.
+    const bool open_cold = b == s.cold && write_pointer_[b] != space_.segment_pages();
+    if (open_cold || write_pointer_[b] == 0) continue;
+    if (space_.valid_count(b) < fewest) {
+      fewest = space_.valid_count(b);
+      victim = b;
+    }
+  }
+  if (victim == kNone) return;  // nothing closed with an invalid page: no gain
+  if (s.hot == victim) s.hot = kNone;  // the next page opens another
+  if (s.cold == victim) s.cold = kNone;
+  s.gc_running = true;
+  ++gc_in_flight_;
+  ++gc_runs_;
+  space_.begin_reclaim(victim);
+  auto copies = std::make_shared<std::uint64_t>(0);
+  const Spn first = space_.first_spn(victim);
+  for (Spn spn = first; spn < first + space_.segment_pages(); ++spn) {
+    if (!space_.is_valid(spn)) continue;
+    OpRef r = ctx_.ops.read(space_.to_ppn(spn));
+    ctx_.ops.on_complete(r, [this, sb, spn, copies](const HalResult& page) {
+      if (!space_.is_valid(spn)) return;  // rewritten by the host meanwhile
+      if (page.lpn >= params_.logical_pages || map_[page.lpn] != spn)
+        throw std::logic_error("superblock GC: valid page " + std::to_string(spn) + " has OOB logical page " +
+                               std::to_string(page.lpn) + " mapped elsewhere");
+      const Spn to = take_page(sb, true);
+      if (to == kNoSpn) throw std::logic_error("superblock GC: no block for the survivors of superblock " + std::to_string(sb));
+      remap(page.lpn, to);
+      OpRef p = ctx_.ops.program(space_.to_ppn(to), page.lpn, page.token);
+      ctx_.ops.submit(p);
+      ++*copies;
+      ++gc_copies_;
+      ++flash_pages_programmed_;
+    });
+    ctx_.ops.submit(r);
+  }
+  OpRef done = ctx_.ops.join();
+  for (BlockId b : space_.blocks(victim)) {
+    OpRef e = ctx_.ops.erase(b);  // after every read of the block (scheduler hazard)
+    ctx_.ops.depend(e, done);
+    ctx_.ops.submit(e);
+  }
+  erases_ += space_.segment_planes();
+  ctx_.ops.on_complete(done, [this, sb, victim, copies](const HalResult&) {
+    ++*(*copies ? &partial_merges_ : &switch_merges_);
+    finish_gc(sb, victim);
+  });
+  ctx_.ops.submit(done);
+}
+
+void SuperblockFtl::finish_gc(std::uint32_t sb, std::uint32_t victim) {
+  Superblock& s = superblocks_[sb];
+  s.blocks.erase(std::find(s.blocks.begin(), s.blocks.end(), victim));
+  write_pointer_[victim] = 0;
+  space_.finish_reclaim(victim);
+  s.gc_running = false;
+  --gc_in_flight_;
+  retry_deferred();
+}
+
+void SuperblockFtl::retry_deferred() {
+  deferred_.retry([this](const PageWrite& page) { return try_place(page); });
+}
+
+}  // namespace ssd::fw
