@@ -23,7 +23,7 @@ TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "
   // 1 plane: 256 blocks of 16 pages, 8 log blocks; 8 planes: 32 blocks of 128 pages, 3 log blocks.
   std::map<std::string, std::string> options{{"segment_planes", segment_planes}};
   if (segment_planes == "8") {
-    options["log_share"] = "0.1";
+    if (ftl != "superblock") options["log_share"] = "0.1";
     options["overprovisioning"] = "0.3";
   }
   INFO(ftl << " segment_planes " << segment_planes << " seed " << seed);
