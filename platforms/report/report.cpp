@@ -171,9 +171,16 @@ std::string summary_text(const json& r) {
                      k[0] == 'r' ? "read" : "write", l["mean"].get<double>(), l["p50"].get<double>(),
                      l["p99"].get<double>(), l["p99_9"].get<double>(), l["max"].get<double>());
   }
-  s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
-                   ftl.value("gc_runs", std::uint64_t(0)), ftl.value("gc_copies", std::uint64_t(0)),
-                   ftl.value("erases", std::uint64_t(0)));
+  auto n = [&ftl](const char* key) { return ftl.value(key, std::uint64_t(0)); };
+  if (ftl.contains("full_merges") && !ftl.contains("pool_reclaims")) {  // log-block hybrids
+    s += fmt::format("  FTL: WAF {:.3f}, merges {} switch, {} partial, {} full ({} associated blocks), {} dead; "
+                     "{} copies, {} erases\n",
+                     ftl["waf"].get<double>(), n("switch_merges"), n("partial_merges"), n("full_merges"),
+                     n("full_merge_associated_blocks"), n("dead_block_erases"), n("merge_copies"), n("erases"));
+  } else {
+    s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
+                     n("gc_runs"), n("gc_copies"), n("erases"));
+  }
   double ch_busy = 0;
   for (const auto& c : r["hardware"]["channels"]) ch_busy += c["busy_fraction"].get<double>();
   ch_busy /= std::max<std::size_t>(1, r["hardware"]["channels"].size());

@@ -27,8 +27,6 @@ HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
       in_place_writes_(ctx.metrics.counter("in_place_writes")),
       log_writes_(ctx.metrics.counter("log_writes")),
       max_associativity_(ctx.metrics.gauge("full_merge_max_associativity")) {
-  ctx.metrics.counter("gc_copies");  // the report's summary line reads these names
-  ctx.metrics.counter("gc_runs");
   data_block_.assign(params_.logical_blocks, kNone);
   write_pointer_.assign(space_.segments(), 0);
   log_copy_.assign(params_.logical_pages, kNoSpn);

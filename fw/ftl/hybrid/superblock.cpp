@@ -53,7 +53,6 @@ SuperblockFtl::SuperblockFtl(FtlContext& ctx)
       partial_merges_(ctx.metrics.counter("partial_merges")),
       full_merges_(ctx.metrics.counter("full_merges")),
       pool_reclaims_(ctx.metrics.counter("pool_reclaims")) {
-  ctx.metrics.counter("merge_copies");
   write_pointer_.assign(space_.segments(), 0);
   map_.assign(params_.logical_pages, kNoSpn);
   map_table_ = ctx.hal.place_table("superblock_page_map", std::uint64_t(params_.logical_pages) * 4, MemoryKind::Sram);
