@@ -12,14 +12,12 @@ Usage: bench/ftl_compare.py [--out DIR] [--jobs N] [--budgets 65536,...] [--trac
 Needs a built ssdsim (cmake --preset default && cmake --build --preset default).
 """
 import argparse
-import csv
-import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench_common import ROOT, TRACES_DIR, run_ssdsim, write_tables
+
 # name: (file under shared/traces, passes, time scale). Passes: each trace is replayed back to
 # back until its writes keep GC busy (erase counts of a single pass are a handful of GC runs,
 # mostly noise). TPC-C is time-compressed beyond what 8 dies can absorb: its arrivals are
@@ -40,15 +38,11 @@ def run(args, precondition, trace, ftl, budget):
     name = f"{precondition.replace(':', '_').replace('+', '_')}-{trace}-{ftl}-{budget or 'full'}"
     report = os.path.join(args.out, name + ".json")
     path, passes, time_scale = TRACES[trace]
-    cmd = [args.ssdsim, "run", "-p", args.platform, "--ftl", ftl, "-t", os.path.join(args.traces_dir, path),
-           "--repeat", str(passes), "--time-scale", str(time_scale), "--fold", "--precondition", precondition,
-           "--no-vcd", "-q", "--report", report]
+    cmd = ["-p", args.platform, "--ftl", ftl, "-t", os.path.join(args.traces_dir, path), "--repeat", str(passes),
+           "--time-scale", str(time_scale), "--fold", "--precondition", precondition]
     if budget:
         cmd += ["--set", f"ftl.cmt_bytes={budget}"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(cmd)}\nfailed ({done.returncode}): {done.stderr.strip()}")
-    r = json.load(open(report))
+    r = run_ssdsim(cmd, report)
     f, h = r["ftl_metrics"], r["host"]
     hits = f.get("cmt_read_hits", 0) + f.get("cmt_write_hits", 0)
     lookups = hits + f.get("cmt_read_misses", 0) + f.get("cmt_write_misses", 0)
@@ -74,8 +68,7 @@ def main():
     p.add_argument("--platform", default=os.path.join(ROOT, "bench", "cast_compare.yaml"))
     p.add_argument("--preconditions", default="fill+random:1,fill",
                    help="drive states to start from: random layout (steady-state GC) and sequential layout")
-    p.add_argument("--ssdsim", default=os.path.join(ROOT, "build", "platforms", "ssdsim"))
-    p.add_argument("--traces-dir", default=os.path.join(ROOT, "..", "shared", "traces"))
+    p.add_argument("--traces-dir", default=TRACES_DIR)
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     traces = args.traces.split(",")
@@ -89,12 +82,7 @@ def main():
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(lambda j: run(args, *j), jobs))
 
-    with open(os.path.join(args.out, "ftl_compare.csv"), "w", newline="") as out:
-        w = csv.DictWriter(out, fieldnames=COLUMNS)
-        w.writeheader()
-        w.writerows(rows)
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(str(r[c]) for c in COLUMNS) + " |" for r in rows]
+    lines = []
     # CAST relative to DFTL at the same budget: the paper's headline ratios.
     lines += ["", "| precondition | trace | cmt_bytes | CAST/DFTL mean response | CAST/DFTL translation reads | "
               "CAST/DFTL translation writes | CAST/DFTL erases |", "|---|---|---|---|---|---|---|"]
@@ -105,10 +93,7 @@ def main():
         lines.append(f"| {pc} | {t} | {b} | {ratio(c['mean_us'], d['mean_us'])} | "
                      f"{ratio(c['translation_reads'], d['translation_reads'])} | "
                      f"{ratio(c['translation_writes'], d['translation_writes'])} | {ratio(c['erases'], d['erases'])} |")
-    with open(os.path.join(args.out, "ftl_compare.md"), "w") as out:
-        out.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
-
+    write_tables(args.out, "ftl_compare", COLUMNS, rows, lines)
 
 if __name__ == "__main__":
     main()

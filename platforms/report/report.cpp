@@ -81,6 +81,13 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   // FTL metrics.
   json ftl = counters_json(*metrics.sets().at("ftl"));
   for (const auto& [k, v] : metrics.sets().at("ftl")->gauges()) ftl[k] = v;
+  for (const auto& [k, h] : metrics.sets().at("ftl")->histograms())  // distributions of counts
+    ftl[k] = {{"count", h->count()},
+              {"mean", h->mean()},
+              {"p50", h->percentile(0.5)},
+              {"p90", h->percentile(0.9)},
+              {"p99", h->percentile(0.99)},
+              {"max", h->max()}};
   const std::uint64_t host_pages = counter(metrics, "ftl", "host_pages_written");
   const std::uint64_t programmed = counter(metrics, "ftl", "flash_pages_programmed");
   ftl["waf"] = host_pages ? double(programmed) / double(host_pages) : 0.0;

@@ -26,7 +26,8 @@ HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
       full_merge_associativity_(ctx.metrics.counter("full_merge_associated_blocks")),
       in_place_writes_(ctx.metrics.counter("in_place_writes")),
       log_writes_(ctx.metrics.counter("log_writes")),
-      max_associativity_(ctx.metrics.gauge("full_merge_max_associativity")) {
+      max_associativity_(ctx.metrics.gauge("full_merge_max_associativity")),
+      associativity_histogram_(ctx.metrics.histogram("full_merge_associativity")) {
   data_block_.assign(params_.logical_blocks, kNone);
   write_pointer_.assign(space_.segments(), 0);
   log_copy_.assign(params_.logical_pages, kNoSpn);
@@ -217,6 +218,7 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
   ++full_merges_;
   full_merge_associativity_ += associated.size();
   max_associativity_ = std::max<double>(max_associativity_, double(associated.size()));
+  associativity_histogram_.record(associated.size());
   on_log_block_gone(victim);
   merging_ = true;
   victim_ = victim;

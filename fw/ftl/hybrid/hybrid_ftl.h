@@ -132,6 +132,7 @@ class HybridFtl : public Ftl {
       &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &merge_copies_, &padding_pages_,
       &full_merge_associativity_, &in_place_writes_, &log_writes_;
   double& max_associativity_;
+  LatencyHistogram& associativity_histogram_;  // N_a of every full merge
 };
 
 }  // namespace ssd::fw
