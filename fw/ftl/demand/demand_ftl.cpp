@@ -1,5 +1,7 @@
 #include "fw/ftl/demand/demand_ftl.h"
 
+#include "fw/ftl/common/page_ops.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -343,14 +345,7 @@ void DemandFtl::finish_copies() {
   path_ = kGcPath;
   while (!gc_buffer_pages_.empty()) write_back(gc_buffer_pages_.begin()->first, kGcPath);
   path_ = kHostPath;
-  OpRef done = ctx_.ops.join();
-  for (BlockId b : space_.blocks(gc_victim_)) {
-    OpRef e = ctx_.ops.erase(b);
-    ctx_.ops.depend(e, done);
-    ctx_.ops.submit(e);
-  }
-  ctx_.ops.on_complete(done, [this](const HalResult&) { finish_gc(); });
-  ctx_.ops.submit(done);
+  erase_segment(ctx_.ops, space_, gc_victim_, [this](const HalResult&) { finish_gc(); });
   refresh_gauges();
 }
 

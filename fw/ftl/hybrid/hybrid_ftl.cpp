@@ -1,5 +1,7 @@
 #include "fw/ftl/hybrid/hybrid_ftl.h"
 
+#include "fw/ftl/common/page_ops.h"
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -57,14 +59,7 @@ OpRef HybridFtl::read(const PageRead& page) {
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(page.lpn)) * 4, 4, Access::Read);
   const Spn spn = current(page.lpn);
   if (log_copy_[page.lpn] != kNoSpn) ctx_.hal.touch(log_map_table_, 0, 4, Access::Read);
-  if (spn == kNoSpn) {
-    ++unmapped_reads_;
-    *page.sink = kUnwrittenToken;
-    return OpRef{};
-  }
-  OpRef r = ctx_.ops.read(space_.to_ppn(spn), page.sink);
-  ctx_.ops.submit(r);
-  return r;
+  return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, unmapped_reads_);
 }
 
 WriteOutcome HybridFtl::write(const PageWrite& page) {
@@ -308,46 +303,32 @@ void HybridFtl::retire_data_block(std::uint32_t block) {
   if (space_.valid_count(block) != 0)
     throw std::logic_error("hybrid FTL: data block " + std::to_string(block) + " retired with valid pages");
   space_.begin_reclaim(block);
-  OpRef done = ctx_.ops.join();
-  for (BlockId b : space_.blocks(block)) {
-    OpRef e = ctx_.ops.erase(b);
-    ctx_.ops.depend(e, done);
-    ctx_.ops.submit(e);
-  }
-  erases_ += space_.segment_planes();
   ++pending_erases_;
-  ctx_.ops.on_complete(done, [this, block](const HalResult&) {
-    write_pointer_[block] = 0;
-    space_.finish_reclaim(block);
-    --pending_erases_;
+  erases_ += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
+    block_erased(block);
     if (merging_)
       continue_full_merge();  // a full merge may be waiting for this free block
     else
       retry_deferred();  // or writes
   });
-  ctx_.ops.submit(done);
 }
 
 void HybridFtl::erase_log_block(std::uint32_t block) {
   space_.begin_reclaim(block);
-  OpRef done = ctx_.ops.join();
-  for (BlockId b : space_.blocks(block)) {
-    OpRef e = ctx_.ops.erase(b);
-    ctx_.ops.depend(e, done);
-    ctx_.ops.submit(e);
-  }
-  erases_ += space_.segment_planes();
   ++pending_erases_;
-  ctx_.ops.on_complete(done, [this, block](const HalResult&) {
-    --pending_erases_;
-    const Spn first = space_.first_spn(block);
-    std::fill(page_lpn_.begin() + first, page_lpn_.begin() + first + space_.segment_pages(), kNoLpn);
-    write_pointer_[block] = 0;
-    space_.finish_reclaim(block);
+  erases_ += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
+    block_erased(block);
     --log_count_;
     merge_done();
   });
-  ctx_.ops.submit(done);
+}
+
+void HybridFtl::block_erased(std::uint32_t block) {
+  --pending_erases_;
+  const Spn first = space_.first_spn(block);
+  std::fill(page_lpn_.begin() + first, page_lpn_.begin() + first + space_.segment_pages(), kNoLpn);
+  write_pointer_[block] = 0;
+  space_.finish_reclaim(block);
 }
 
 void HybridFtl::merge_done() {

@@ -110,6 +110,7 @@ class HybridFtl : public Ftl {
   void copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from);
   void retire_data_block(std::uint32_t block);  // erases it; the free block may resume a merge
   void erase_log_block(std::uint32_t block);
+  void block_erased(std::uint32_t block);  // back in the free pool
   void merge_done();
   void retry_deferred();
 

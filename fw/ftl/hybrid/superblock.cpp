@@ -1,5 +1,7 @@
 #include "fw/ftl/hybrid/superblock.h"
 
+#include "fw/ftl/common/page_ops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -68,14 +70,7 @@ OpRef SuperblockFtl::read(const PageRead& page) {
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
   ctx_.hal.touch(map_table_, std::uint64_t(page.lpn) * 4, 4, Access::Read);
   const Spn spn = map_[page.lpn];
-  if (spn == kNoSpn) {
-    ++unmapped_reads_;
-    *page.sink = kUnwrittenToken;
-    return OpRef{};
-  }
-  OpRef r = ctx_.ops.read(space_.to_ppn(spn), page.sink);
-  ctx_.ops.submit(r);
-  return r;
+  return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, unmapped_reads_);
 }
 
 bool SuperblockFtl::may_take_block(std::uint32_t sb, bool cold) const {
@@ -190,18 +185,10 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
     });
     ctx_.ops.submit(r);
   }
-  OpRef done = ctx_.ops.join();
-  for (BlockId b : space_.blocks(victim)) {
-    OpRef e = ctx_.ops.erase(b);  // after every read of the block (scheduler hazard)
-    ctx_.ops.depend(e, done);
-    ctx_.ops.submit(e);
-  }
-  erases_ += space_.segment_planes();
-  ctx_.ops.on_complete(done, [this, sb, victim, copies](const HalResult&) {
+  erases_ += erase_segment(ctx_.ops, space_, victim, [this, sb, victim, copies](const HalResult&) {
     ++*(*copies ? &partial_merges_ : &switch_merges_);
     finish_gc(sb, victim);
   });
-  ctx_.ops.submit(done);
 }
 
 void SuperblockFtl::finish_gc(std::uint32_t sb, std::uint32_t victim) {

@@ -1,5 +1,7 @@
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
+#include "fw/ftl/common/page_ops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -56,15 +58,7 @@ OpRef PageMappingFtl::read(const PageRead& page) {
   ++host_pages_read_;
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
-  Ppn ppn = l2p_[lpn];
-  if (ppn == kNoPpn) {
-    ++unmapped_reads_;
-    *sink = kUnwrittenToken;
-    return OpRef{};
-  }
-  OpRef r = ctx_.ops.read(ppn, sink);
-  ctx_.ops.submit(r);
-  return r;
+  return read_mapped_page(ctx_.ops, l2p_[lpn], sink, unmapped_reads_);
 }
 
 std::uint32_t PageMappingFtl::next_host_plane() {
