@@ -10,7 +10,7 @@
 // bring addresses beyond the drive into it.
 //
 // Blank lines and CRs are skipped; any other malformed line throws WorkloadError
-// "<path>:<line>: <what was expected>, got '<line>'".
+// "<path>:<line>: <what was expected>, got '<line>'" (or is skipped and counted).
 #pragma once
 
 #include <cstdint>
@@ -18,22 +18,19 @@
 #include <vector>
 
 #include "stimuli/host_request.h"
-#include "stimuli/trace_lines.h"
+#include "stimuli/text_trace.h"
 
 namespace ssd::stimuli {
 
-class MqsimTrace : public Workload {
+class MqsimTrace : public TextTrace {
  public:
-  explicit MqsimTrace(const std::string& path) : lines_(path) {}
+  explicit MqsimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
+      : TextTrace(path, "mqsim", policy) {}
 
-  bool next(HostRequest& r) override;
-  std::string describe() const override { return "mqsim:" + lines_.path(); }
-  std::string position() const override { return lines_.position(); }
-  std::uint64_t clamped_arrivals() const { return clock_.clamped(); }
+ protected:
+  Line parse(std::string_view line, HostRequest& r) override;
 
  private:
-  TraceLines lines_;
-  ArrivalClock clock_;
   std::vector<std::string_view> fields_ = std::vector<std::string_view>(5);
 };
 

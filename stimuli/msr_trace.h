@@ -20,7 +20,7 @@
 //
 // Empty lines and a trailing '\r' (CRLF files) are skipped silently. Any other malformed line
 // throws WorkloadError "<path>:<line>: <what was expected>, got '<line>'", with <line> the 1-based
-// physical line number (blank lines count).
+// physical line number (blank lines count), or is skipped and counted (MalformedLines::Skip).
 #pragma once
 
 #include <cstdint>
@@ -28,31 +28,21 @@
 #include <vector>
 
 #include "stimuli/host_request.h"
-#include "stimuli/trace_lines.h"
+#include "stimuli/text_trace.h"
 
 namespace ssd::stimuli {
 
-class MsrTrace : public Workload {
+class MsrTrace : public TextTrace {
  public:
   // Throws WorkloadError("cannot open trace file '<path>'") if the file cannot be opened.
-  explicit MsrTrace(const std::string& path) : lines_(path) {}
+  explicit MsrTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
+      : TextTrace(path, "msr", policy) {}
 
-  bool next(HostRequest& r) override;
-  std::string describe() const override { return "msr:" + lines_.path(); }
-  std::string position() const override { return lines_.position(); }
-
-  // Physical lines consumed so far, blank ones included (= line number of the last line read).
-  std::uint64_t lines_read() const { return lines_.line_number(); }
-  // Requests returned so far.
-  std::uint64_t requests_read() const { return requests_; }
-  // Requests whose timestamp went backwards and whose arrival was clamped (see above).
-  std::uint64_t clamped_arrivals() const { return clock_.clamped(); }
+ protected:
+  Line parse(std::string_view line, HostRequest& r) override;
 
  private:
-  TraceLines lines_;
-  ArrivalClock clock_;
   std::vector<std::string_view> fields_ = std::vector<std::string_view>(7);
-  std::uint64_t requests_ = 0;
 };
 
 }  // namespace ssd::stimuli

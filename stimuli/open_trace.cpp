@@ -2,33 +2,54 @@
 
 #include <vector>
 
+#include "stimuli/blkparse_trace.h"
+#include "stimuli/disksim_trace.h"
 #include "stimuli/mqsim_trace.h"
 #include "stimuli/msr_trace.h"
+#include "stimuli/spc_trace.h"
 #include "stimuli/trace_lines.h"
 
 namespace ssd::stimuli {
 
 namespace {
-std::string detect(const std::string& path) {
-  if (path.size() >= 4 && iequals(std::string_view(path).substr(path.size() - 4), ".csv")) return "msr";
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::string_view x(suffix);
+  return s.size() >= x.size() && iequals(std::string_view(s).substr(s.size() - x.size()), x);
+}
+
+// The format of a file whose name does not say, from its first non-blank line.
+std::string sniff(const std::string& path) {
   TraceLines lines(path);
   std::string_view first;
   if (lines.next(first)) {
-    std::vector<std::string_view> f(5);
+    std::vector<std::string_view> f(7);
     std::uint64_t v = 0;
-    bool numbers = TraceLines::split(first, ' ', f) == 5;
-    for (auto field : f) numbers = numbers && parse_u64(field, v);
-    if (numbers) return "mqsim";
+    double d = 0;
+    const std::size_t commas = TraceLines::split(first, ',', f);
+    if (commas == 7) return "msr";
+    if (commas >= 5 && (iequals(f[3], "r") || iequals(f[3], "w"))) return "spc";
+    const std::size_t blanks = TraceLines::split(first, ' ', f);
+    if (blanks >= 7 && f[0].find(',') != std::string_view::npos) return "blkparse";
+    if (blanks == 5) {
+      bool integers = true;
+      for (std::size_t i = 1; i < 5; ++i) integers = integers && parse_u64(f[i], v);
+      if (integers && parse_u64(f[0], v)) return "mqsim";                  // integer nanoseconds
+      if (integers && parse_seconds_like(f[0], d)) return "disksim";       // decimal milliseconds
+    }
   }
   throw WorkloadError("cannot tell the format of trace file '" + path + "' (give --trace-format: " +
                       std::string(trace_formats()) + ")");
 }
 }  // namespace
 
-std::unique_ptr<Workload> open_trace(const std::string& path, const std::string& format) {
-  const std::string f = format == "auto" ? detect(path) : format;
-  if (f == "msr") return std::make_unique<MsrTrace>(path);
-  if (f == "mqsim") return std::make_unique<MqsimTrace>(path);
+std::unique_ptr<Workload> open_trace(const std::string& path, const std::string& format, MalformedLines policy) {
+  std::string f = format;
+  if (f == "auto") f = ends_with(path, ".csv") ? "msr" : ends_with(path, ".spc") ? "spc" : sniff(path);
+  if (f == "msr") return std::make_unique<MsrTrace>(path, policy);
+  if (f == "mqsim") return std::make_unique<MqsimTrace>(path, policy);
+  if (f == "disksim") return std::make_unique<DisksimTrace>(path, policy);
+  if (f == "blkparse") return std::make_unique<BlkparseTrace>(path, policy);
+  if (f == "spc") return std::make_unique<SpcTrace>(path, policy);
   throw WorkloadError("unknown trace format '" + format + "' (known: " + std::string(trace_formats()) + ")");
 }
 

@@ -1,17 +1,21 @@
-// Opens a trace file with the reader for its format: "msr" (MSR Cambridge CSV), "mqsim"
-// (MQSim ASCII), or "auto": *.csv is MSR; otherwise a first line of five blank-separated
-// integers is MQSim. Throws WorkloadError naming the file when the format is unknown or cannot
-// be told.
+// Opens a trace file with the reader for its format: "msr" (MSR Cambridge CSV), "mqsim" (MQSim
+// ASCII), "disksim" (DiskSim ASCII), "blkparse" (blkparse text, D events), "spc" (UMass/SPC), or
+// "auto": *.csv is MSR and *.spc SPC; otherwise the first line decides (7 comma fields: MSR;
+// comma fields with r/w fourth: SPC; "maj,min ..." events: blkparse; 5 blank-separated numbers:
+// MQSim when the time is an integer, DiskSim when it has a fraction). Throws WorkloadError naming
+// the file when the format is unknown or cannot be told.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "stimuli/host_request.h"
+#include "stimuli/text_trace.h"
 
 namespace ssd::stimuli {
 
-std::unique_ptr<Workload> open_trace(const std::string& path, const std::string& format);
-inline const char* trace_formats() { return "auto, msr, mqsim"; }
+std::unique_ptr<Workload> open_trace(const std::string& path, const std::string& format,
+                                     MalformedLines policy = MalformedLines::Stop);
+inline const char* trace_formats() { return "auto, msr, mqsim, disksim, blkparse, spc"; }
 
 }  // namespace ssd::stimuli

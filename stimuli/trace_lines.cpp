@@ -73,6 +73,15 @@ bool parse_u64(std::string_view s, std::uint64_t& out) {
   return ec == std::errc() && ptr == end;
 }
 
+bool parse_seconds_like(std::string_view s, double& out) {
+  if (s.empty() || !(s.front() >= '0' && s.front() <= '9')) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || c == '.')) return false;
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, out, std::chars_format::fixed);
+  return ec == std::errc() && ptr == end;
+}
+
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {

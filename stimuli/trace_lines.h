@@ -40,6 +40,8 @@ class TraceLines {
 
 // Strict unsigned decimal: digits only, no sign, no trailing junk, no overflow.
 bool parse_u64(std::string_view s, std::uint64_t& out);
+// Strict non-negative decimal number (digits, optional fraction; no sign, exponent or junk).
+bool parse_seconds_like(std::string_view s, double& out);
 bool iequals(std::string_view a, std::string_view b);
 
 // Arrival times relative to the first request. A time that goes backwards (merged or re-sorted
@@ -47,6 +49,8 @@ bool iequals(std::string_view a, std::string_view b);
 class ArrivalClock {
  public:
   std::uint64_t arrival(std::uint64_t time_ns);
+  // Whether time_ns lies beyond `span` after the first arrival (a clock glitch in the trace).
+  bool beyond(std::uint64_t time_ns, std::uint64_t span) const { return started_ && time_ns > first_ && time_ns - first_ > span; }
   std::uint64_t clamped() const { return clamped_; }
 
  private:

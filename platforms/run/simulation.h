@@ -15,6 +15,7 @@ struct RunOptions {
   PlatformConfig platform;
   std::string trace;                  // trace file; empty: the synthetic workload
   std::string trace_format = "auto";  // see stimuli/open_trace.h
+  bool skip_bad_lines = false;        // skip (and count) malformed trace lines instead of stopping
   std::uint32_t repeat = 1;           // replay the workload this many times back to back
   stimuli::SyntheticSpec synthetic;   // range_bytes 0 = the whole drive
   std::uint32_t queue_depth = 16;

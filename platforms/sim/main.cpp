@@ -78,9 +78,12 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_option("--set", overrides, "override a parameter: key=value (e.g. channels=4, ftl.overprovisioning=0.1)");
   cmd_run->add_option("-t,--trace", run.trace, "trace to replay (\"\" for a synthetic workload)")
       ->capture_default_str();
-  cmd_run->add_option("--trace-format", run.trace_format, "trace format: auto (by name/content), msr, mqsim")
-      ->check(CLI::IsMember({"auto", "msr", "mqsim"}))
+  cmd_run->add_option("--trace-format", run.trace_format,
+                      "trace format: auto (by name/content), msr, mqsim, disksim, blkparse, spc")
+      ->check(CLI::IsMember({"auto", "msr", "mqsim", "disksim", "blkparse", "spc"}))
       ->capture_default_str();
+  cmd_run->add_flag("--skip-bad-lines", run.skip_bad_lines,
+                    "skip (and count) malformed trace lines instead of stopping at the first");
   cmd_run->add_option("--synthetic", pattern, "synthetic workload (implies no trace): random or sequential")
       ->check(CLI::IsMember({"random", "sequential"}));
   cmd_run->add_option("--read-fraction", run.synthetic.read_fraction, "synthetic: share of reads")->check(CLI::Range(0.0, 1.0));

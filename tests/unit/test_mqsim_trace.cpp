@@ -84,5 +84,5 @@ TEST_CASE("MQSim trace reader: malformed lines name the file and line", "[stimul
   CHECK_THROWS_WITH(MqsimTrace("/nonexistent/x.trace"), Catch::Contains("cannot open trace file"));
   const std::string odd = write_file("odd.trace", "a,b,c\n");
   CHECK_THROWS_WITH(open_trace(odd, "auto"), Catch::Contains("cannot tell the format") && Catch::Contains(odd));
-  CHECK_THROWS_WITH(open_trace(odd, "spc"), Catch::Contains("unknown trace format 'spc'"));
+  CHECK_THROWS_WITH(open_trace(odd, "fio"), Catch::Contains("unknown trace format 'fio'"));
 }
