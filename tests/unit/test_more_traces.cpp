@@ -7,48 +7,22 @@
 //     timestamp (1266874889 s) and is malformed
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
-
 #include "stimuli/blkparse_trace.h"
 #include "stimuli/disksim_trace.h"
 #include "stimuli/open_trace.h"
 #include "stimuli/spc_trace.h"
+#include "trace_test_support.h"
 
 using namespace ssd::stimuli;
 
 namespace {
-struct Totals {
-  std::uint64_t requests = 0, reads = 0, sectors = 0, max_issuer = 0;
-  HostRequest first, last;
-  bool monotonic = true;
-};
-Totals totals(Workload& w) {
-  Totals t;
-  HostRequest r;
-  while (w.next(r)) {
-    if (t.requests == 0) t.first = r;
-    if (t.requests > 0 && r.arrival_ns < t.last.arrival_ns) t.monotonic = false;
-    t.last = r;
-    ++t.requests;
-    t.reads += !r.write;
-    t.sectors += r.sectors;
-    t.max_issuer = std::max<std::uint64_t>(t.max_issuer, r.issuer);
-  }
-  return t;
-}
-std::string write_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path) << text;
-  return path.string();
-}
 const std::string kTraces = std::string(SSD_SHARED_TRACES) + "/";
 }  // namespace
 
 TEST_CASE("DiskSim reader: the shared ascii.trace", "[stimuli][disksim]") {
   auto w = open_trace(kTraces + "disksim/ascii.trace", "auto");  // detected: decimal ms times
   REQUIRE(w->describe().rfind("disksim:", 0) == 0);
-  const Totals t = totals(*w);
+  const ssd::test::TraceTotals t = ssd::test::totals(*w);
   CHECK(t.requests == 100000);
   CHECK(t.reads == 79634);
   CHECK(t.sectors == 1016678);
@@ -66,10 +40,10 @@ TEST_CASE("blkparse reader: D events of the shared YCSB trace; a glitched time s
   const std::string path = kTraces + "blkparse/ycsb-ext4.txt";
   {
     BlkparseTrace stop(path);
-    CHECK_THROWS_WITH(totals(stop), Catch::Contains(path + ":29662: expected a time within a year"));
+    CHECK_THROWS_WITH(ssd::test::totals(stop), Catch::Contains(path + ":29662: expected a time within a year"));
   }
   BlkparseTrace skip(path, MalformedLines::Skip);
-  const Totals t = totals(skip);
+  const ssd::test::TraceTotals t = ssd::test::totals(skip);
   CHECK(t.requests == 9886);
   CHECK(t.reads == 9038);
   CHECK(t.sectors == 2537968);
@@ -83,7 +57,7 @@ TEST_CASE("blkparse reader: D events of the shared YCSB trace; a glitched time s
 }
 
 TEST_CASE("SPC reader: fields, units and errors", "[stimuli][spc]") {
-  const std::string path = write_file("small.spc",
+  const std::string path = ssd::test::write_temp_file("small.spc",
                                       "0,20941264,8192,W,0.551706\n"
                                       "1,100,4097,r,1.5,extra,fields\n"
                                       "\n"
@@ -105,20 +79,20 @@ TEST_CASE("SPC reader: fields, units and errors", "[stimuli][spc]") {
   CHECK_FALSE(w->next(r));
 
   for (const char* bad : {"0,1,512,X,0.1\n", "0,1,0,r,0.1\n", "0,1,512,r,-1\n", "0,1,512\n"}) {
-    SpcTrace t(write_file("bad.spc", bad));
+    SpcTrace t(ssd::test::write_temp_file("bad.spc", bad));
     INFO(bad);
-    CHECK_THROWS_WITH(totals(t), Catch::Contains("bad.spc:1: expected"));
+    CHECK_THROWS_WITH(ssd::test::totals(t), Catch::Contains("bad.spc:1: expected"));
   }
 }
 
 TEST_CASE("Malformed lines: stop at the first, or skip and count them", "[stimuli][disksim]") {
-  const std::string path = write_file("mixed.trace", "1.0 0 10 8 0\n2.0 0 x 8 0\n3.0 0 30 8 1\n4.0 0\n");
+  const std::string path = ssd::test::write_temp_file("mixed.trace", "1.0 0 10 8 0\n2.0 0 x 8 0\n3.0 0 30 8 1\n4.0 0\n");
   DisksimTrace stop(path);
   HostRequest r;
   REQUIRE(stop.next(r));
   CHECK_THROWS_WITH(stop.next(r), Catch::Contains("mixed.trace:2: expected blkno (field 3)"));
   DisksimTrace skip(path, MalformedLines::Skip);
-  const Totals t = totals(skip);
+  const ssd::test::TraceTotals t = ssd::test::totals(skip);
   CHECK(t.requests == 2);
   CHECK(skip.skipped_lines() == 2);
   CHECK_THAT(skip.first_skipped(), Catch::Contains("mixed.trace:2:"));

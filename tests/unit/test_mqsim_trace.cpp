@@ -5,45 +5,17 @@
 //   wsrch-small: 24783 requests, 24779 reads, 746324 sectors, devices 0..5, arrivals non-decreasing
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
-
 #include "stimuli/mqsim_trace.h"
 #include "stimuli/open_trace.h"
+#include "trace_test_support.h"
 
 using namespace ssd::stimuli;
 
-namespace {
-struct Totals {
-  std::uint64_t requests = 0, reads = 0, sectors = 0, max_issuer = 0;
-  HostRequest first, last;
-  bool monotonic = true;
-};
-Totals totals(Workload& w) {
-  Totals t;
-  HostRequest r;
-  while (w.next(r)) {
-    if (t.requests == 0) t.first = r;
-    if (t.requests > 0 && r.arrival_ns < t.last.arrival_ns) t.monotonic = false;
-    t.last = r;
-    ++t.requests;
-    t.reads += !r.write;
-    t.sectors += r.sectors;
-    t.max_issuer = std::max<std::uint64_t>(t.max_issuer, r.issuer);
-  }
-  return t;
-}
-std::string write_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path) << text;
-  return path.string();
-}
-}  // namespace
 
 TEST_CASE("MQSim trace reader: the shared TPC-C and WebSearch excerpts", "[stimuli][mqsim]") {
   const std::string dir = std::string(SSD_SHARED_TRACES) + "/mqsim/";
   MqsimTrace tpcc(dir + "tpcc-small.trace");
-  const Totals t = totals(tpcc);
+  const ssd::test::TraceTotals t = ssd::test::totals(tpcc);
   CHECK(t.requests == 6999);
   CHECK(t.reads == 4381);
   CHECK(t.sectors == 116638);
@@ -56,7 +28,7 @@ TEST_CASE("MQSim trace reader: the shared TPC-C and WebSearch excerpts", "[stimu
   CHECK(t.monotonic);
 
   auto wsrch = open_trace(dir + "wsrch-small.trace", "auto");  // detected from the content
-  const Totals w = totals(*wsrch);
+  const ssd::test::TraceTotals w = ssd::test::totals(*wsrch);
   CHECK(w.requests == 24783);
   CHECK(w.reads == 24779);
   CHECK(w.sectors == 746324);
@@ -76,13 +48,13 @@ TEST_CASE("MQSim trace reader: malformed lines name the file and line", "[stimul
                         Case{"10 0 5 0 1\n", ":1: expected SizeInSectors (field 4)"},
                         Case{"10 0 -5 8 1\n", ":1: expected StartLBA (field 3)"},
                         Case{"x 0 5 8 1\n", ":1: expected ArrivalTime (field 1)"}}) {
-    const std::string path = write_file("mqsim_bad.trace", c.text);
+    const std::string path = ssd::test::write_temp_file("mqsim_bad.trace", c.text);
     MqsimTrace t(path);
     INFO(c.text);
     CHECK_THROWS_WITH(([&] { while (t.next(r)) {} })(), Catch::Contains(path + c.message));
   }
   CHECK_THROWS_WITH(MqsimTrace("/nonexistent/x.trace"), Catch::Contains("cannot open trace file"));
-  const std::string odd = write_file("odd.trace", "a,b,c\n");
+  const std::string odd = ssd::test::write_temp_file("odd.trace", "a,b,c\n");
   CHECK_THROWS_WITH(open_trace(odd, "auto"), Catch::Contains("cannot tell the format") && Catch::Contains(odd));
   CHECK_THROWS_WITH(open_trace(odd, "fio"), Catch::Contains("unknown trace format 'fio'"));
 }
