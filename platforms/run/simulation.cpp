@@ -36,9 +36,12 @@ RunOutcome run_simulation(const RunOptions& o) {
                                             std::uint64_t(o.vcd_end_us * 1e6));
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
     auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
-      if (!o.trace.empty())
-        return stimuli::open_trace(o.trace, o.trace_format,
-                                   o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop);
+      if (!o.trace.empty()) {
+        auto trace = stimuli::open_trace(o.trace, o.trace_format,
+                                         o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop);
+        if (!o.selection.selects_anything()) return trace;
+        return std::make_unique<stimuli::TraceSelection>(std::move(trace), o.selection);
+      }
       stimuli::SyntheticSpec s = o.synthetic;
       if (s.range_bytes == 0) s.range_bytes = capacity * fw::kSectorBytes - s.range_start_bytes;
       return std::make_unique<stimuli::SyntheticWorkload>(s);

@@ -84,6 +84,19 @@ int sc_main(int argc, char* argv[]) {
       ->capture_default_str();
   cmd_run->add_flag("--skip-bad-lines", run.skip_bad_lines,
                     "skip (and count) malformed trace lines instead of stopping at the first");
+  std::uint32_t device = 0;
+  auto* device_option = cmd_run->add_option("--device", device, "replay only this device of a multi-device trace")
+                            ->check(kDecimal);
+  std::uint64_t device_offset = 0;
+  cmd_run->add_option("--device-offset-bytes", device_offset,
+                      "merge a multi-device trace's devices, device d's addresses shifted by d x this (multiple of 512)")
+      ->check(kDecimal)
+      ->excludes(device_option);
+  double window_start_s = 0, window_end_s = 0;
+  cmd_run->add_option("--window-start-s", window_start_s, "replay the trace from this trace time on (seconds)")
+      ->check(CLI::NonNegativeNumber);
+  cmd_run->add_option("--window-end-s", window_end_s, "stop the replay at this trace time (seconds; 0 = the end)")
+      ->check(CLI::NonNegativeNumber);
   cmd_run->add_option("--synthetic", pattern, "synthetic workload (implies no trace): random or sequential")
       ->check(CLI::IsMember({"random", "sequential"}));
   cmd_run->add_option("--read-fraction", run.synthetic.read_fraction, "synthetic: share of reads")->check(CLI::Range(0.0, 1.0));
@@ -167,6 +180,16 @@ int sc_main(int argc, char* argv[]) {
                                                   : stimuli::SyntheticSpec::Pattern::Sequential;
     }
     run.open_loop = mode == "open" || (mode == "auto" && !run.trace.empty());
+    if (cmd_run->count("--device")) run.selection.device = device;
+    if (device_offset % fw::kSectorBytes != 0)
+      throw CLI::ValidationError("--device-offset-bytes", "must be a multiple of 512, got " + std::to_string(device_offset));
+    run.selection.device_offset_sectors = device_offset / fw::kSectorBytes;
+    run.selection.start_ns = static_cast<std::uint64_t>(window_start_s * 1e9);
+    if (window_end_s > 0) {
+      if (window_end_s <= window_start_s)
+        throw CLI::ValidationError("--window-end-s", "must be after --window-start-s");
+      run.selection.end_ns = static_cast<std::uint64_t>(window_end_s * 1e9);
+    }
     if (no_vcd) run.vcd_path.clear();
     run.verify_mapping = !no_verify;
     if (precondition == "fill") {
