@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/histogram.h"
+#include "common/interval_series.h"
 
 namespace ssd {
 
@@ -23,20 +24,29 @@ class MetricSet {
     return *p;
   }
 
+  IntervalSeries& series(const std::string& name) {
+    auto& p = series_[name];
+    if (!p) p = std::make_unique<IntervalSeries>();
+    return *p;
+  }
+
   void reset() {
     for (auto& [name, v] : counters_) v = 0;
     for (auto& [name, v] : gauges_) v = 0;
     for (auto& [name, h] : histograms_) *h = LatencyHistogram();
+    for (auto& [name, s] : series_) s->reset();
   }
 
   const std::map<std::string, std::uint64_t>& counters() const { return counters_; }
   const std::map<std::string, double>& gauges() const { return gauges_; }
   const std::map<std::string, std::unique_ptr<LatencyHistogram>>& histograms() const { return histograms_; }
+  const std::map<std::string, std::unique_ptr<IntervalSeries>>& series() const { return series_; }
 
  private:
   std::map<std::string, std::uint64_t> counters_;
   std::map<std::string, double> gauges_;
   std::map<std::string, std::unique_ptr<LatencyHistogram>> histograms_;
+  std::map<std::string, std::unique_ptr<IntervalSeries>> series_;
 };
 
 class MetricsRegistry {

@@ -23,6 +23,7 @@ json latency_json(const LatencyHistogram& h) {
               {"p90", us(double(h.percentile(0.90)))},
               {"p99", us(double(h.percentile(0.99)))},
               {"p99_9", us(double(h.percentile(0.999)))},
+              {"p99_99", us(double(h.percentile(0.9999)))},
               {"max", us(double(h.max()))}};
 }
 
@@ -72,6 +73,36 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
                {"write_latency_us", latency_json(*host.histograms().at("write_latency_ns"))},
                {"held_for_ordering", host.counters().at("held_for_ordering")},
                {"folded_requests", host.counters().at("folded_requests")}};
+
+  // Per issuer (trace device / process / stream; the first 64, then "other").
+  json issuers = json::object();
+  const std::string prefix = "host.issuers.";
+  for (const auto& [path, set] : metrics.sets()) {
+    if (path.compare(0, prefix.size(), prefix) != 0) continue;
+    const auto& c = set->counters();
+    const std::uint64_t ir = c.count("reads") ? c.at("reads") : 0, iw = c.count("writes") ? c.at("writes") : 0;
+    if (ir + iw == 0) continue;
+    issuers[path.substr(prefix.size())] = {{"reads", ir}, {"writes", iw},
+                                           {"latency_us", latency_json(*set->histograms().at("latency_ns"))}};
+  }
+  r["host"]["issuers"] = issuers;
+
+  // Over time: completions per interval of simulated time.
+  const IntervalSeries& series = *host.series().at("completions");
+  const double interval_s = double(series.length_ns()) / 1e9;
+  json points = json::array();
+  for (std::size_t i = 0; i < series.intervals().size(); ++i) {
+    const IntervalSeries::Interval& p = series.intervals()[i];
+    const std::uint64_t n = p.reads + p.writes;
+    points.push_back({{"start_s", double(i) * interval_s},
+                      {"reads", p.reads},
+                      {"writes", p.writes},
+                      {"iops", double(n) / interval_s},
+                      {"mb_per_s", double(p.bytes) / 1e6 / interval_s},
+                      {"mean_latency_us", n ? double(p.latency_sum_ns) / n / 1000.0 : 0.0},
+                      {"max_latency_us", double(p.latency_max_ns) / 1000.0}});
+  }
+  r["host"]["over_time"] = {{"interval_s", interval_s}, {"points", points}};
 
   r["integrity"] = {{"pages_checked", f.pages_checked},
                     {"mismatches", f.mismatches},

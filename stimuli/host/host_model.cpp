@@ -21,6 +21,8 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       folded_(metrics.set("host").counter("folded_requests")),
       read_latency_(metrics.set("host").histogram("read_latency_ns")),
       write_latency_(metrics.set("host").histogram("write_latency_ns")),
+      over_time_(metrics.set("host").series("completions")),
+      metrics_(metrics),
       vcd_(vcd) {
   nvme.register_nb_transport_bw(this, &HostModel::nb_transport_bw);
   for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
@@ -114,6 +116,14 @@ void HostModel::replay() {
   finished_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
+  if (auto it = issuers_.find(issuer); it != issuers_.end()) return *it->second;
+  const bool own = issuers_.size() < kMaxIssuers;
+  MetricSet& set = metrics_.set(own ? "host.issuers." + std::to_string(issuer) : "host.issuers.other");
+  if (own) issuers_[issuer] = &set;
+  return set;
+}
+
 tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time&) {
   auto* ext = trans.get_extension<tlmx::HostCommandExtension>();
   Slot& s = *slots_[ext->host_tag];
@@ -130,6 +140,11 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     read_bytes_ += std::uint64_t(ext->sectors) * fw::kSectorBytes;
     read_latency_.record(latency_ns);
   }
+  over_time_.record(static_cast<std::uint64_t>(now.to_seconds() * 1e9 + 0.5), latency_ns,
+                    std::uint64_t(ext->sectors) * fw::kSectorBytes, ext->write);
+  MetricSet& by_issuer = issuer_metrics(ext->issuer);
+  ++by_issuer.counter(ext->write ? "writes" : "reads");
+  by_issuer.histogram("latency_ns").record(latency_ns);
   in_flight_.remove(ext->host_tag);
   free_.push_back(ext->host_tag);
   --outstanding_;

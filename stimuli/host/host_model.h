@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -76,6 +77,11 @@ class HostModel : public sc_core::sc_module {
   sc_core::sc_time first_arrival_, last_completion_;
   std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;
   LatencyHistogram &read_latency_, &write_latency_;
+  IntervalSeries& over_time_;
+  MetricsRegistry& metrics_;
+  std::map<std::uint32_t, MetricSet*> issuers_;  // the first kMaxIssuers issuers, the rest as one
+  MetricSet& issuer_metrics(std::uint32_t issuer);
+  static constexpr std::size_t kMaxIssuers = 64;
   tlmx::VcdTracer* vcd_;
   int vcd_outstanding_ = -1;
 };
