@@ -235,4 +235,56 @@ std::string summary_text(const json& r) {
   return s;
 }
 
+namespace {
+// Column name and where it comes from in the report (JSON pointer).
+const std::vector<std::pair<const char*, const char*>>& csv_columns() {
+  static const std::vector<std::pair<const char*, const char*>> columns = {
+      {"platform", "/platform/name"},
+      {"ftl", "/ftl/name"},
+      {"workload", "/workload/description"},
+      {"requests", "/host/requests"},
+      {"simulated_s", "/host/simulated_seconds"},
+      {"iops", "/host/iops"},
+      {"mb_per_s", "/host/mb_per_s"},
+      {"latency_mean_us", "/host/latency_us/mean"},
+      {"latency_p50_us", "/host/latency_us/p50"},
+      {"latency_p99_us", "/host/latency_us/p99"},
+      {"latency_p99_9_us", "/host/latency_us/p99_9"},
+      {"latency_max_us", "/host/latency_us/max"},
+      {"read_latency_mean_us", "/host/read_latency_us/mean"},
+      {"write_latency_mean_us", "/host/write_latency_us/mean"},
+      {"waf", "/ftl_metrics/waf"},
+      {"erases", "/ftl_metrics/erases"},
+      {"mismatches", "/integrity/mismatches"},
+  };
+  return columns;
+}
+
+std::string csv_cell(const json& v) {
+  if (v.is_string()) {  // quoted, inner quotes doubled (RFC 4180)
+    std::string s = "\"";
+    for (char c : v.get<std::string>()) s += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return s + "\"";
+  }
+  return v.is_null() ? "" : v.dump();
+}
+}  // namespace
+
+std::string csv_header() {
+  std::string s;
+  for (const auto& [name, pointer] : csv_columns()) s += (s.empty() ? "" : ",") + std::string(name);
+  return s + "\n";
+}
+
+std::string csv_row(const json& report) {
+  std::string s;
+  bool first = true;
+  for (const auto& [name, pointer] : csv_columns()) {
+    const json::json_pointer p(pointer);
+    s += (first ? "" : ",") + (report.contains(p) ? csv_cell(report.at(p)) : std::string());
+    first = false;
+  }
+  return s + "\n";
+}
+
 }  // namespace ssd::platform

@@ -31,4 +31,8 @@ struct RunFacts {
 nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);
 std::string summary_text(const nlohmann::json& report);
 
+// One CSV row of a report's headline figures, for sweeps; csv_header() names the columns.
+std::string csv_header();
+std::string csv_row(const nlohmann::json& report);
+
 }  // namespace ssd::platform

@@ -123,6 +123,8 @@ int sc_main(int argc, char* argv[]) {
                       "before measuring: none, fill (sequential), or fill+random:X (then X capacities of random page writes)")
       ->capture_default_str();
   cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
+  std::string csv_path;
+  cmd_run->add_option("--csv", csv_path, "append the run's headline figures as a CSV row (header if the file is new)");
   cmd_run->add_option("--vcd", run.vcd_path, "VCD waveform path")->capture_default_str();
   cmd_run->add_flag("--no-vcd", no_vcd, "do not write a waveform");
   cmd_run->add_option("--vcd-start-us", run.vcd_start_us, "waveform window start (simulated microseconds)")
@@ -208,11 +210,18 @@ int sc_main(int argc, char* argv[]) {
     }
     check_writable(report_path, "report");
     if (!run.vcd_path.empty()) check_writable(run.vcd_path, "waveform");
+    const bool csv_is_new = !csv_path.empty() && !std::filesystem::exists(csv_path);
+    if (!csv_path.empty() && csv_is_new) check_writable(csv_path, "CSV");
     platform::RunOutcome out = platform::run_simulation(run);
     {
       std::ofstream f(report_path);
       if (!f) throw platform::ConfigError("cannot write report file '" + report_path + "'");
       f << out.report.dump(2) << '\n';
+    }
+    if (!csv_path.empty()) {
+      std::ofstream f(csv_path, std::ios::app);
+      if (!f) throw platform::ConfigError("cannot write CSV file '" + csv_path + "'");
+      f << (csv_is_new ? platform::csv_header() : "") << platform::csv_row(out.report);
     }
     if (!quiet) {
       std::cout << platform::summary_text(out.report);

@@ -1,0 +1,54 @@
+// What a run writes besides the report: CSV rows for sweeps, and the report's time series and
+// per-issuer figures checked against identities with the totals.
+#include <catch2/catch.hpp>
+
+#include "cli_support.h"
+
+using namespace ssd::cli;
+
+TEST_CASE("outputs: --csv appends one row per run, with the header once", "[cli][outputs]") {
+  TempDir dir;
+  const std::string csv = dir.file("sweep.csv");
+  std::vector<json> reports;
+  for (const char* channels : {"1", "2"}) {
+    reports.push_back(successful_run({"-p", tiny_platform(), "--set", std::string("channels=") + channels, "--synthetic",
+                                      "random", "--count", "500", "--precondition", "none", "--csv", csv},
+                                     dir, std::string("r") + channels + ".json"));
+  }
+  const std::vector<std::string> rows = lines_of(read_text(csv));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].rfind("platform,ftl,workload,requests,", 0) == 0);
+  for (int i = 0; i < 2; ++i) {
+    // requests is the 4th column (the workload column is quoted and holds commas: count from the end).
+    CHECK_THAT(rows[i + 1], Catch::StartsWith("\"tiny\",\"page_mapping\",\"random 4096 B"));
+    CHECK_THAT(rows[i + 1], Catch::Contains(",500," + reports[i]["host"]["simulated_seconds"].dump() + ","));
+  }
+}
+
+TEST_CASE("outputs: the report's over-time points and issuers add up to its totals", "[cli][outputs]") {
+  TempDir dir;
+  const json r = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "0.5", "--count",
+                                 "3000", "--issuers", "3", "--precondition", "none"},
+                                dir);
+  const json& h = r["host"];
+  std::uint64_t reads = 0, writes = 0;
+  double weighted_latency = 0;
+  for (const auto& p : h["over_time"]["points"]) {
+    reads += p["reads"].get<std::uint64_t>();
+    writes += p["writes"].get<std::uint64_t>();
+    weighted_latency += p["mean_latency_us"].get<double>() * (p["reads"].get<double>() + p["writes"].get<double>());
+  }
+  CHECK(reads == h["reads"].get<std::uint64_t>());
+  CHECK(writes == h["writes"].get<std::uint64_t>());
+  CHECK(weighted_latency / 3000 == Approx(h["latency_us"]["mean"].get<double>()).epsilon(1e-6));
+  CHECK(h["over_time"]["points"].size() <= 1000);
+  // Request i comes from issuer i % 3: 1000 each.
+  REQUIRE(h["issuers"].size() == 3);
+  for (const auto& [id, stats] : h["issuers"].items()) {
+    INFO("issuer " << id);
+    CHECK(stats["reads"].get<std::uint64_t>() + stats["writes"].get<std::uint64_t>() == 1000);
+    CHECK(stats["latency_us"]["count"].get<std::uint64_t>() == 1000);
+  }
+  CHECK(h["latency_us"]["p99_99"].get<double>() >= h["latency_us"]["p99_9"].get<double>());
+  CHECK(h["latency_us"]["p99_99"].get<double>() <= h["latency_us"]["max"].get<double>());
+}
