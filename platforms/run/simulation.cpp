@@ -3,7 +3,11 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <functional>
+#include <iostream>
 #include <memory>
+
+#include <fmt/format.h>
 #include <systemc>
 
 #include "platforms/functional/functional_drive.h"
@@ -28,6 +32,22 @@ double peak_rss_mib() {
 
 }  // namespace
 
+// Prints "simulated T s, N requests (R/s), ETA" on one stderr line, at most twice a second of
+// wall time. The total (for the ETA) is known for synthetic workloads only.
+static std::function<void(std::uint64_t, double)> progress_printer(const RunOptions& o) {
+  const std::uint64_t total = o.trace.empty() ? o.synthetic.count * o.repeat : 0;
+  auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
+  auto last = std::make_shared<double>(0.0);
+  return [total, start, last](std::uint64_t done, double simulated_s) {
+    const double wall = seconds_since(*start);
+    if (wall - *last < 0.5) return;
+    *last = wall;
+    std::string line = fmt::format("\r  simulated {:.3f} s, {} requests ({:.0f}/s)", simulated_s, done, done / wall);
+    if (total > done) line += fmt::format(", ETA {:.0f} s", (total - done) * wall / done);
+    std::cerr << line << "   " << std::flush;
+  };
+}
+
 RunOutcome run_simulation(const RunOptions& o) {
   const PlatformConfig& cfg = o.platform;
   std::unique_ptr<tlmx::VcdTracer> vcd;
@@ -50,6 +70,7 @@ RunOutcome run_simulation(const RunOptions& o) {
     return std::make_unique<stimuli::RepeatedWorkload>(open, o.repeat);
   };
   stimuli::HostModelConfig hc{o.queue_depth, o.open_loop, o.time_scale, o.fold_addresses, 0};
+  if (o.progress) hc.progress = progress_printer(o);
   DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());
 
   RunFacts facts;

@@ -28,7 +28,8 @@ struct RunOptions {
   double precondition_random = 0.0;   // then random page writes, in multiples of the capacity
   std::string vcd_path;               // empty: no waveform
   double vcd_start_us = 0, vcd_end_us = 0;
-  bool verify_mapping = true;         // compare the FTL's mapping with every page's OOB at the end
+  bool verify_mapping = true;
+  bool progress = false;              // a progress line on stderr while the simulation runs         // compare the FTL's mapping with every page's OOB at the end
 };
 
 struct RunOutcome {

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <fstream>
+
+#include <unistd.h>
 #include <iostream>
 #include <cstdlib>
 #include <systemc>
@@ -194,6 +196,7 @@ int sc_main(int argc, char* argv[]) {
     }
     if (no_vcd) run.vcd_path.clear();
     run.verify_mapping = !no_verify;
+    run.progress = !quiet && isatty(STDERR_FILENO);
     if (precondition == "fill") {
       run.precondition_fill = true;
     } else if (precondition.rfind("fill+random:", 0) == 0) {
@@ -213,6 +216,7 @@ int sc_main(int argc, char* argv[]) {
     const bool csv_is_new = !csv_path.empty() && !std::filesystem::exists(csv_path);
     if (!csv_path.empty() && csv_is_new) check_writable(csv_path, "CSV");
     platform::RunOutcome out = platform::run_simulation(run);
+    if (run.progress) std::cerr << '\r' << std::string(79, ' ') << '\r' << std::flush;  // clear the progress line
     {
       std::ofstream f(report_path);
       if (!f) throw platform::ConfigError("cannot write report file '" + report_path + "'");
