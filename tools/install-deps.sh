@@ -2,7 +2,7 @@
 # Installs the Debian packages the project needs (build, tests, benchmark scripts), if missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev catch2 libyaml-cpp-dev nlohmann-json3-dev
-          libcli11-dev libfmt-dev python3)
+          libcli11-dev libfmt-dev python3 python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -74,6 +74,20 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
                {"held_for_ordering", host.counters().at("held_for_ordering")},
                {"folded_requests", host.counters().at("folded_requests")}};
 
+  // Latency distributions as CDF points (for plots): [quantile, microseconds].
+  auto cdf = [](const LatencyHistogram& h) {
+    json points = json::array();
+    if (h.count() == 0) return points;
+    std::vector<double> qs;
+    for (int i = 1; i < 100; ++i) qs.push_back(i / 100.0);
+    for (double q : {0.995, 0.999, 0.9995, 0.9999, 1.0}) qs.push_back(q);
+    for (double q : qs) points.push_back({q, double(h.percentile(q)) / 1000.0});
+    return points;
+  };
+  r["host"]["latency_cdf_us"] = {{"all", cdf(all)},
+                                 {"read", cdf(*host.histograms().at("read_latency_ns"))},
+                                 {"write", cdf(*host.histograms().at("write_latency_ns"))}};
+
   // Per issuer (trace device / process / stream; the first 64, then "other").
   json issuers = json::object();
   const std::string prefix = "host.issuers.";
@@ -181,6 +195,9 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
         {"bytes_to_device", counter(metrics, "hw.host_interface", "bytes_to_device")},
         {"bytes_to_host", counter(metrics, "hw.host_interface", "bytes_to_host")},
         {"link_wait_us", double(counter(metrics, "hw.host_interface", "link_wait_ps")) / 1e6}}}};
+  json erase_counts = json::array();  // [erase count, blocks]
+  for (const auto& [erases, blocks] : f.erase_counts) erase_counts.push_back({erases, blocks});
+  r["hardware"]["erase_count_histogram"] = erase_counts;
 
   r["simulation"] = {{"wall_seconds", f.wall_seconds},
                      {"precondition_wall_seconds", f.precondition_wall_seconds},

@@ -26,6 +26,7 @@ struct RunFacts {
   std::string first_mismatch, mapping_check;
   std::map<std::string, std::string> ftl_parameters;
   std::string vcd_path;
+  std::map<std::uint32_t, std::uint64_t> erase_counts;  // erase count -> blocks (whole run, preconditioning included)
 };
 
 nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);

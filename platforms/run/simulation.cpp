@@ -101,6 +101,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.first_mismatch = oracle.first_mismatch();
   facts.ftl_parameters = bench.firmware().config().ftl_options.effective();
   facts.vcd_path = o.vcd_path;
+  for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
   if (o.verify_mapping) {
     std::string problem = verify_mapping(bench.firmware().ftl(), bench.array(), oracle);
     facts.mapping_check = problem.empty() ? "ok" : problem;

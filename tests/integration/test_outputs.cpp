@@ -2,6 +2,8 @@
 // per-issuer figures checked against identities with the totals.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "cli_support.h"
 
 using namespace ssd::cli;
@@ -51,4 +53,27 @@ TEST_CASE("outputs: the report's over-time points and issuers add up to its tota
   }
   CHECK(h["latency_us"]["p99_99"].get<double>() >= h["latency_us"]["p99_9"].get<double>());
   CHECK(h["latency_us"]["p99_99"].get<double>() <= h["latency_us"]["max"].get<double>());
+}
+
+TEST_CASE("outputs: tools/plot_report.py draws the four plots of a report as PNG images", "[cli][outputs][plots]") {
+  TempDir dir;
+  successful_run({"-p", tiny_platform(), "--synthetic", "random", "--count", "2000", "--precondition", "fill"}, dir);
+  const std::string command = "/usr/bin/python3 " + source_path("tools/plot_report.py") + " " + dir.file("report.json") +
+                              " --out " + dir.file("plots") + " > " + dir.file("plot.log") + " 2>&1";
+  const int status = std::system(command.c_str());
+  INFO(command << "\n" << read_text(dir.file("plot.log")));
+  REQUIRE(status == 0);
+  for (const char* name : {"latency_cdf", "over_time", "die_busy", "erase_counts"}) {
+    INFO(name);
+    const std::string png = read_text(dir.file(std::string("plots/") + name + ".png"));
+    REQUIRE(png.size() > 1000);
+    CHECK(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);  // PNG signature
+    // IHDR width and height (big-endian at bytes 16-23) are not zero.
+    auto be32 = [&png](std::size_t at) {
+      return (std::uint32_t(std::uint8_t(png[at])) << 24) | (std::uint32_t(std::uint8_t(png[at + 1])) << 16) |
+             (std::uint32_t(std::uint8_t(png[at + 2])) << 8) | std::uint32_t(std::uint8_t(png[at + 3]));
+    };
+    CHECK(be32(16) > 100);
+    CHECK(be32(20) > 100);
+  }
 }

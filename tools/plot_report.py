@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Plots from an ssdsim report (results/report.json): the latency CDF, throughput and latency
+over time, how busy each channel's dies were, and the erase-count histogram (wear).
+
+Usage: tools/plot_report.py REPORT [--out DIR] [--format png|svg]
+Writes DIR/latency_cdf.FMT, over_time.FMT, die_busy.FMT and erase_counts.FMT (DIR defaults to
+the report's folder) and prints their paths. Needs python3-matplotlib (Debian).
+"""
+import argparse
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def title(report):
+    return f"{report['platform']['name']} | {report['ftl']['name']} | {report['workload']['description']}"
+
+
+def latency_cdf(report, ax):
+    cdfs = report["host"]["latency_cdf_us"]
+    for kind in ("all", "read", "write"):
+        points = cdfs.get(kind, [])
+        if points:
+            ax.plot([v for _, v in points], [q for q, _ in points], label=kind, drawstyle="steps-post")
+    ax.set_xscale("log")
+    ax.set_xlabel("latency (us)")
+    ax.set_ylabel("fraction of requests")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+
+
+def over_time(report, axes):
+    series = report["host"]["over_time"]
+    t = [p["start_s"] for p in series["points"]]
+    axes[0].plot(t, [p["mb_per_s"] for p in series["points"]], drawstyle="steps-post")
+    axes[0].set_ylabel("MB/s")
+    axes[1].plot(t, [p["mean_latency_us"] for p in series["points"]], label="mean", drawstyle="steps-post")
+    axes[1].plot(t, [p["max_latency_us"] for p in series["points"]], label="max", drawstyle="steps-post", alpha=0.6)
+    axes[1].set_ylabel("latency (us)")
+    axes[1].set_xlabel(f"simulated time (s), {series['interval_s'] * 1000:g} ms intervals")
+    axes[1].legend()
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+
+
+def die_busy(report, ax):
+    labels, values = [], []
+    for c, channel in enumerate(report["hardware"]["channels"]):
+        for d, die in enumerate(channel["dies"]):
+            labels.append(f"ch{c}/d{d}")
+            values.append(100 * die["busy_fraction"])
+    ax.bar(range(len(values)), values)
+    ax.set_xticks(range(len(values)))
+    ax.set_xticklabels(labels, rotation=90, fontsize=6)
+    ax.set_ylabel("busy (% of simulated time)")
+    ax.grid(True, axis="y", alpha=0.3)
+
+
+def erase_counts(report, ax):
+    pairs = report["hardware"]["erase_count_histogram"]
+    ax.bar([e for e, _ in pairs], [b for _, b in pairs], width=1.0)
+    ax.set_xlabel("erase count")
+    ax.set_ylabel("blocks")
+    ax.grid(True, axis="y", alpha=0.3)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("report")
+    p.add_argument("--out", help="output folder (default: the report's)")
+    p.add_argument("--format", default="png", choices=["png", "svg"])
+    args = p.parse_args()
+    try:
+        with open(args.report) as f:
+            report = json.load(f)
+        if report.get("schema") != "ssd-vp-report/1":
+            raise ValueError(f"schema is {report.get('schema')!r}, expected 'ssd-vp-report/1'")
+    except (OSError, ValueError) as e:
+        sys.exit(f"plot_report: {args.report}: {e}")
+    out = args.out or os.path.dirname(os.path.abspath(args.report))
+    os.makedirs(out, exist_ok=True)
+
+    figures = {
+        "latency_cdf": (1, lambda fig, axes: latency_cdf(report, axes[0])),
+        "over_time": (2, lambda fig, axes: over_time(report, axes)),
+        "die_busy": (1, lambda fig, axes: die_busy(report, axes[0])),
+        "erase_counts": (1, lambda fig, axes: erase_counts(report, axes[0])),
+    }
+    for name, (rows, draw) in figures.items():
+        fig, axes = plt.subplots(rows, 1, figsize=(9, 3.2 * rows + 0.6), squeeze=False)
+        draw(fig, [a[0] for a in axes])
+        fig.suptitle(title(report), fontsize=8)
+        fig.tight_layout()
+        path = os.path.join(out, f"{name}.{args.format}")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
