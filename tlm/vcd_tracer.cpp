@@ -17,8 +17,9 @@ std::string code_for(std::size_t n) {  // VCD identifier: base-94 over printable
 }
 }  // namespace
 
-VcdTracer::VcdTracer(const std::string& path, std::uint64_t window_start_ps, std::uint64_t window_end_ps)
-    : path_(path), buffer_(1 << 20), start_(window_start_ps), end_(window_end_ps) {
+VcdTracer::VcdTracer(const std::string& path, std::uint64_t window_start_ps, std::uint64_t window_end_ps,
+                     std::vector<std::string> groups)
+    : path_(path), buffer_(1 << 20), start_(window_start_ps), end_(window_end_ps), groups_(std::move(groups)) {
   out_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   out_.open(path);
   if (!out_) throw std::runtime_error("cannot write waveform file '" + path + "'");
@@ -28,7 +29,11 @@ VcdTracer::~VcdTracer() { close(); }
 
 int VcdTracer::add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial) {
   if (header_written_) throw std::logic_error("VCD signal '" + name + "' added after tracing started");
-  signals_.push_back({scope, name, code_for(signals_.size()), width, initial});
+  const std::size_t dot = scope.find('.');
+  const std::string below_top = dot == std::string::npos ? std::string() : scope.substr(dot + 1);
+  bool kept = groups_.empty();
+  for (const auto& g : groups_) kept = kept || below_top.compare(0, g.size(), g) == 0;
+  signals_.push_back({scope, name, code_for(signals_.size()), width, initial, kept});
   return static_cast<int>(signals_.size() - 1);
 }
 
@@ -46,7 +51,8 @@ void VcdTracer::write_header() {
     return parts;
   };
   std::map<std::vector<std::string>, std::vector<const Signal*>> by_scope;
-  for (const auto& s : signals_) by_scope[split(s.scope)].push_back(&s);
+  for (const auto& s : signals_)
+    if (s.kept) by_scope[split(s.scope)].push_back(&s);
   std::vector<std::string> open;
   for (const auto& [parts, sigs] : by_scope) {
     std::size_t common = 0;
@@ -84,7 +90,8 @@ void VcdTracer::advance_to(std::uint64_t t) {
     if (t < start_) return;
     window_open_ = true;
     out_ << '#' << t << "\n$dumpvars\n";
-    for (const auto& s : signals_) write_value(s);
+    for (const auto& s : signals_)
+      if (s.kept) write_value(s);
     out_ << "$end\n";
     last_time_ = t;
     return;
@@ -97,7 +104,7 @@ void VcdTracer::advance_to(std::uint64_t t) {
 
 void VcdTracer::apply(int id, std::uint64_t value, std::uint64_t t) {
   Signal& s = signals_[static_cast<std::size_t>(id)];
-  if (s.value == value) return;
+  if (s.value == value || !s.kept) return;
   if (end_ && t > end_) {
     s.value = value;
     return;
@@ -143,7 +150,8 @@ void VcdTracer::close() {
   if (!header_written_) write_header();
   if (!window_open_) {  // nothing in the window: still a valid file with the final values
     out_ << "#" << start_ << "\n$dumpvars\n";
-    for (const auto& s : signals_) write_value(s);
+    for (const auto& s : signals_)
+      if (s.kept) write_value(s);
     out_ << "$end\n";
   }
   out_.flush();

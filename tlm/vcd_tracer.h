@@ -17,8 +17,11 @@ namespace ssd::tlmx {
 
 class VcdTracer {
  public:
-  // Window in picoseconds; end = 0 means "until the end".
-  VcdTracer(const std::string& path, std::uint64_t window_start_ps = 0, std::uint64_t window_end_ps = 0);
+  // Window in picoseconds; end = 0 means "until the end". groups: keep only signals whose scope,
+  // below the top level, starts with one of these ("host" keeps ssd.host and
+  // ssd.host_interface, "channel1" one channel, "channel" all); empty keeps everything.
+  VcdTracer(const std::string& path, std::uint64_t window_start_ps = 0, std::uint64_t window_end_ps = 0,
+            std::vector<std::string> groups = {});
   ~VcdTracer();
 
   // Declares a signal under a dotted scope ("ssd.channel0"); all before the first change.
@@ -37,6 +40,7 @@ class VcdTracer {
     std::string scope, name, code;
     unsigned width;
     std::uint64_t value;
+    bool kept = true;  // false: outside the selected groups, never written
   };
   struct Pending {
     std::uint64_t time, seq;
@@ -59,6 +63,7 @@ class VcdTracer {
   std::uint64_t last_time_ = ~std::uint64_t(0);
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   std::uint64_t seq_ = 0;
+  std::vector<std::string> groups_;
 };
 
 }  // namespace ssd::tlmx

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the project needs (build, tests, benchmark scripts), if missing.
+# Installs the Debian packages the project needs (build, tests, benchmark and plot scripts, headless
+# waveform rendering), if missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev catch2 libyaml-cpp-dev nlohmann-json3-dev
-          libcli11-dev libfmt-dev python3 python3-matplotlib)
+          libcli11-dev libfmt-dev python3 python3-matplotlib gtkwave xvfb xauth imagemagick)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

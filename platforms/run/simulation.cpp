@@ -53,7 +53,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   std::unique_ptr<tlmx::VcdTracer> vcd;
   if (!o.vcd_path.empty())
     vcd = std::make_unique<tlmx::VcdTracer>(o.vcd_path, std::uint64_t(o.vcd_start_us * 1e6),
-                                            std::uint64_t(o.vcd_end_us * 1e6));
+                                            std::uint64_t(o.vcd_end_us * 1e6), o.vcd_groups);
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
     auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
       if (!o.trace.empty()) {

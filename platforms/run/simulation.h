@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "platforms/config/platform_config.h"
 #include "stimuli/synthetic_workload.h"
@@ -28,6 +29,7 @@ struct RunOptions {
   double precondition_random = 0.0;   // then random page writes, in multiples of the capacity
   std::string vcd_path;               // empty: no waveform
   double vcd_start_us = 0, vcd_end_us = 0;
+  std::vector<std::string> vcd_groups;  // signal groups to keep (empty: all), see tlm/vcd_tracer.h
   bool verify_mapping = true;
   bool progress = false;              // a progress line on stderr while the simulation runs         // compare the FTL's mapping with every page's OOB at the end
 };

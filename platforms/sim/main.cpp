@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <iostream>
 #include <cstdlib>
@@ -55,6 +57,27 @@ void check_writable(const std::string& path, const char* what) {
   bool ok = !ec && static_cast<bool>(std::ofstream(path, std::ios::app));
   if (ok && !existed) fs::remove(path, ec);  // leave no empty file behind if the run fails
   if (!ok) throw ssd::platform::ConfigError(std::string("cannot write ") + what + " file '" + path + "'");
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Converts a VCD to FST with GTKWave's vcd2fst and removes the VCD; throws on failure.
+void convert_to_fst(const std::string& vcd, const std::string& fst) {
+  pid_t pid = 0;
+  std::vector<std::string> args{"vcd2fst", vcd, fst};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  if (posix_spawnp(&pid, "vcd2fst", nullptr, nullptr, argv.data(), environ) != 0)
+    throw ssd::platform::ConfigError("cannot run vcd2fst to write '" + fst + "' (Debian package gtkwave; the VCD is at '" +
+                                vcd + "')");
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw ssd::platform::ConfigError("vcd2fst failed to convert '" + vcd + "' to '" + fst + "'");
+  std::filesystem::remove(vcd);
 }
 
 }  // namespace
@@ -133,6 +156,9 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::NonNegativeNumber);
   cmd_run->add_option("--vcd-end-us", run.vcd_end_us, "waveform window end (0 = until the end)")
       ->check(CLI::NonNegativeNumber);
+  cmd_run->add_option("--vcd-signals", run.vcd_groups,
+                      "waveform signal groups to keep, e.g. host,cores,channel0 (\"channel\" = all channels)")
+      ->delimiter(',');
   cmd_run->add_flag("--no-verify", no_verify, "skip the end-of-run mapping/OOB check of the whole drive");
   cmd_run->add_flag("-q,--quiet", quiet, "print nothing but errors");
 
@@ -213,6 +239,12 @@ int sc_main(int argc, char* argv[]) {
     }
     check_writable(report_path, "report");
     if (!run.vcd_path.empty()) check_writable(run.vcd_path, "waveform");
+    // A waveform path ending in .fst: trace to a VCD beside it, convert with vcd2fst afterwards.
+    std::string fst_path;
+    if (ends_with(run.vcd_path, ".fst")) {
+      fst_path = run.vcd_path;
+      run.vcd_path = fst_path + ".vcd";
+    }
     const bool csv_is_new = !csv_path.empty() && !std::filesystem::exists(csv_path);
     if (!csv_path.empty() && csv_is_new) check_writable(csv_path, "CSV");
     platform::RunOutcome out = platform::run_simulation(run);
@@ -221,6 +253,10 @@ int sc_main(int argc, char* argv[]) {
       std::ofstream f(report_path);
       if (!f) throw platform::ConfigError("cannot write report file '" + report_path + "'");
       f << out.report.dump(2) << '\n';
+    }
+    if (!fst_path.empty()) {
+      convert_to_fst(run.vcd_path, fst_path);
+      run.vcd_path = fst_path;
     }
     if (!csv_path.empty()) {
       std::ofstream f(csv_path, std::ios::app);

@@ -77,3 +77,52 @@ TEST_CASE("outputs: tools/plot_report.py draws the four plots of a report as PNG
     CHECK(be32(20) > 100);
   }
 }
+
+namespace {
+// A run that writes a waveform (successful_run turns waveforms off).
+void run_with_waveform(std::vector<std::string> args, const TempDir& dir) {
+  std::vector<std::string> full{"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "300",
+                                "--precondition", "none", "-q", "-r", dir.file("waves.json")};
+  full.insert(full.end(), args.begin(), args.end());
+  const Result result = run_ssdsim(full, dir);
+  INFO(result.describe());
+  REQUIRE(result.exited());
+  REQUIRE(result.exit_code == 0);
+}
+}  // namespace
+
+TEST_CASE("waves: signal groups, FST output, and a headless PNG of the waveform", "[cli][outputs][waves]") {
+  TempDir dir;
+  // Only the host and channel 0: the other channels' and the cores' signals are not declared.
+  const std::string vcd = dir.file("groups.vcd");
+  run_with_waveform({"--vcd", vcd, "--vcd-signals", "host,channel0"}, dir);
+  const std::string text = read_text(vcd);
+  CHECK(contains(text, "$scope module host $end"));
+  CHECK(contains(text, "$scope module host_interface $end"));
+  CHECK(contains(text, "$scope module channel0 $end"));
+  CHECK_FALSE(contains(text, "$scope module channel1 $end"));
+  CHECK_FALSE(contains(text, "$scope module cores $end"));
+
+  // A .fst path: traced as VCD, converted by vcd2fst, the VCD removed.
+  const std::string fst = dir.file("run.fst");
+  run_with_waveform({"--vcd", fst}, dir);
+  CHECK(fs::file_size(fst) > 100);
+  CHECK_FALSE(fs::exists(fst + ".vcd"));
+
+  // Rendered without a display: a 1600 x 900 PNG, not a uniform image (the waves are drawn).
+  const std::string png = dir.file("waves.png");
+  const std::string command = source_path("tools/render_waves.sh") + " " + fst + " " + png + " > " +
+                              dir.file("render.log") + " 2>&1";
+  const int status = std::system(command.c_str());
+  INFO(command << "\n" << read_text(dir.file("render.log")));
+  REQUIRE(status == 0);
+  const std::string image = read_text(png);
+  REQUIRE(image.size() > 10000);
+  CHECK(image.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+  auto be32 = [&image](std::size_t at) {
+    return (std::uint32_t(std::uint8_t(image[at])) << 24) | (std::uint32_t(std::uint8_t(image[at + 1])) << 16) |
+           (std::uint32_t(std::uint8_t(image[at + 2])) << 8) | std::uint32_t(std::uint8_t(image[at + 3]));
+  };
+  CHECK(be32(16) == 1600);
+  CHECK(be32(20) == 900);
+}
