@@ -75,7 +75,8 @@ RunOutcome run_simulation(const RunOptions& o) {
 
   RunFacts facts;
   const auto pre_t0 = std::chrono::steady_clock::now();
-  facts.precondition = bench.precondition(o.precondition_fill, o.precondition_random, o.synthetic.seed + 1000);
+  facts.precondition = bench.precondition(o.precondition_fill, o.precondition_random, o.synthetic.seed + 1000,
+                                          o.precondition_steady);
   facts.precondition_wall_seconds = seconds_since(pre_t0);
 
   const auto t0 = std::chrono::steady_clock::now();

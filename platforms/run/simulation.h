@@ -27,6 +27,7 @@ struct RunOptions {
   bool fold_addresses = false;
   bool precondition_fill = false;     // write every logical page sequentially first
   double precondition_random = 0.0;   // then random page writes, in multiples of the capacity
+  bool precondition_steady = false;   // then random page writes until GC's write amplification settles
   std::string vcd_path;               // empty: no waveform
   double vcd_start_us = 0, vcd_end_us = 0;
   std::vector<std::string> vcd_groups;  // signal groups to keep (empty: all), see tlm/vcd_tracer.h

@@ -145,7 +145,8 @@ int sc_main(int argc, char* argv[]) {
       ->check(kDecimal & CLI::Range(1u, 1000000u));
   cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (by whole pages, modulo the capacity)");
   cmd_run->add_option("--precondition", precondition,
-                      "before measuring: none, fill (sequential), or fill+random:X (then X capacities of random page writes)")
+                      "before measuring: none, fill (sequential), fill+random:X (then X capacities of random page "
+                      "writes), or fill+steady (then random page writes until GC runs and WAF settles)")
       ->capture_default_str();
   cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
   std::string csv_path;
@@ -225,6 +226,9 @@ int sc_main(int argc, char* argv[]) {
     run.progress = !quiet && isatty(STDERR_FILENO);
     if (precondition == "fill") {
       run.precondition_fill = true;
+    } else if (precondition == "fill+steady") {
+      run.precondition_fill = true;
+      run.precondition_steady = true;
     } else if (precondition.rfind("fill+random:", 0) == 0) {
       run.precondition_fill = true;
       try {
@@ -235,7 +239,8 @@ int sc_main(int argc, char* argv[]) {
       if (!(run.precondition_random > 0))
         throw CLI::ValidationError("--precondition", "fill+random:X needs a positive number X, got '" + precondition + "'");
     } else if (precondition != "none") {
-      throw CLI::ValidationError("--precondition", "expected none, fill or fill+random:X, got '" + precondition + "'");
+      throw CLI::ValidationError("--precondition",
+                                 "expected none, fill, fill+random:X or fill+steady, got '" + precondition + "'");
     }
     check_writable(report_path, "report");
     if (!run.vcd_path.empty()) check_writable(run.vcd_path, "waveform");
