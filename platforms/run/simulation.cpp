@@ -35,7 +35,11 @@ double peak_rss_mib() {
 // Prints "simulated T s, N requests (R/s), ETA" on one stderr line, at most twice a second of
 // wall time. The total (for the ETA) is known for synthetic workloads only.
 static std::function<void(std::uint64_t, double)> progress_printer(const RunOptions& o) {
-  const std::uint64_t total = o.trace.empty() ? o.synthetic.count * o.repeat : 0;
+  std::uint64_t total = o.trace.empty() ? o.synthetic.count * o.repeat : 0;
+  if (!o.jobs.empty()) {
+    total = 0;
+    for (const auto& j : o.jobs) total += j.count * o.repeat;
+  }
   auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
   auto last = std::make_shared<double>(0.0);
   return [total, start, last](std::uint64_t done, double simulated_s) {
@@ -56,6 +60,7 @@ RunOutcome run_simulation(const RunOptions& o) {
                                             std::uint64_t(o.vcd_end_us * 1e6), o.vcd_groups);
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
     auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
+      if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * fw::kSectorBytes);
       if (!o.trace.empty()) {
         auto trace = stimuli::open_trace(o.trace, o.trace_format,
                                          o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platforms/config/platform_config.h"
+#include "stimuli/job_workload.h"
 #include "stimuli/synthetic_workload.h"
 #include "stimuli/trace_selection.h"
 
@@ -19,6 +20,7 @@ struct RunOptions {
   std::string trace_format = "auto";  // see stimuli/open_trace.h
   bool skip_bad_lines = false;        // skip (and count) malformed trace lines instead of stopping
   stimuli::TraceSelectionSpec selection;  // device filter/merge and time window of a trace
+  std::vector<stimuli::JobSpec> jobs;     // fio-style jobs (when not empty: instead of trace/synthetic)
   std::uint32_t repeat = 1;           // replay the workload this many times back to back
   stimuli::SyntheticSpec synthetic;   // range_bytes 0 = the whole drive
   std::uint32_t queue_depth = 16;

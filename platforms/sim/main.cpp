@@ -19,6 +19,7 @@
 #include "fw/ftl/ftl_options.h"
 #include "fw/ftl/registry.h"
 #include "fw/hal/table_placer.h"
+#include "platforms/config/job_file.h"
 #include "platforms/config/platform_config.h"
 #include "platforms/report/report.h"
 #include "platforms/run/simulation.h"
@@ -122,6 +123,9 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::NonNegativeNumber);
   cmd_run->add_option("--window-end-s", window_end_s, "stop the replay at this trace time (seconds; 0 = the end)")
       ->check(CLI::NonNegativeNumber);
+  std::string jobs_file;
+  cmd_run->add_option("--jobs", jobs_file, "fio-style job file (YAML; see platforms/config/job_file.h): several "
+                                           "synthetic jobs at once, instead of a trace");
   cmd_run->add_option("--synthetic", pattern, "synthetic workload (implies no trace): random or sequential")
       ->check(CLI::IsMember({"random", "sequential"}));
   cmd_run->add_option("--read-fraction", run.synthetic.read_fraction, "synthetic: share of reads")->check(CLI::Range(0.0, 1.0));
@@ -210,7 +214,14 @@ int sc_main(int argc, char* argv[]) {
       run.synthetic.pattern = pattern == "random" ? stimuli::SyntheticSpec::Pattern::Random
                                                   : stimuli::SyntheticSpec::Pattern::Sequential;
     }
-    run.open_loop = mode == "open" || (mode == "auto" && !run.trace.empty());
+    if (!jobs_file.empty()) {
+      if (cmd_run->count("--synthetic") || cmd_run->count("--trace"))
+        throw CLI::ValidationError("--jobs", "replaces --trace and --synthetic; give only one of them");
+      run.jobs = platform::load_job_file(jobs_file);
+      run.trace.clear();
+    }
+    const bool jobs_have_rates = !run.jobs.empty() && run.jobs.front().rate_iops > 0;
+    run.open_loop = mode == "open" || (mode == "auto" && (!run.trace.empty() || jobs_have_rates));
     if (cmd_run->count("--device")) run.selection.device = device;
     if (device_offset % fw::kSectorBytes != 0)
       throw CLI::ValidationError("--device-offset-bytes", "must be a multiple of 512, got " + std::to_string(device_offset));

@@ -126,3 +126,28 @@ TEST_CASE("waves: signal groups, FST output, and a headless PNG of the waveform"
   CHECK(be32(16) == 1600);
   CHECK(be32(20) == 900);
 }
+
+TEST_CASE("jobs: the example job files run, with one issuer per job; bad job files are named", "[cli][jobs]") {
+  TempDir dir;
+  for (const char* file : {"workloads/oltp_and_backup.yaml", "workloads/rate_limited.yaml"}) {
+    INFO(file);
+    const json r = successful_run({"-p", tiny_platform(), "--jobs", source_path(file), "--precondition", "none"}, dir);
+    CHECK(r["host"]["issuers"].size() == 2);
+    CHECK(r["integrity"]["mismatches"] == 0);
+  }
+  const json open = successful_run({"-p", tiny_platform(), "--jobs", source_path("workloads/rate_limited.yaml"),
+                                    "--precondition", "none"},
+                                   dir);
+  CHECK(open["workload"]["mode"] == "open-loop");
+  CHECK(open["host"]["requests"] == 25000);
+
+  const std::string bad = dir.file("bad.yaml");
+  write_text(bad, "jobs:\n  - name: x\n    blocksize: 4096\n");
+  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", bad, "--no-vcd", "-q", "-r", dir.file("b.json")}, dir);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(bad + ":3: jobs[0]: unknown key 'blocksize'"));
+  write_text(bad, "jobs:\n  - skew: zipf:high\n");
+  const Result z = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", bad, "--no-vcd", "-q", "-r", dir.file("b.json")}, dir);
+  CHECK(z.exit_code == 2);
+  CHECK_THAT(z.err, Catch::Contains("jobs[0].skew: expected zipf:THETA"));
+}

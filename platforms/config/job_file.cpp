@@ -1,0 +1,149 @@
+#include "platforms/config/job_file.h"
+
+#include <filesystem>
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "platforms/config/platform_config.h"
+
+namespace ssd::platform {
+
+namespace {
+
+class JobReader {
+ public:
+  JobReader(const std::string& file, const YAML::Node& node, std::size_t index)
+      : file_(file), node_(node), prefix_("jobs[" + std::to_string(index) + "]") {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
+    const YAML::Node at = node_[key] ? node_[key] : node_;
+    throw ConfigError(file_ + ":" + std::to_string(at.Mark().line + 1) + ": " + prefix_ + "." + key + ": expected " +
+                      expected);
+  }
+  template <typename T>
+  T get(const std::string& key, T fallback, const std::string& expected) {
+    seen_.insert(key);
+    if (!node_[key]) return fallback;
+    try {
+      return node_[key].as<T>();
+    } catch (const YAML::Exception&) {
+      fail(key, expected);
+    }
+  }
+  void mark_read(const std::string& key) { seen_.insert(key); }
+  void reject_unknown() const {
+    for (const auto& kv : node_) {
+      const std::string key = kv.first.as<std::string>();
+      if (!seen_.count(key))
+        throw ConfigError(file_ + ":" + std::to_string(kv.first.Mark().line + 1) + ": " + prefix_ + ": unknown key '" +
+                          key + "'");
+    }
+  }
+  const YAML::Node& node() const { return node_; }
+
+ private:
+  std::string file_;
+  YAML::Node node_;
+  std::string prefix_;
+  std::set<std::string> seen_;
+};
+
+std::vector<double> numbers_after(const std::string& text, std::size_t count) {
+  std::vector<double> out;
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t colon = text.find(':', pos);
+    if (colon == std::string::npos) return {};
+    const std::size_t end = text.find(':', colon + 1);
+    try {
+      std::size_t used = 0;
+      const std::string part = text.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
+      out.push_back(std::stod(part, &used));
+      if (used != part.size()) return {};
+    } catch (const std::exception&) {
+      return {};
+    }
+    pos = colon + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<stimuli::JobSpec> load_job_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError("cannot read job file '" + path + "'");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+  }
+  if (!root.IsMap() || !root["jobs"] || !root["jobs"].IsSequence() || root["jobs"].size() == 0)
+    throw ConfigError(path + ": expected a map with a non-empty list 'jobs'");
+  for (const auto& kv : root)
+    if (kv.first.as<std::string>() != "jobs")
+      throw ConfigError(path + ":" + std::to_string(kv.first.Mark().line + 1) + ": unknown key '" +
+                        kv.first.as<std::string>() + "' (only 'jobs')");
+  std::vector<stimuli::JobSpec> jobs;
+  for (std::size_t i = 0; i < root["jobs"].size(); ++i) {
+    const YAML::Node node = root["jobs"][i];
+    if (!node.IsMap())
+      throw ConfigError(path + ":" + std::to_string(node.Mark().line + 1) + ": jobs[" + std::to_string(i) +
+                        "]: expected a map of job settings");
+    JobReader r(path, node, i);
+    stimuli::JobSpec s;
+    s.name = r.get<std::string>("name", "job" + std::to_string(i + 1), "a name");
+    const std::string pattern = r.get<std::string>("pattern", "random", "random or sequential");
+    if (pattern != "random" && pattern != "sequential") r.fail("pattern", "random or sequential");
+    s.pattern = pattern == "random" ? stimuli::JobSpec::Pattern::Random : stimuli::JobSpec::Pattern::Sequential;
+    s.read_fraction = r.get<double>("read_fraction", 0.0, "a number in [0, 1]");
+    if (node["block_size"] && node["block_size"].IsSequence()) {
+      r.mark_read("block_size");
+      s.sizes.clear();
+      for (const auto& pair : node["block_size"]) {
+        if (!pair.IsSequence() || pair.size() != 2) r.fail("block_size", "a size in bytes or a list of [bytes, weight]");
+        try {
+          s.sizes.emplace_back(pair[0].as<std::uint32_t>(), pair[1].as<double>());
+        } catch (const YAML::Exception&) {
+          r.fail("block_size", "a size in bytes or a list of [bytes, weight]");
+        }
+      }
+    } else {
+      s.sizes = {{r.get<std::uint32_t>("block_size", 4096, "a size in bytes or a list of [bytes, weight]"), 1.0}};
+    }
+    s.count = r.get<std::uint64_t>("count", 1000, "a number of requests");
+    s.range_start_bytes = r.get<std::uint64_t>("range_start", 0, "bytes");
+    s.range_bytes = r.get<std::uint64_t>("range_bytes", 0, "bytes (0: to the end of the drive)");
+    s.align_bytes = r.get<std::uint32_t>("align", 0, "bytes (0: the smallest block size)");
+    s.rate_iops = r.get<double>("rate_iops", 0.0, "requests per second (0: closed loop)");
+    const std::string arrivals = r.get<std::string>("arrivals", "uniform", "uniform or poisson");
+    if (arrivals != "uniform" && arrivals != "poisson") r.fail("arrivals", "uniform or poisson");
+    s.poisson = arrivals == "poisson";
+    s.weight = r.get<std::uint32_t>("weight", 1, "a positive integer");
+    const std::string skew = r.get<std::string>("skew", "uniform", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
+    if (skew == "uniform") {
+      s.skew = stimuli::JobSpec::Skew::Uniform;
+    } else if (skew.rfind("zipf:", 0) == 0) {
+      const auto v = numbers_after(skew, 1);
+      if (v.size() != 1) r.fail("skew", "zipf:THETA with THETA a number, e.g. zipf:0.99");
+      s.skew = stimuli::JobSpec::Skew::Zipf;
+      s.zipf_theta = v[0];
+    } else if (skew.rfind("hotcold:", 0) == 0) {
+      const auto v = numbers_after(skew, 2);
+      if (v.size() != 2) r.fail("skew", "hotcold:SHARE:ACCESS, e.g. hotcold:0.2:0.8");
+      s.skew = stimuli::JobSpec::Skew::HotCold;
+      s.hot_share = v[0];
+      s.hot_access = v[1];
+    } else {
+      r.fail("skew", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
+    }
+    s.seed = r.get<std::uint64_t>("seed", i + 1, "an unsigned integer");
+    r.reject_unknown();
+    jobs.push_back(s);
+  }
+  return jobs;
+}
+
+}  // namespace ssd::platform

@@ -1,0 +1,30 @@
+// Reads an fio-style job file (YAML) into job specs (stimuli/job_workload.h):
+//
+//   jobs:
+//     - name: oltp             # default job<N>
+//       pattern: random        # random | sequential
+//       read_fraction: 0.7
+//       block_size: 4096       # or a mix: [[4096, 0.8], [65536, 0.2]] (bytes, weight)
+//       count: 100000          # requests
+//       range_start: 0         # bytes
+//       range_bytes: 0         # bytes, 0 = to the end of the drive
+//       align: 0               # random slot size in bytes, 0 = the smallest block size
+//       rate_iops: 0           # 0 = closed loop (all jobs, or none, have a rate)
+//       arrivals: uniform      # uniform | poisson (open loop)
+//       weight: 1              # closed loop: requests per round-robin turn
+//       skew: uniform          # uniform | zipf:THETA | hotcold:HOT_SHARE:HOT_ACCESS
+//       seed: 1
+//
+// Errors name the file, the line and the key (ConfigError).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stimuli/job_workload.h"
+
+namespace ssd::platform {
+
+std::vector<stimuli::JobSpec> load_job_file(const std::string& path);
+
+}  // namespace ssd::platform

@@ -1,0 +1,176 @@
+#include "stimuli/job_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace ssd::stimuli {
+
+namespace {
+constexpr std::uint64_t kSector = 512;
+
+double uniform01(std::mt19937_64& rng) { return double(rng() >> 11) * (1.0 / 9007199254740992.0); }
+}  // namespace
+
+struct JobWorkload::Job {
+  JobSpec spec;
+  std::mt19937_64 rng;
+  std::uint64_t issued = 0, slots = 0, next_sequential = 0;
+  std::uint32_t align = 0, largest = 0;
+  double next_arrival_ns = 0, total_weight = 0;
+  // Zipf (Gray et al.'s rejection-free generator, as YCSB uses): precomputed constants.
+  double zeta_n = 0, alpha = 0, eta = 0, zeta2 = 0;
+  std::uint64_t scatter = 1;  // multiplier coprime with slots: rank -> slot permutation
+
+  std::uint64_t pick_slot() {
+    switch (spec.skew) {
+      case JobSpec::Skew::Uniform:
+        return rng() % slots;
+      case JobSpec::Skew::HotCold: {
+        const std::uint64_t hot = std::max<std::uint64_t>(1, std::uint64_t(double(slots) * spec.hot_share));
+        if (uniform01(rng) < spec.hot_access || hot == slots) return rng() % hot;
+        return hot + rng() % (slots - hot);
+      }
+      case JobSpec::Skew::Zipf: {
+        const double u = uniform01(rng), uz = u * zeta_n;
+        std::uint64_t rank;
+        if (uz < 1.0)
+          rank = 0;
+        else if (uz < 1.0 + std::pow(0.5, spec.zipf_theta))
+          rank = 1;
+        else
+          rank = std::min<std::uint64_t>(slots - 1, std::uint64_t(double(slots) * std::pow(eta * u - eta + 1, alpha)));
+        return (rank * scatter) % slots;  // the hottest ranks spread over the range
+      }
+    }
+    return 0;
+  }
+
+  std::uint32_t pick_size() {
+    if (spec.sizes.size() == 1) return spec.sizes[0].first;
+    double x = uniform01(rng) * total_weight;
+    for (const auto& [bytes, weight] : spec.sizes) {
+      if (x < weight) return bytes;
+      x -= weight;
+    }
+    return spec.sizes.back().first;
+  }
+};
+
+JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_bytes) {
+  if (specs.empty()) throw WorkloadError("a job file needs at least one job");
+  std::size_t with_rate = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const JobSpec& s = specs[i];
+    const std::string where = "job '" + s.name + "' (#" + std::to_string(i + 1) + "): ";
+    auto bad = [&where](const std::string& what) { throw WorkloadError(where + what); };
+    if (s.sizes.empty()) bad("block_size needs at least one size");
+    std::uint32_t smallest = std::numeric_limits<std::uint32_t>::max(), largest = 0;
+    double total = 0;
+    for (const auto& [bytes, weight] : s.sizes) {
+      if (bytes == 0 || bytes % kSector) bad("block sizes must be positive multiples of 512, got " + std::to_string(bytes));
+      if (!(weight > 0)) bad("block size weights must be positive");
+      smallest = std::min(smallest, bytes);
+      largest = std::max(largest, bytes);
+      total += weight;
+    }
+    if (s.count == 0) bad("count must be at least 1");
+    if (s.read_fraction < 0 || s.read_fraction > 1) bad("read_fraction must be in [0, 1]");
+    if (s.rate_iops < 0) bad("rate_iops must not be negative");
+    if (s.weight == 0) bad("weight must be at least 1");
+    if (s.range_start_bytes % kSector) bad("range_start must be a multiple of 512");
+    const std::uint64_t range = s.range_bytes ? s.range_bytes : capacity_bytes - std::min(capacity_bytes, s.range_start_bytes);
+    if (s.range_start_bytes + range > capacity_bytes || range < largest)
+      bad("the range [" + std::to_string(s.range_start_bytes) + ", +" + std::to_string(range) +
+          ") B does not hold its largest request inside the drive's " + std::to_string(capacity_bytes) + " B");
+    const std::uint32_t align = s.align_bytes ? s.align_bytes : smallest;
+    if (align % kSector) bad("align must be a multiple of 512");
+    if (s.skew == JobSpec::Skew::Zipf && !(s.zipf_theta > 0 && s.zipf_theta < 1)) bad("zipf theta must be in (0, 1)");
+    if (s.skew == JobSpec::Skew::HotCold && !(s.hot_share > 0 && s.hot_share < 1 && s.hot_access >= 0 && s.hot_access <= 1))
+      bad("hotcold needs a hot share in (0, 1) and a hot access share in [0, 1]");
+    with_rate += s.rate_iops > 0;
+
+    auto* job = new Job{s, std::mt19937_64(s.seed)};
+    job->spec.range_bytes = range;
+    job->align = align;
+    job->largest = largest;
+    job->total_weight = total;
+    job->slots = (range - largest) / align + 1;
+    if (s.skew == JobSpec::Skew::Zipf) {
+      const double theta = s.zipf_theta;
+      for (std::uint64_t k = 1; k <= job->slots; ++k) job->zeta_n += 1.0 / std::pow(double(k), theta);
+      job->zeta2 = 1.0 + std::pow(0.5, theta);
+      job->alpha = 1.0 / (1.0 - theta);
+      job->eta = (1.0 - std::pow(2.0 / double(job->slots), 1.0 - theta)) / (1.0 - job->zeta2 / job->zeta_n);
+      std::uint64_t m = 2654435761ull % job->slots;  // a multiplier coprime with the slot count
+      if (m == 0) m = 1;
+      while (std::gcd(m, job->slots) != 1) ++m;
+      job->scatter = m;
+    }
+    jobs_.push_back(job);
+  }
+  if (with_rate != 0 && with_rate != jobs_.size()) {
+    for (Job* j : jobs_) delete j;
+    jobs_.clear();
+    throw WorkloadError("either every job has a rate_iops (open loop) or none does (closed loop)");
+  }
+  open_loop_ = with_rate != 0;
+}
+
+JobWorkload::~JobWorkload() {
+  for (Job* j : jobs_) delete j;
+}
+
+bool JobWorkload::next(HostRequest& r) {
+  Job* job = nullptr;
+  std::size_t index = 0;
+  if (open_loop_) {  // the earliest next arrival
+    for (std::size_t i = 0; i < jobs_.size(); ++i)
+      if (jobs_[i]->issued < jobs_[i]->spec.count && (!job || jobs_[i]->next_arrival_ns < job->next_arrival_ns)) {
+        job = jobs_[i];
+        index = i;
+      }
+  } else {  // weighted round robin over the jobs with requests left
+    for (std::size_t tries = 0; tries <= jobs_.size() && !job; ++tries) {
+      Job* candidate = jobs_[turn_];
+      if (candidate->issued < candidate->spec.count && issued_in_turn_ < candidate->spec.weight) {
+        job = candidate;
+        index = turn_;
+        ++issued_in_turn_;
+      } else {
+        turn_ = (turn_ + 1) % jobs_.size();
+        issued_in_turn_ = 0;
+      }
+    }
+  }
+  if (!job) return false;
+  const JobSpec& s = job->spec;
+  const std::uint32_t size = job->pick_size();
+  std::uint64_t offset;
+  if (s.pattern == JobSpec::Pattern::Sequential) {
+    if (job->next_sequential + size > s.range_bytes) job->next_sequential = 0;
+    offset = job->next_sequential;
+    job->next_sequential += size;
+  } else {
+    offset = job->pick_slot() * job->align;
+    offset = std::min<std::uint64_t>(offset, s.range_bytes - size);
+  }
+  r.arrival_ns = static_cast<std::uint64_t>(job->next_arrival_ns);
+  if (open_loop_)
+    job->next_arrival_ns += s.poisson ? -std::log(1.0 - uniform01(job->rng)) * 1e9 / s.rate_iops : 1e9 / s.rate_iops;
+  r.write = !(uniform01(job->rng) < s.read_fraction);
+  r.lba = (s.range_start_bytes + offset) / kSector;
+  r.sectors = size / kSector;
+  r.issuer = static_cast<std::uint32_t>(index);
+  ++job->issued;
+  return true;
+}
+
+std::string JobWorkload::describe() const {
+  std::string s = "jobs:";
+  for (const Job* j : jobs_) s += " " + j->spec.name + " (" + std::to_string(j->spec.count) + ")";
+  return s + (open_loop_ ? ", open loop" : ", closed loop");
+}
+
+}  // namespace ssd::stimuli

@@ -1,0 +1,64 @@
+// fio-style synthetic jobs running together: each job has its own pattern, sizes, read share,
+// address range, skew and either a rate (open loop) or a weight (closed loop). Requests carry
+// the job's index as their issuer, so reports split latency per job.
+//
+// - Closed loop (no job has a rate): the jobs share the host's queue depth; their requests are
+//   interleaved in a weighted round robin (job j contributes `weight` requests per round) until
+//   each has issued its count. (Per-job queue depths are not modelled: the weights set the mix.)
+// - Open loop (every job has a rate): job j's requests arrive every 1/rate seconds, or with
+//   exponential gaps of that mean (`poisson`), merged in time order.
+// - Addresses: sequential jobs walk their range in request-size steps and wrap; random jobs pick
+//   a slot of `align` bytes (default: the smallest size) uniformly, by a Zipf law over the slots
+//   (theta; ranks scattered over the range by a fixed permutation so the hot slots are not all at
+//   its start), or hot/cold (a hot_share of the range gets hot_access of the requests).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stimuli/host_request.h"
+
+namespace ssd::stimuli {
+
+struct JobSpec {
+  enum class Pattern { Sequential, Random };
+  enum class Skew { Uniform, Zipf, HotCold };
+  std::string name = "job";
+  Pattern pattern = Pattern::Random;
+  double read_fraction = 0.0;
+  std::vector<std::pair<std::uint32_t, double>> sizes{{4096, 1.0}};  // bytes, weight
+  std::uint64_t count = 1000;
+  std::uint64_t range_start_bytes = 0;
+  std::uint64_t range_bytes = 0;  // 0: to the end of the drive
+  std::uint32_t align_bytes = 0;  // 0: the smallest size
+  double rate_iops = 0.0;         // 0: closed loop
+  bool poisson = false;
+  std::uint32_t weight = 1;
+  Skew skew = Skew::Uniform;
+  double zipf_theta = 0.99;
+  double hot_share = 0.2, hot_access = 0.8;
+  std::uint64_t seed = 1;
+};
+
+class JobWorkload : public Workload {
+ public:
+  // Throws WorkloadError naming the job and field when a job does not fit the drive or the rules.
+  JobWorkload(std::vector<JobSpec> jobs, std::uint64_t capacity_bytes);
+  ~JobWorkload() override;
+
+  bool next(HostRequest& r) override;
+  std::string describe() const override;
+  bool open_loop() const { return open_loop_; }
+
+ private:
+  struct Job;
+  std::vector<Job*> jobs_;
+  bool open_loop_ = false;
+  std::size_t turn_ = 0;           // closed loop: whose turn
+  std::uint32_t issued_in_turn_ = 0;
+};
+
+}  // namespace ssd::stimuli
