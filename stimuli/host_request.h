@@ -24,6 +24,9 @@ class Workload {
   virtual std::string describe() const = 0;
   // Where the last request came from, for error messages ("trace.csv:12"); "" if not a file.
   virtual std::string position() const { return ""; }
+  // Malformed lines a trace reader skipped (MalformedLines::Skip), and the first one's message.
+  virtual std::uint64_t skipped_lines() const { return 0; }
+  virtual std::string first_skipped() const { return ""; }
 };
 
 class WorkloadError : public std::runtime_error {

@@ -21,6 +21,8 @@ class RepeatedWorkload : public Workload {
   bool next(HostRequest& r) override;
   std::string describe() const override;
   std::string position() const override { return current_->position(); }
+  std::uint64_t skipped_lines() const override { return current_->skipped_lines(); }
+  std::string first_skipped() const override { return current_->first_skipped(); }
 
  private:
   Factory open_;

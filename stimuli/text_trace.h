@@ -29,8 +29,8 @@ class TextTrace : public Workload {
   std::uint64_t lines_read() const { return lines_.line_number(); }  // physical lines, blank ones included
   std::uint64_t requests_read() const { return requests_; }
   std::uint64_t clamped_arrivals() const { return clock_.clamped(); }
-  std::uint64_t skipped_lines() const { return skipped_; }                 // malformed, under Skip
-  const std::string& first_skipped() const { return first_skipped_; }      // its message
+  std::uint64_t skipped_lines() const override { return skipped_; }        // malformed, under Skip
+  std::string first_skipped() const override { return first_skipped_; }    // its message
   std::uint64_t ignored_lines() const { return ignored_; }                 // well-formed but not requests
 
  protected:

@@ -43,6 +43,8 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", eff}};
   r["ftl"] = {{"name", config.firmware.ftl}, {"parameters", f.ftl_parameters}};
   r["workload"] = {{"description", f.workload},
+                   {"skipped_lines", f.skipped_lines},
+                   {"first_skipped", f.first_skipped},
                    {"mode", f.mode},
                    {"queue_depth", f.queue_depth},
                    {"time_scale", f.time_scale},

@@ -13,6 +13,8 @@ namespace ssd::platform {
 
 struct RunFacts {
   std::string workload;             // description of the workload
+  std::uint64_t skipped_lines = 0;  // malformed trace lines skipped (--skip-bad-lines)
+  std::string first_skipped;
   std::string mode;                 // "open-loop" or "closed-loop"
   std::uint32_t queue_depth = 0;
   double time_scale = 1.0;

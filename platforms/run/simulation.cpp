@@ -97,6 +97,8 @@ RunOutcome run_simulation(const RunOptions& o) {
 
   stimuli::IntegrityOracle& oracle = bench.oracle();
   facts.workload = bench.workload().describe();
+  facts.skipped_lines = bench.workload().skipped_lines();
+  facts.first_skipped = bench.workload().first_skipped();
   facts.mode = o.open_loop ? "open-loop" : "closed-loop";
   facts.queue_depth = o.queue_depth;
   facts.time_scale = o.time_scale;
