@@ -82,6 +82,9 @@ class Hal {
 
   // The host command `host_cmd` is finished: post its completion entry.
   virtual void complete_host_command(std::uint32_t host_cmd) = 0;
+
+  // Observability: how many garbage collections / merges are in progress (for the waveform).
+  virtual void note_gc(std::uint32_t in_progress) { (void)in_progress; }
 };
 
 }  // namespace ssd::fw

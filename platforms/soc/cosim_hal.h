@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fw/hal/hal.h"
+#include "tlm/vcd_tracer.h"
 #include "fw/hal/table_placer.h"
 #include "fw/runtime/host_command.h"
 #include "hw/core/embedded_core.h"
@@ -44,6 +45,14 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
     return placer_.place(name, bytes, preferred);
   }
   void complete_host_command(std::uint32_t host_cmd) override { host_.complete(host_cmd, core_.offset()); }
+  void note_gc(std::uint32_t in_progress) override {
+    if (vcd_) vcd_->change(vcd_gc_, in_progress);
+  }
+  // Traces the firmware's GC activity as ssd.firmware.gc_running.
+  void trace_to(tlmx::VcdTracer* vcd) {
+    vcd_ = vcd;
+    if (vcd_) vcd_gc_ = vcd_->add("ssd.firmware", "gc_running", 8);
+  }
 
   const std::vector<fw::TableRegion>& tables() const { return placer_.tables(); }
 
@@ -67,6 +76,8 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   std::vector<std::unique_ptr<Slot>> slots_;  // indexed by the operation's tag
   fw::TablePlacer placer_;
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted
+  tlmx::VcdTracer* vcd_ = nullptr;
+  int vcd_gc_ = -1;
 };
 
 }  // namespace ssd::platform

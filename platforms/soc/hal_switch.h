@@ -32,6 +32,7 @@ class HalSwitch : public fw::Hal {
     return placement_.place_table(n, b, k);
   }
   void complete_host_command(std::uint32_t id) override { active_->complete_host_command(id); }
+  void note_gc(std::uint32_t in_progress) override { active_->note_gc(in_progress); }
 
  private:
   fw::Hal& placement_;

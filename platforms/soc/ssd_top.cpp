@@ -23,6 +23,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   host_if_->dma.bind(bus_->initiators);
 
   hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core_, *host_if_);
+  hal_->trace_to(vcd);
   for (std::uint32_t ch = 0; ch < c.geometry.channels; ++ch) {
     hw::ChannelControllerConfig cc{ch, c.geometry, c.nand, c.channel, c.scheduler, map_.dram_base};
     auto ctrl = std::make_unique<hw::ChannelController>(("channel" + std::to_string(ch)).c_str(), cc, array, metrics, vcd);

@@ -151,3 +151,24 @@ TEST_CASE("jobs: the example job files run, with one issuer per job; bad job fil
   CHECK(z.exit_code == 2);
   CHECK_THAT(z.err, Catch::Contains("jobs[0].skew: expected zipf:THETA"));
 }
+
+TEST_CASE("waves: the firmware's GC activity is traced", "[cli][outputs][waves]") {
+  // After a fill, 20,000 random writes on the tiny drive run GC on several planes at once.
+  TempDir dir;
+  const std::string vcd = dir.file("gc.vcd");
+  const Result result = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "20000",
+                                    "--precondition", "fill", "--vcd", vcd, "-q", "-r", dir.file("gc.json")},
+                                   dir);
+  REQUIRE(result.exit_code == 0);
+  const std::string text = read_text(vcd);
+  const std::size_t declared = text.find("gc_running $end");
+  REQUIRE(declared != std::string::npos);
+  // Its identifier code is the token before "gc_running"; count value changes of it after #0.
+  const std::size_t code_end = text.rfind(' ', declared - 1);
+  const std::size_t code_start = text.rfind(' ', code_end - 1) + 1;
+  const std::string code = text.substr(code_start, code_end - code_start);
+  std::size_t changes = 0, at = text.find("\n#");
+  while ((at = text.find(" " + code + "\n", at + 1)) != std::string::npos) ++changes;
+  CHECK(changes > 10);
+  CHECK(contains(text, "b10 " + code + "\n"));  // at least two reclaims in progress at once
+}

@@ -258,6 +258,7 @@ void DemandFtl::maybe_start_gc() {
   // until an overwrite invalidates a page (every write calls back here).
   if (space_.valid_count(victim) == space_.segment_pages()) return;
   gc_victim_ = victim;
+  ctx_.hal.note_gc(1);
   space_.begin_reclaim(victim);
   const bool translation = space_.kind(victim) == kTranslationKind;
   ++gc_runs_;
@@ -353,6 +354,7 @@ void DemandFtl::finish_gc() {
   space_.finish_reclaim(gc_victim_);
   erases_ += space_.segment_planes();
   gc_victim_ = SegmentSpace::kNoSegment;
+  ctx_.hal.note_gc(0);
   retry_deferred();
   maybe_start_gc();
 }

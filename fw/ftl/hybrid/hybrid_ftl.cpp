@@ -183,6 +183,7 @@ std::uint32_t HybridFtl::associativity(std::uint32_t block) const {
 }
 
 bool HybridFtl::start_merge(std::uint32_t victim) {
+  ctx_.hal.note_gc(1);
   before_merge(victim);
   ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim]);
   if (space_.valid_count(victim) == 0) {  // dead: one erase
@@ -203,6 +204,7 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
       ++partial_merges_;
       partial_merge(victim, owner);
     }
+    ctx_.hal.note_gc(0);
     return true;
   }
   // Full merge: every logical block with a valid page in the victim gets a new data block.
@@ -332,6 +334,7 @@ void HybridFtl::block_erased(std::uint32_t block) {
 }
 
 void HybridFtl::merge_done() {
+  ctx_.hal.note_gc(0);
   merging_ = false;
   victim_ = kNone;
   retry_deferred();

@@ -161,7 +161,7 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
   if (s.hot == victim) s.hot = kNone;  // the next page opens another
   if (s.cold == victim) s.cold = kNone;
   s.gc_running = true;
-  ++gc_in_flight_;
+  ctx_.hal.note_gc(++gc_in_flight_);
   ++gc_runs_;
   space_.begin_reclaim(victim);
   auto copies = std::make_shared<std::uint64_t>(0);
@@ -197,7 +197,7 @@ void SuperblockFtl::finish_gc(std::uint32_t sb, std::uint32_t victim) {
   write_pointer_[victim] = 0;
   space_.finish_reclaim(victim);
   s.gc_running = false;
-  --gc_in_flight_;
+  ctx_.hal.note_gc(--gc_in_flight_);
   retry_deferred();
 }
 

@@ -113,6 +113,7 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
   if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block) return;
   gc_running_[plane] = true;
+  ctx_.hal.note_gc(++gc_active_);
   ++gc_runs_;
   blocks_.begin_reclaim(victim);
   OpRef erase = ctx_.ops.erase(victim);
@@ -155,6 +156,7 @@ void PageMappingFtl::finish_gc(BlockId victim) {
   blocks_.finish_reclaim(victim);
   ++erases_;
   gc_running_[plane] = false;
+  ctx_.hal.note_gc(--gc_active_);
   retry_deferred();
   maybe_start_gc(plane);
 }

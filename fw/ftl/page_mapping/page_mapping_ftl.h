@@ -66,6 +66,7 @@ class PageMappingFtl : public Ftl {
   std::vector<Ppn> l2p_;
   TableRegion l2p_table_;
   std::vector<bool> gc_running_;  // per plane
+  std::uint32_t gc_active_ = 0;   // planes with GC running
   std::uint64_t stripe_cursor_ = 0;
   DeferredWrites deferred_;
   std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &gc_runs_, &gc_copies_,
