@@ -91,7 +91,7 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
       bad("hotcold needs a hot share in (0, 1) and a hot access share in [0, 1]");
     with_rate += s.rate_iops > 0;
 
-    auto* job = new Job{s, std::mt19937_64(s.seed)};
+    auto job = std::make_unique<Job>(Job{s, std::mt19937_64(s.seed)});
     job->spec.range_bytes = range;
     job->align = align;
     job->largest = largest;
@@ -108,19 +108,14 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
       while (std::gcd(m, job->slots) != 1) ++m;
       job->scatter = m;
     }
-    jobs_.push_back(job);
+    jobs_.push_back(std::move(job));
   }
-  if (with_rate != 0 && with_rate != jobs_.size()) {
-    for (Job* j : jobs_) delete j;
-    jobs_.clear();
+  if (with_rate != 0 && with_rate != jobs_.size())
     throw WorkloadError("either every job has a rate_iops (open loop) or none does (closed loop)");
-  }
   open_loop_ = with_rate != 0;
 }
 
-JobWorkload::~JobWorkload() {
-  for (Job* j : jobs_) delete j;
-}
+JobWorkload::~JobWorkload() = default;
 
 bool JobWorkload::next(HostRequest& r) {
   Job* job = nullptr;
@@ -128,12 +123,12 @@ bool JobWorkload::next(HostRequest& r) {
   if (open_loop_) {  // the earliest next arrival
     for (std::size_t i = 0; i < jobs_.size(); ++i)
       if (jobs_[i]->issued < jobs_[i]->spec.count && (!job || jobs_[i]->next_arrival_ns < job->next_arrival_ns)) {
-        job = jobs_[i];
+        job = jobs_[i].get();
         index = i;
       }
   } else {  // weighted round robin over the jobs with requests left
     for (std::size_t tries = 0; tries <= jobs_.size() && !job; ++tries) {
-      Job* candidate = jobs_[turn_];
+      Job* candidate = jobs_[turn_].get();
       if (candidate->issued < candidate->spec.count && issued_in_turn_ < candidate->spec.weight) {
         job = candidate;
         index = turn_;
@@ -169,7 +164,7 @@ bool JobWorkload::next(HostRequest& r) {
 
 std::string JobWorkload::describe() const {
   std::string s = "jobs:";
-  for (const Job* j : jobs_) s += " " + j->spec.name + " (" + std::to_string(j->spec.count) + ")";
+  for (const auto& j : jobs_) s += " " + j->spec.name + " (" + std::to_string(j->spec.count) + ")";
   return s + (open_loop_ ? ", open loop" : ", closed loop");
 }
 

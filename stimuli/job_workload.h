@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -55,7 +56,7 @@ class JobWorkload : public Workload {
 
  private:
   struct Job;
-  std::vector<Job*> jobs_;
+  std::vector<std::unique_ptr<Job>> jobs_;
   bool open_loop_ = false;
   std::size_t turn_ = 0;           // closed loop: whose turn
   std::uint32_t issued_in_turn_ = 0;
