@@ -52,7 +52,8 @@ LastFtl::LastFtl(FtlContext& ctx, const LastParams& params)
 }
 
 std::uint32_t LastFtl::count(Role role) const {
-  return static_cast<std::uint32_t>(std::count(role_.begin(), role_.end(), role));
+  return static_cast<std::uint32_t>(
+      std::count_if(members_.begin(), members_.end(), [&](std::uint32_t b) { return role_[b] == role; }));
 }
 
 HybridFtl::LogTarget LastFtl::log_target(const PageWrite& page) {
@@ -63,22 +64,18 @@ HybridFtl::LogTarget LastFtl::log_target(const PageWrite& page) {
 HybridFtl::LogTarget LastFtl::sequential_target(std::uint32_t lbn) {
   std::uint32_t lru = kNone, switchable_block = kNone;
   std::uint32_t sequential = 0;
-  for (std::uint32_t b = 0; b < role_.size(); ++b) {
+  for (std::uint32_t b : members_) {
     if (role_[b] != kSequential) continue;
     ++sequential;
-    if (seq_lbn_[b] == lbn) {
-      pending_role_ = kSequential;
-      return full(b) ? LogTarget{kNone, b} : LogTarget{b, kNone};
-    }
+    if (seq_lbn_[b] == lbn) return full(b) ? LogTarget{kNone, b} : LogTarget{b, kNone};
     if (switchable_block == kNone && switchable(b)) switchable_block = b;
     if (lru == kNone || updated_at_[b] < updated_at_[lru]) lru = b;
   }
   if (sequential < p_.sequential_blocks) {
     const std::uint32_t b = open_log_block();
     if (b == kNone) return LogTarget{};
-    role_[b] = kSequential;
+    join(b, kSequential);
     seq_lbn_[b] = lbn;
-    pending_role_ = kSequential;
     return LogTarget{b, kNone};
   }
   return LogTarget{kNone, switchable_block != kNone ? switchable_block : lru};  // switch first, else LRU
@@ -90,12 +87,11 @@ HybridFtl::LogTarget LastFtl::random_target(Lpn lpn) {
                    (role_[block_of(previous)] == kHot || log_clock_ - written_at_[previous] < k_);
   const Role role = hot ? kHot : kCold;
   std::uint32_t& current = hot ? current_hot_ : current_cold_;
-  pending_role_ = role;
   if (current != kNone && !full(current)) return LogTarget{current, kNone};
   if (count(kHot) + count(kCold) < random_cap_) {
     const std::uint32_t b = open_log_block();
     if (b == kNone) return LogTarget{};
-    role_[b] = role;
+    join(b, role);
     current = b;
     return LogTarget{b, kNone};
   }
@@ -106,7 +102,7 @@ std::uint32_t LastFtl::random_victim() {
   // Step 1: the victim partition. Step 2: the victim block in it (section 3.4.3).
   context().hal.charge_cycles(std::uint64_t(context().costs.gc_scan_per_block) * random_cap_);
   std::uint32_t dead = kNone, stale = kNone, oldest_hot = kNone, hot = 0;
-  for (std::uint32_t b = 0; b < role_.size(); ++b) {
+  for (std::uint32_t b : members_) {
     if (role_[b] != kHot) continue;
     ++hot;
     if (valid_pages(b) == 0 && write_pointer(b) > 0 && dead == kNone) dead = b;
@@ -126,7 +122,7 @@ std::uint32_t LastFtl::random_victim() {
       victim = oldest_hot;
     else {  // the cold block with the lowest merge cost (fewest associated data blocks)
       std::uint32_t best = std::numeric_limits<std::uint32_t>::max();
-      for (std::uint32_t b = 0; b < role_.size(); ++b) {
+      for (std::uint32_t b : members_) {
         if (role_[b] != kCold || (b == current_cold_ && !full(b))) continue;
         const std::uint32_t cost = associativity(b);
         context().hal.charge_cycles(context().costs.gc_scan_per_block);
@@ -144,7 +140,14 @@ std::uint32_t LastFtl::random_victim() {
   return victim;
 }
 
+void LastFtl::join(std::uint32_t block, Role role) {
+  role_[block] = role;
+  members_.insert(std::lower_bound(members_.begin(), members_.end(), block), block);  // block order, as ties break
+}
+
 void LastFtl::on_log_block_gone(std::uint32_t block) {
+  if (role_[block] == kNoRole) return;
+  members_.erase(std::find(members_.begin(), members_.end(), block));
   role_[block] = kNoRole;
   seq_lbn_[block] = kNone;
   if (current_hot_ == block) current_hot_ = kNone;
@@ -175,7 +178,7 @@ void LastFtl::on_log_page(Spn spn, bool copied) {
 void LastFtl::adapt() {
   std::uint64_t hot_valid = 0, hot_written = 0, cold_valid = 0, cold_written = 0;
   std::uint32_t dead = 0;
-  for (std::uint32_t b = 0; b < role_.size(); ++b) {
+  for (std::uint32_t b : members_) {
     if (role_[b] == kHot) {
       hot_valid += valid_pages(b);
       hot_written += write_pointer(b);

@@ -57,16 +57,17 @@ class LastFtl : public HybridFtl {
   std::uint32_t random_victim();
   void adapt();
   std::uint32_t count(Role role) const;
+  void join(std::uint32_t block, Role role);  // a block taken into a buffer or partition
 
   LastParams p_;
   std::uint32_t random_cap_, hot_target_;
   std::uint64_t k_;
   std::vector<Role> role_;                   // per block
+  std::vector<std::uint32_t> members_;       // the blocks in LAST's log, ascending (scans go over these only)
   std::vector<std::uint32_t> seq_lbn_;       // per block: its logical block (sequential role)
   std::vector<std::uint64_t> updated_at_;    // per block: last log write into it
   std::vector<std::uint64_t> written_at_;    // per segment page: log write counter when written
   std::uint32_t current_hot_ = kNone, current_cold_ = kNone;
-  Role pending_role_ = kNoRole;  // the partition the page being placed goes to
   std::uint64_t log_clock_ = 0, next_adapt_ = 0;
   double last_u_hot_ = 0, last_u_cold_ = 0;
   std::uint32_t last_dead_ = 0;
