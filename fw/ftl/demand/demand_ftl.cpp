@@ -20,6 +20,7 @@ std::vector<std::uint8_t> frontier_kinds(std::uint32_t data_blocks) {
 
 DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
     : ctx_(ctx),
+      counts_(ctx.metrics),
       params_(DemandParams::parse(variant, ctx.options, ctx.hal.geometry())),
       gc_frontier_(params_.current_blocks),
       translation_frontier_(params_.current_blocks + 1),
@@ -28,15 +29,10 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
       space_(ctx.hal, ctx.costs, params_.segment_planes, frontier_kinds(params_.current_blocks),
              params_.gc_reserve_segments),
       placement_(params_.placement, params_.current_blocks, params_.new_block_distance, 0),
-      host_pages_written_(ctx.metrics.counter("host_pages_written")),
-      host_pages_read_(ctx.metrics.counter("host_pages_read")),
-      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
-      erases_(ctx.metrics.counter("erases")),
+      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
       gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
-      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
-      unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
       read_hits_(ctx.metrics.counter("cmt_read_hits")),
       read_misses_(ctx.metrics.counter("cmt_read_misses")),
       write_hits_(ctx.metrics.counter("cmt_write_hits")),
@@ -147,7 +143,7 @@ Spn DemandFtl::lookup_sram(Lpn lpn, std::uint64_t& cache_hits) {
 
 OpRef DemandFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
-  ++host_pages_read_;
+  ++counts_.host_pages_read;
   Spn spn = lookup_sram(lpn, read_hits_);
   OpRef wait;
   if (spn == kNoSpn) {
@@ -156,7 +152,7 @@ OpRef DemandFtl::read(const PageRead& page) {
     spn = directory_.stored(lpn);
   }
   if (spn == kNoSpn) {  // never written: known from the GTD at once, or from the translation page
-    ++unmapped_reads_;
+    ++counts_.unmapped_reads;
     *page.sink = kUnwrittenToken;
     if (!wait.valid()) return OpRef{};
     OpRef done = ctx_.ops.join();
@@ -179,7 +175,7 @@ std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
 }
 
 WriteOutcome DemandFtl::write(const PageWrite& page) {
-  ++host_pages_written_;
+  ++counts_.host_pages_written;
   const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
   if (frontier == kNoFrontier) return deferred_.defer(page);  // no room: wait for GC
   return WriteOutcome{place_write(page, frontier), true};
@@ -205,7 +201,7 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
   ctx_.ops.depend(page.data_ready, p);
   if (params_.write_miss_waits) ctx_.ops.depend(wait, p);
   ctx_.ops.submit(p);
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
   refresh_gauges();
   maybe_start_gc();
   return p;
@@ -247,7 +243,7 @@ void DemandFtl::write_back(std::uint32_t vpn, Path path) {
   space_.mark_valid(at);
   directory_.move(vpn, at);
   ++*translation_writes_[path];
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
 }
 
 void DemandFtl::maybe_start_gc() {
@@ -316,7 +312,7 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
   ctx_.ops.submit(p);
   ++gc_copies_;
   ++*gc_copies_by_kind_[kDataKind];
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
 }
 
 void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
@@ -338,7 +334,7 @@ void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
   ++*translation_writes_[kGcPath];
   ++gc_copies_;
   ++*gc_copies_by_kind_[kTranslationKind];
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
 }
 
 void DemandFtl::finish_copies() {
@@ -352,7 +348,7 @@ void DemandFtl::finish_copies() {
 
 void DemandFtl::finish_gc() {
   space_.finish_reclaim(gc_victim_);
-  erases_ += space_.segment_planes();
+  counts_.erases += space_.segment_planes();
   gc_victim_ = SegmentSpace::kNoSegment;
   ctx_.hal.note_gc(0);
   retry_deferred();

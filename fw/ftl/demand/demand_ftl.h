@@ -43,6 +43,7 @@
 #include "fw/ftl/demand/demand_params.h"
 #include "fw/ftl/demand/mapping_cache.h"
 #include "fw/ftl/demand/translation_directory.h"
+#include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -92,6 +93,7 @@ class DemandFtl : public Ftl {
   static constexpr std::uint32_t kNoFrontier = 0xffffffffu;
 
   FtlContext ctx_;
+  FtlCounters counts_;
   DemandParams params_;
   std::uint32_t gc_frontier_, translation_frontier_;
   MappingCache cache_;
@@ -107,9 +109,8 @@ class DemandFtl : public Ftl {
   std::uint32_t gc_victim_ = SegmentSpace::kNoSegment;
   std::uint32_t gc_reads_left_ = 0;
   DeferredWrites deferred_;
-  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &gc_runs_,
-      &gc_copies_, &gc_superseded_, &unmapped_reads_, &read_hits_, &read_misses_, &write_hits_,
-      &write_misses_, &gc_buffer_hits_, &shared_loads_, &stale_loads_;
+  std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &read_hits_, &read_misses_, &write_hits_, &write_misses_,
+      &gc_buffer_hits_, &shared_loads_, &stale_loads_;
   double &capacity_gauge_, &entries_gauge_, &covered_gauge_, &run_length_gauge_, &coverage_bytes_gauge_;
   std::uint64_t* translation_reads_[2];
   std::uint64_t* translation_writes_[2];

@@ -11,14 +11,10 @@ namespace ssd::fw {
 
 HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
     : ctx_(ctx),
+      counts_(ctx.metrics),
       params_(params),
       space_(ctx.hal, ctx.costs, params.segment_planes, {}, 0),
       deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
-      host_pages_written_(ctx.metrics.counter("host_pages_written")),
-      host_pages_read_(ctx.metrics.counter("host_pages_read")),
-      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
-      erases_(ctx.metrics.counter("erases")),
-      unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
       switch_merges_(ctx.metrics.counter("switch_merges")),
       partial_merges_(ctx.metrics.counter("partial_merges")),
       full_merges_(ctx.metrics.counter("full_merges")),
@@ -54,16 +50,16 @@ Ppn HybridFtl::locate(Lpn lpn) const {
 }
 
 OpRef HybridFtl::read(const PageRead& page) {
-  ++host_pages_read_;
+  ++counts_.host_pages_read;
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(page.lpn)) * 4, 4, Access::Read);
   const Spn spn = current(page.lpn);
   if (log_copy_[page.lpn] != kNoSpn) ctx_.hal.touch(log_map_table_, 0, 4, Access::Read);
-  return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, unmapped_reads_);
+  return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, counts_.unmapped_reads);
 }
 
 WriteOutcome HybridFtl::write(const PageWrite& page) {
-  ++host_pages_written_;
+  ++counts_.host_pages_written;
   if (!deferred_.empty() || merging_) return deferred_.defer(page);
   const OpRef p = try_place(page);
   if (!p.valid()) return deferred_.defer(page);
@@ -122,7 +118,7 @@ OpRef HybridFtl::program_host_page(std::uint32_t block, const PageWrite& page) {
   OpRef p = ctx_.ops.program(space_.to_ppn(spn), page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
   if (space_.kind(block) == kLog) on_log_page(spn, false);
   return p;
 }
@@ -148,7 +144,7 @@ void HybridFtl::copy_to_log(Spn from, std::uint32_t to) {
   supersede(lpn, spn);
   ctx_.ops.submit(p);
   ++merge_copies_;
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
   on_log_page(spn, true);
 }
 
@@ -257,7 +253,7 @@ void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t
     space_.mark_valid(dst);
     ctx_.ops.depend(p, done);
     ctx_.ops.submit(p);
-    ++flash_pages_programmed_;
+    ++counts_.flash_pages_programmed;
   }
   ctx_.ops.on_complete(done, [buffer](const HalResult&) {});  // the copies' tokens live until then
   ctx_.ops.submit(done);
@@ -306,7 +302,7 @@ void HybridFtl::retire_data_block(std::uint32_t block) {
     throw std::logic_error("hybrid FTL: data block " + std::to_string(block) + " retired with valid pages");
   space_.begin_reclaim(block);
   ++pending_erases_;
-  erases_ += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
+  counts_.erases += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
     block_erased(block);
     if (merging_)
       continue_full_merge();  // a full merge may be waiting for this free block
@@ -318,7 +314,7 @@ void HybridFtl::retire_data_block(std::uint32_t block) {
 void HybridFtl::erase_log_block(std::uint32_t block) {
   space_.begin_reclaim(block);
   ++pending_erases_;
-  erases_ += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
+  counts_.erases += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
     block_erased(block);
     --log_count_;
     merge_done();

@@ -27,6 +27,7 @@
 
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/segment_space.h"
+#include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/ftl.h"
 #include "fw/ftl/hybrid/hybrid_params.h"
 
@@ -115,6 +116,7 @@ class HybridFtl : public Ftl {
   void retry_deferred();
 
   FtlContext ctx_;
+  FtlCounters counts_;
   HybridParams params_;
   SegmentSpace space_;
   std::vector<std::uint32_t> data_block_;     // logical block -> block (kNone: no data block)
@@ -129,8 +131,7 @@ class HybridFtl : public Ftl {
   std::vector<std::uint32_t> merge_plan_;  // logical blocks the victim's full merge still has to do
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
-  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &unmapped_reads_,
-      &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &merge_copies_, &padding_pages_,
+  std::uint64_t &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &merge_copies_, &padding_pages_,
       &full_merge_associativity_, &in_place_writes_, &log_writes_;
   double& max_associativity_;
   LatencyHistogram& associativity_histogram_;  // N_a of every full merge

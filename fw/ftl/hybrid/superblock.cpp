@@ -39,16 +39,12 @@ SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) 
 
 SuperblockFtl::SuperblockFtl(FtlContext& ctx)
     : ctx_(ctx),
+      counts_(ctx.metrics),
       params_(SuperblockParams::parse(ctx.options, ctx.hal.geometry())),
       space_(ctx.hal, ctx.costs, params_.segment_planes, {}, 0),
       superblock_pages_(params_.superblock_blocks * space_.segment_pages()),
       superblocks_(params_.superblocks),
       deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
-      host_pages_written_(ctx.metrics.counter("host_pages_written")),
-      host_pages_read_(ctx.metrics.counter("host_pages_read")),
-      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
-      erases_(ctx.metrics.counter("erases")),
-      unmapped_reads_(ctx.metrics.counter("unmapped_reads")),
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
       switch_merges_(ctx.metrics.counter("switch_merges")),
@@ -66,11 +62,11 @@ Ppn SuperblockFtl::locate(Lpn lpn) const {
 }
 
 OpRef SuperblockFtl::read(const PageRead& page) {
-  ++host_pages_read_;
+  ++counts_.host_pages_read;
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
   ctx_.hal.touch(map_table_, std::uint64_t(page.lpn) * 4, 4, Access::Read);
   const Spn spn = map_[page.lpn];
-  return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, unmapped_reads_);
+  return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, counts_.unmapped_reads);
 }
 
 bool SuperblockFtl::may_take_block(std::uint32_t sb, bool cold) const {
@@ -101,7 +97,7 @@ void SuperblockFtl::remap(Lpn lpn, Spn spn) {
 }
 
 WriteOutcome SuperblockFtl::write(const PageWrite& page) {
-  ++host_pages_written_;
+  ++counts_.host_pages_written;
   if (!deferred_.empty()) return deferred_.defer(page);
   const OpRef p = try_place(page);
   return p.valid() ? WriteOutcome{p, true} : deferred_.defer(page);
@@ -139,7 +135,7 @@ OpRef SuperblockFtl::try_place(const PageWrite& page) {
   OpRef p = ctx_.ops.program(space_.to_ppn(spn), page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
   return p;
 }
 
@@ -181,11 +177,11 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
       ctx_.ops.submit(p);
       ++*copies;
       ++gc_copies_;
-      ++flash_pages_programmed_;
+      ++counts_.flash_pages_programmed;
     });
     ctx_.ops.submit(r);
   }
-  erases_ += erase_segment(ctx_.ops, space_, victim, [this, sb, victim, copies](const HalResult&) {
+  counts_.erases += erase_segment(ctx_.ops, space_, victim, [this, sb, victim, copies](const HalResult&) {
     ++*(*copies ? &partial_merges_ : &switch_merges_);
     finish_gc(sb, victim);
   });

@@ -22,6 +22,7 @@
 
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/segment_space.h"
+#include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -64,6 +65,7 @@ class SuperblockFtl : public Ftl {
   void retry_deferred();
 
   FtlContext ctx_;
+  FtlCounters counts_;
   SuperblockParams params_;
   SegmentSpace space_;
   std::uint32_t superblock_pages_;
@@ -74,8 +76,7 @@ class SuperblockFtl : public Ftl {
   std::uint32_t gc_in_flight_ = 0;
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
-  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &erases_, &unmapped_reads_,
-      &gc_runs_, &gc_copies_, &switch_merges_, &partial_merges_, &full_merges_, &pool_reclaims_;
+  std::uint64_t &gc_runs_, &gc_copies_, &switch_merges_, &partial_merges_, &full_merges_, &pool_reclaims_;
 };
 
 }  // namespace ssd::fw

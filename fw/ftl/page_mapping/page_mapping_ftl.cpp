@@ -34,19 +34,15 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
 
 PageMappingFtl::PageMappingFtl(FtlContext& ctx)
     : ctx_(ctx),
+      counts_(ctx.metrics),
       params_(PageMappingParams::parse(ctx.options, ctx.hal.geometry())),
       blocks_(ctx.hal, ctx.costs, 2, params_.gc_reserve_blocks),
       logical_pages_(params_.logical_pages),
       gc_threshold_(params_.gc_threshold_blocks),
-      host_pages_written_(ctx.metrics.counter("host_pages_written")),
-      host_pages_read_(ctx.metrics.counter("host_pages_read")),
-      flash_pages_programmed_(ctx.metrics.counter("flash_pages_programmed")),
+      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
-      gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
-      erases_(ctx.metrics.counter("erases")),
-      deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
-      unmapped_reads_(ctx.metrics.counter("unmapped_reads")) {
+      gc_superseded_(ctx.metrics.counter("gc_pages_superseded")) {
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
   gc_running_.assign(blocks_.planes(), false);
@@ -55,10 +51,10 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
 OpRef PageMappingFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   Token* sink = page.sink;
-  ++host_pages_read_;
+  ++counts_.host_pages_read;
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
-  return read_mapped_page(ctx_.ops, l2p_[lpn], sink, unmapped_reads_);
+  return read_mapped_page(ctx_.ops, l2p_[lpn], sink, counts_.unmapped_reads);
 }
 
 std::uint32_t PageMappingFtl::next_host_plane() {
@@ -70,7 +66,7 @@ std::uint32_t PageMappingFtl::next_host_plane() {
 }
 
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
-  ++host_pages_written_;
+  ++counts_.host_pages_written;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : BlockManager::kNoBlock;
   if (plane == BlockManager::kNoBlock) return deferred_.defer(page);  // no room: wait for GC
   return WriteOutcome{place_write(plane, page), true};
@@ -82,7 +78,7 @@ OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
   maybe_start_gc(plane);
   after_overwrite(old);
   return p;
@@ -148,13 +144,13 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
   ctx_.ops.submit(p);
   after_overwrite(old);
   ++gc_copies_;
-  ++flash_pages_programmed_;
+  ++counts_.flash_pages_programmed;
 }
 
 void PageMappingFtl::finish_gc(BlockId victim) {
   const std::uint32_t plane = blocks_.geometry().plane_of_block(victim);
   blocks_.finish_reclaim(victim);
-  ++erases_;
+  ++counts_.erases;
   gc_running_[plane] = false;
   ctx_.hal.note_gc(--gc_active_);
   retry_deferred();

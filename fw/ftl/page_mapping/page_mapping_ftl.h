@@ -18,6 +18,7 @@
 
 #include "fw/ftl/common/block_manager.h"
 #include "fw/ftl/common/deferred_writes.h"
+#include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -59,6 +60,7 @@ class PageMappingFtl : public Ftl {
   void retry_deferred();
 
   FtlContext ctx_;  // a copy: it holds references only
+  FtlCounters counts_;
   PageMappingParams params_;
   BlockManager blocks_;
   Lpn logical_pages_;
@@ -69,8 +71,7 @@ class PageMappingFtl : public Ftl {
   std::uint32_t gc_active_ = 0;   // planes with GC running
   std::uint64_t stripe_cursor_ = 0;
   DeferredWrites deferred_;
-  std::uint64_t &host_pages_written_, &host_pages_read_, &flash_pages_programmed_, &gc_runs_, &gc_copies_,
-      &gc_superseded_, &erases_, &unmapped_reads_;
+  std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_;
 };
 
 }  // namespace ssd::fw

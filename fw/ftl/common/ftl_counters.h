@@ -1,0 +1,26 @@
+// The counters every FTL keeps, under the names the report reads (WAF is
+// flash_pages_programmed / host_pages_written).
+#pragma once
+
+#include <cstdint>
+
+#include "common/metrics.h"
+
+namespace ssd::fw {
+
+struct FtlCounters {
+  explicit FtlCounters(MetricSet& m)
+      : host_pages_written(m.counter("host_pages_written")),
+        host_pages_read(m.counter("host_pages_read")),
+        flash_pages_programmed(m.counter("flash_pages_programmed")),
+        erases(m.counter("erases")),
+        unmapped_reads(m.counter("unmapped_reads")) {}
+
+  std::uint64_t& host_pages_written;
+  std::uint64_t& host_pages_read;
+  std::uint64_t& flash_pages_programmed;  // host pages, copies and metadata pages
+  std::uint64_t& erases;                  // physical blocks
+  std::uint64_t& unmapped_reads;          // reads of never-written pages, served without flash
+};
+
+}  // namespace ssd::fw
