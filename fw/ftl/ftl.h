@@ -71,6 +71,13 @@ class Ftl {
   // Host write of one logical page.
   virtual WriteOutcome write(const PageWrite& page) = 0;
 
+  // --- Preconditioning ---
+  // Physical pages (data and the FTL's own metadata) a fresh drive can program before this
+  // FTL's garbage collection must start, or 0 when it cannot say. When it can, and it places
+  // writes in program order, preconditioning builds the steady state of random writes directly
+  // (stimuli/steady_state_fill.h) instead of running them.
+  virtual std::uint64_t pages_before_gc() const { return 0; }
+
   // --- Integrity checking (after a run, with nothing in flight) ---
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker
   // of the FTL's own metadata pages (e.g. a translation page), which it locates the same way.

@@ -48,7 +48,11 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
                    {"mode", f.mode},
                    {"queue_depth", f.queue_depth},
                    {"time_scale", f.time_scale},
-                   {"precondition", f.precondition}};
+                   {"precondition", f.precondition.description}};
+  r["preconditioning"] = {{"steady_reached", f.precondition.steady_reached},
+                          {"settling_page_writes", f.precondition.random_page_writes},
+                          {"settled_waf", f.precondition.write_amplification},
+                          {"chunk_waf", f.precondition.settling_waf}};
 
   // Host metrics.
   const MetricSet& host = *metrics.sets().at("host");
@@ -144,8 +148,10 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   ftl["operations"] = counters_json(*metrics.sets().at("firmware.ops"));
   r["ftl_metrics"] = ftl;
 
-  // Hardware metrics; busy fractions are over the simulated time of the whole run.
-  const double end_ps = f.simulated_seconds * 1e12 > 0 ? f.simulated_seconds * 1e12 : 1;
+  // Hardware metrics; busy fractions are over the simulated time until the drive went idle,
+  // which includes GC still running after the host's last completion.
+  const double hw_seconds = std::max(f.simulated_seconds, f.idle_seconds);
+  const double end_ps = hw_seconds * 1e12 > 0 ? hw_seconds * 1e12 : 1;
   json channels = json::array();
   for (std::uint32_t ch = 0; ch < config.geometry.channels; ++ch) {
     const std::string cs = "hw.channel" + std::to_string(ch);
@@ -178,6 +184,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
                 {"bytes", counter(metrics, s, "bytes")}};
   };
   r["hardware"] = {
+      {"simulated_seconds", hw_seconds},
       {"channels", channels},
       {"system_bus",
        {{"busy_fraction", double(counter(metrics, "hw.bus", "busy_ps")) / end_ps},

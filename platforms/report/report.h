@@ -8,6 +8,7 @@
 
 #include "common/metrics.h"
 #include "platforms/config/platform_config.h"
+#include "platforms/config/precondition.h"
 
 namespace ssd::platform {
 
@@ -18,8 +19,9 @@ struct RunFacts {
   std::string mode;                 // "open-loop" or "closed-loop"
   std::uint32_t queue_depth = 0;
   double time_scale = 1.0;
-  std::string precondition;         // what was done before measuring
+  PreconditionOutcome precondition;  // what was done before measuring
   double simulated_seconds = 0;     // from first arrival to last completion
+  double idle_seconds = 0;          // when the drive went idle (background GC may outlast the host)
   double wall_seconds = 0;          // timed simulation only
   double precondition_wall_seconds = 0;
   std::uint64_t delta_cycles = 0;

@@ -11,7 +11,7 @@
 #include "common/metrics.h"
 #include "hw/nand/nand_array.h"
 #include "platforms/config/platform_config.h"
-#include "platforms/functional/functional_hal.h"
+#include "platforms/run/preconditioner.h"
 #include "platforms/soc/ssd_top.h"
 #include "stimuli/host/host_model.h"
 #include "stimuli/integrity_oracle.h"
@@ -26,13 +26,9 @@ class DriveTestbench {
   DriveTestbench(const std::string& name, const PlatformConfig& config, const WorkloadFactory& workload,
                  stimuli::HostModelConfig host, tlmx::VcdTracer* vcd = nullptr);
 
-  // Before sc_start: write every logical page sequentially, then `random_capacities` x the
-  // capacity in random page writes, on the functional HAL (same firmware, same NAND array);
-  // then measure from zero. Returns a description of what was done.
-  // until_steady: after the fill, random page writes in chunks of 5% of the capacity until at
-  // least one capacity is overwritten, GC runs, and the mean write amplification of the last 4
-  // chunks is within 2% of the mean of 4 chunks 8 chunks earlier (at most 10 capacities).
-  std::string precondition(bool fill, double random_capacities, std::uint64_t seed, bool until_steady = false);
+  // Before sc_start: preconditions the drive on the functional HAL (same firmware, same NAND
+  // array; see platforms/run/preconditioner.h), then measurement starts from zero.
+  PreconditionOutcome precondition(const PreconditionSpec& spec);
 
   const PlatformConfig& config() const { return config_; }
   MetricsRegistry& metrics() { return metrics_; }
@@ -44,7 +40,6 @@ class DriveTestbench {
   stimuli::HostModel& host() { return *host_; }
 
  private:
-  std::string random_until_steady(FunctionalHal& functional, std::uint64_t seed);
   PlatformConfig config_;
   MetricsRegistry metrics_;
   hw::NandArray array_;

@@ -74,14 +74,19 @@ RunOutcome run_simulation(const RunOptions& o) {
     if (o.repeat == 1) return open();
     return std::make_unique<stimuli::RepeatedWorkload>(open, o.repeat);
   };
-  stimuli::HostModelConfig hc{o.queue_depth, o.open_loop, o.time_scale, o.fold_addresses, 0};
+  stimuli::HostModelConfig hc;
+  hc.queue_depth = o.queue_depth;
+  hc.open_loop = o.open_loop;
+  hc.time_scale = o.time_scale;
+  hc.fold_addresses = o.fold_addresses;
   if (o.progress) hc.progress = progress_printer(o);
   DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());
 
   RunFacts facts;
   const auto pre_t0 = std::chrono::steady_clock::now();
-  facts.precondition = bench.precondition(o.precondition_fill, o.precondition_random, o.synthetic.seed + 1000,
-                                          o.precondition_steady);
+  PreconditionSpec pre = o.precondition;
+  pre.seed = o.synthetic.seed + 1000;
+  facts.precondition = bench.precondition(pre);
   facts.precondition_wall_seconds = seconds_since(pre_t0);
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -103,6 +108,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.queue_depth = o.queue_depth;
   facts.time_scale = o.time_scale;
   facts.simulated_seconds = host.last_completion().to_seconds();
+  facts.idle_seconds = sc_core::sc_time_stamp().to_seconds();
   facts.delta_cycles = sc_core::sc_delta_count();
   facts.pages_checked = oracle.pages_checked();
   facts.mismatches = oracle.mismatches();

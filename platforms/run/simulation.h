@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platforms/config/platform_config.h"
+#include "platforms/config/precondition.h"
 #include "stimuli/job_workload.h"
 #include "stimuli/synthetic_workload.h"
 #include "stimuli/trace_selection.h"
@@ -27,14 +28,12 @@ struct RunOptions {
   bool open_loop = false;
   double time_scale = 1.0;
   bool fold_addresses = false;
-  bool precondition_fill = false;     // write every logical page sequentially first
-  double precondition_random = 0.0;   // then random page writes, in multiples of the capacity
-  bool precondition_steady = false;   // then random page writes until GC's write amplification settles
+  PreconditionSpec precondition;      // seed: set from the synthetic seed when run
   std::string vcd_path;               // empty: no waveform
   double vcd_start_us = 0, vcd_end_us = 0;
   std::vector<std::string> vcd_groups;  // signal groups to keep (empty: all), see tlm/vcd_tracer.h
-  bool verify_mapping = true;
-  bool progress = false;              // a progress line on stderr while the simulation runs         // compare the FTL's mapping with every page's OOB at the end
+  bool verify_mapping = true;         // compare the FTL's mapping with every page's OOB at the end
+  bool progress = false;              // a progress line on stderr while the simulation runs
 };
 
 struct RunOutcome {

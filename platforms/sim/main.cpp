@@ -150,7 +150,9 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (by whole pages, modulo the capacity)");
   cmd_run->add_option("--precondition", precondition,
                       "before measuring: none, fill (sequential), fill+random:X (then X capacities of random page "
-                      "writes), or fill+steady (then random page writes until GC runs and WAF settles)")
+                      "writes), fill+steady (the steady state of random page writes, built directly where the FTL "
+                      "allows, then random writes until the WAF settles) or fill+steady:run (random page writes "
+                      "from the sequential fill until GC runs and the WAF settles)")
       ->capture_default_str();
   cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
   std::string csv_path;
@@ -235,23 +237,10 @@ int sc_main(int argc, char* argv[]) {
     if (no_vcd) run.vcd_path.clear();
     run.verify_mapping = !no_verify;
     run.progress = !quiet && isatty(STDERR_FILENO);
-    if (precondition == "fill") {
-      run.precondition_fill = true;
-    } else if (precondition == "fill+steady") {
-      run.precondition_fill = true;
-      run.precondition_steady = true;
-    } else if (precondition.rfind("fill+random:", 0) == 0) {
-      run.precondition_fill = true;
-      try {
-        run.precondition_random = std::stod(precondition.substr(12));
-      } catch (const std::exception&) {
-        run.precondition_random = -1;
-      }
-      if (!(run.precondition_random > 0))
-        throw CLI::ValidationError("--precondition", "fill+random:X needs a positive number X, got '" + precondition + "'");
-    } else if (precondition != "none") {
-      throw CLI::ValidationError("--precondition",
-                                 "expected none, fill, fill+random:X or fill+steady, got '" + precondition + "'");
+    try {
+      run.precondition = platform::PreconditionSpec::parse(precondition);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--precondition", e.what());
     }
     check_writable(report_path, "report");
     if (!run.vcd_path.empty()) check_writable(run.vcd_path, "waveform");

@@ -65,7 +65,8 @@ void check_common_identities(const json& r, const Geometry& g, std::uint64_t cou
   CHECK(u64(ops["host_dma_in_issued"]) == u64(h["writes"]));
   CHECK(u64(ops["host_dma_out_issued"]) == u64(h["reads"]));
   std::uint64_t die_programs = 0, die_reads = 0, die_erases = 0, dies = 0;
-  const double sim_s = h["simulated_seconds"].get<double>();
+  const double sim_s = r["hardware"]["simulated_seconds"].get<double>();
+  CHECK(sim_s >= h["simulated_seconds"].get<double>());
   const double t_read = effective_number(r, "nand.t_read_us") * 1e-6,
                t_prog = effective_number(r, "nand.t_prog_us") * 1e-6,
                t_erase = effective_number(r, "nand.t_erase_us") * 1e-6;

@@ -48,6 +48,11 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
   gc_running_.assign(blocks_.planes(), false);
 }
 
+std::uint64_t PageMappingFtl::pages_before_gc() const {
+  const FlashGeometry& g = blocks_.geometry();
+  return std::uint64_t(g.total_planes()) * (g.blocks_per_plane - gc_threshold_) * g.pages_per_block;
+}
+
 OpRef PageMappingFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   Token* sink = page.sink;

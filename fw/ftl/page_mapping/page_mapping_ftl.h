@@ -42,6 +42,8 @@ class PageMappingFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
   bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(ppn); }
+  // Every plane fills all but its GC threshold's blocks before GC starts on it.
+  std::uint64_t pages_before_gc() const override;
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
   void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }

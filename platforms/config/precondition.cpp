@@ -1,0 +1,35 @@
+#include "platforms/config/precondition.h"
+
+#include <stdexcept>
+
+namespace ssd::platform {
+
+PreconditionSpec PreconditionSpec::parse(const std::string& text) {
+  PreconditionSpec spec;
+  if (text == "none") return spec;
+  spec.fill = true;
+  if (text == "fill") return spec;
+  if (text == "fill+steady") {
+    spec.steady = Steady::Direct;
+    return spec;
+  }
+  if (text == "fill+steady:run") {
+    spec.steady = Steady::Run;
+    return spec;
+  }
+  const std::string random = "fill+random:";
+  if (text.rfind(random, 0) == 0) {
+    std::size_t used = 0;
+    try {
+      spec.random_capacities = std::stod(text.substr(random.size()), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() - random.size() || !(spec.random_capacities > 0))
+      throw std::invalid_argument("fill+random:X needs a positive number X, got '" + text + "'");
+    return spec;
+  }
+  throw std::invalid_argument("expected none, fill, fill+random:X, fill+steady or fill+steady:run, got '" + text + "'");
+}
+
+}  // namespace ssd::platform

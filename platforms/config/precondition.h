@@ -1,0 +1,33 @@
+// What preconditioning to do before measuring (--precondition), and what it did.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ssd::platform {
+
+struct PreconditionSpec {
+  bool fill = false;             // write every logical page once, sequentially
+  double random_capacities = 0;  // then this many capacities of uniform random page writes
+  enum class Steady : std::uint8_t {
+    No,
+    Direct,  // build the random-write steady state directly where the FTL allows (else Run)
+    Run,     // run random page writes from the sequential fill until the WAF settles
+  } steady = Steady::No;
+  std::uint64_t seed = 1;
+
+  // none | fill | fill+random:X | fill+steady | fill+steady:run. Throws std::invalid_argument
+  // saying what was expected.
+  static PreconditionSpec parse(const std::string& text);
+};
+
+struct PreconditionOutcome {
+  std::string description;
+  bool steady_reached = false;
+  std::uint64_t random_page_writes = 0;  // while settling
+  double write_amplification = 0;        // mean over the last settling window (0: none ran)
+  std::vector<double> settling_waf;      // per settling chunk, in order
+};
+
+}  // namespace ssd::platform
