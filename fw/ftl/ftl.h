@@ -77,6 +77,14 @@ class Ftl {
   // writes in program order, preconditioning builds the steady state of random writes directly
   // (stimuli/steady_state_fill.h) instead of running them.
   virtual std::uint64_t pages_before_gc() const { return 0; }
+  // Faster still, on a fresh drive over a HAL that can preload: puts the drive straight into the
+  // steady state of uniform random page writes over every logical page, each page holding
+  // token_of(lpn) (flash contents through Hal::preload, tables set to match). Returns what it
+  // did, or "" when this FTL cannot (the preconditioner then writes its way there).
+  virtual std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
+    (void)seed, (void)token_of;
+    return "";
+  }
 
   // --- Integrity checking (after a run, with nothing in flight) ---
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker

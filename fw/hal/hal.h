@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "common/geometry.h"
@@ -82,6 +83,14 @@ class Hal {
 
   // The host command `host_cmd` is finished: post its completion entry.
   virtual void complete_host_command(std::uint32_t host_cmd) = 0;
+
+  // Preconditioning only: writes a page's data and OOB straight into the flash, untimed, as a
+  // factory image would (the FTL then sets up its tables to match). Pages of a block must be
+  // preloaded in order, like programs. HALs that model time refuse (std::logic_error).
+  virtual void preload(Ppn ppn, Lpn lpn, Token token) {
+    (void)ppn, (void)lpn, (void)token;
+    throw std::logic_error("this HAL cannot preload flash contents (preconditioning runs on the functional HAL)");
+  }
 
   // Observability: how many garbage collections / merges are in progress (for the waveform).
   virtual void note_gc(std::uint32_t in_progress) { (void)in_progress; }

@@ -30,6 +30,7 @@ class FunctionalHal : public fw::Hal {
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
     return placer_.place(name, bytes, preferred);
   }
+  void preload(Ppn ppn, Lpn lpn, Token token) override { array_.program(ppn, lpn, token); }
   void complete_host_command(std::uint32_t id) override {
     if (on_host_complete) on_host_complete(id);
   }

@@ -119,17 +119,21 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
   const fw::Ftl& ftl = firmware_.ftl();
   const std::uint64_t logical = ftl.logical_pages();
   const std::uint64_t before_gc = ftl.pages_before_gc();
-  const bool direct = spec.steady == PreconditionSpec::Steady::Direct && before_gc > logical &&
-                      spec.random_capacities <= 0;
+  const bool steady_directly = spec.steady == PreconditionSpec::Steady::Direct && spec.random_capacities <= 0;
   std::string done;
-  if (direct) {
+  if (steady_directly) {
+    done = firmware_.ftl().preload_random_steady_state(
+        spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
+  }
+  const bool direct = steady_directly && (!done.empty() || before_gc > logical);
+  if (direct && done.empty()) {
     // The steady-state fill writes every logical page, so it replaces the sequential fill.
     stimuli::SteadyStateFill fill(logical, before_gc, page_bytes_ / fw::kSectorBytes, spec.seed);
     replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
     done = fmt::format("steady-state fill ({} page writes laid out as after long uniform random writes: victim "
                        "valid share {:.3f}, FIFO write amplification {:.2f})",
                        fill.length(), fill.victim_valid_share(), fill.predicted_waf());
-  } else {
+  } else if (!direct) {
     sequential_fill();
     done = "sequential fill of the whole logical space";
   }

@@ -33,6 +33,7 @@ class HalSwitch : public fw::Hal {
   }
   void complete_host_command(std::uint32_t id) override { active_->complete_host_command(id); }
   void note_gc(std::uint32_t in_progress) override { active_->note_gc(in_progress); }
+  void preload(Ppn ppn, Lpn lpn, Token token) override { active_->preload(ppn, lpn, token); }
 
  private:
   fw::Hal& placement_;

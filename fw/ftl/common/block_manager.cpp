@@ -55,6 +55,25 @@ Ppn BlockManager::allocate(std::uint32_t plane, std::uint32_t stream, bool privi
   return ppn;
 }
 
+BlockId BlockManager::preload_block(std::uint32_t plane, std::uint32_t programmed, std::uint32_t stream) {
+  if (free_[plane].empty()) throw std::logic_error("preload: plane " + std::to_string(plane) + " has no free block");
+  const BlockId b = free_[plane].back();
+  free_[plane].pop_back();
+  if (stream == kNoStream) {
+    if (programmed != geo_.pages_per_block) throw std::logic_error("preload: a closed block must be fully written");
+    state_[b] = BlockState::Closed;
+    return b;
+  }
+  Frontier& f = frontiers_[std::size_t(plane) * streams_ + stream];
+  if (f.block != kNoBlock || programmed >= geo_.pages_per_block)
+    throw std::logic_error("preload: stream " + std::to_string(stream) + " of plane " + std::to_string(plane) +
+                           " already has a frontier, or the block is full");
+  f.block = b;
+  f.next_page = programmed;
+  state_[b] = BlockState::Open;
+  return b;
+}
+
 BlockId BlockManager::greedy_victim(std::uint32_t plane) {
   hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * geo_.blocks_per_plane);
   BlockId best = kNoBlock;

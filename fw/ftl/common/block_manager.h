@@ -34,6 +34,12 @@ class BlockManager {
   std::uint32_t valid_count(BlockId b) const { return valid_.valid_count(b); }
   BlockState state(BlockId b) const { return state_[b]; }
 
+  // Preconditioning: takes the next free block of `plane` as already written up to `programmed`
+  // pages (the caller preloads them and marks the valid ones). With a stream, the block becomes
+  // that stream's frontier (programmed < pages per block); with kNoStream it is closed.
+  BlockId preload_block(std::uint32_t plane, std::uint32_t programmed, std::uint32_t stream);
+  static constexpr std::uint32_t kNoStream = 0xffffffffu;
+
   // Closed block of `plane` with the fewest valid pages (kNoPpn-like max when none).
   BlockId greedy_victim(std::uint32_t plane);
   void begin_reclaim(BlockId b);

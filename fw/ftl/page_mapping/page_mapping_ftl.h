@@ -44,6 +44,9 @@ class PageMappingFtl : public Ftl {
   bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(ppn); }
   // Every plane fills all but its GC threshold's blocks before GC starts on it.
   std::uint64_t pages_before_gc() const override;
+  // Each plane laid out as greedy GC leaves it (fw/ftl/common/greedy_steady_state.h); see the
+  // definition for how planes, blocks and pages are dealt out.
+  std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) override;
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
   void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }

@@ -1,0 +1,201 @@
+#include "fw/ftl/common/greedy_steady_state.h"
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+namespace {
+
+// Prefix sums of valid counts per block, to draw "the block of a uniformly random live page".
+class Fenwick {
+ public:
+  explicit Fenwick(std::size_t n) : tree_(n + 1, 0) {
+    while ((std::size_t(1) << log_) <= n) ++log_;
+  }
+  void add(std::size_t i, std::int64_t d) {
+    for (++i; i < tree_.size(); i += i & (~i + 1)) tree_[i] += d;
+  }
+  // The block holding the target-th live page (0-based): smallest i with prefix(i+1) > target.
+  std::size_t find(std::int64_t target) const {
+    std::size_t pos = 0;
+    for (int step = log_; step >= 0; --step) {
+      const std::size_t next = pos + (std::size_t(1) << step);
+      if (next < tree_.size() && tree_[next] <= target) {
+        pos = next;
+        target -= tree_[next];
+      }
+    }
+    return pos;
+  }
+
+ private:
+  std::vector<std::int64_t> tree_;
+  int log_ = 0;
+};
+
+// Closed blocks by valid count, for greedy's "fewest valid pages" in O(1) per change.
+class Buckets {
+ public:
+  Buckets(std::uint32_t blocks, std::uint32_t max_count) : bucket_(max_count + 1), slot_(blocks, kNone) {}
+  void insert(std::uint32_t block, std::uint32_t count) {
+    slot_[block] = static_cast<std::uint32_t>(bucket_[count].size());
+    bucket_[count].push_back(block);
+  }
+  void erase(std::uint32_t block, std::uint32_t count) {
+    auto& b = bucket_[count];
+    const std::uint32_t moved = b.back();
+    b[slot_[block]] = moved;
+    slot_[moved] = slot_[block];
+    b.pop_back();
+    slot_[block] = kNone;
+  }
+  bool contains(std::uint32_t block) const { return slot_[block] != kNone; }
+  // A closed block with the fewest valid pages; kNone when there is none.
+  std::uint32_t min_block() const {
+    for (const auto& b : bucket_)
+      if (!b.empty()) return b.back();
+    return kNone;
+  }
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+
+ private:
+  std::vector<std::vector<std::uint32_t>> bucket_;
+  std::vector<std::uint32_t> slot_;
+};
+
+class Domain {
+ public:
+  Domain(const GreedyDomainSpec& s, std::uint64_t seed)
+      : s_(s), valid_(s.blocks, 0), programmed_(s.blocks, 0), sums_(s.blocks), closed_(s.blocks, s.pages_per_block),
+        rng_(seed),
+        pick_(0, std::int64_t(s.valid_pages) - 1) {
+    // The sequential fill: live pages packed into the first blocks, the last one the host frontier.
+    for (std::uint32_t b = s.blocks; b-- > 0;) free_.push_back(b);
+    for (std::uint64_t i = 0; i < s.valid_pages; ++i) {
+      const std::uint32_t b = host_page();
+      set_valid(b, valid_[b] + 1);
+    }
+  }
+
+  // One host overwrite of a uniformly random live page. Returns the GC copies it caused.
+  std::uint64_t overwrite() {
+    const std::uint32_t old = static_cast<std::uint32_t>(sums_.find(pick_(rng_)));
+    set_valid(old, valid_[old] - 1);
+    const std::uint32_t b = host_page();
+    set_valid(b, valid_[b] + 1);
+    std::uint64_t copies = 0;
+    while (free_.size() < s_.gc_threshold) {
+      const std::uint32_t victim = closed_.min_block();
+      if (victim == Buckets::kNone) break;
+      copies += reclaim(victim);
+    }
+    return copies;
+  }
+
+  GreedyDomainState state() const {
+    GreedyDomainState st;
+    st.free_blocks = static_cast<std::uint32_t>(free_.size());
+    for (std::uint32_t b = 0; b < s_.blocks; ++b) {
+      if (programmed_[b] == 0) continue;
+      GreedyDomainState::Block blk;
+      blk.valid = valid_[b];
+      blk.programmed = programmed_[b];
+      if (b == host_frontier_ && programmed_[b] < s_.pages_per_block) blk.role = GreedyDomainState::Block::Role::HostFrontier;
+      if (b == gc_frontier_ && programmed_[b] < s_.pages_per_block) blk.role = GreedyDomainState::Block::Role::GcFrontier;
+      st.used.push_back(blk);
+    }
+    return st;
+  }
+
+ private:
+  void set_valid(std::uint32_t b, std::uint32_t v) {
+    if (closed_.contains(b)) {
+      closed_.erase(b, valid_[b]);
+      closed_.insert(b, v);
+    }
+    sums_.add(b, std::int64_t(v) - std::int64_t(valid_[b]));
+    valid_[b] = v;
+  }
+  std::uint32_t open_block() {
+    if (free_.empty()) throw std::logic_error("greedy steady state: no free block left");
+    const std::uint32_t b = free_.back();
+    free_.pop_back();
+    programmed_[b] = 0;
+    return b;
+  }
+  void close_if_full(std::uint32_t b) {
+    if (programmed_[b] == s_.pages_per_block) closed_.insert(b, valid_[b]);
+  }
+  std::uint32_t host_page() {
+    if (host_frontier_ == kNone || programmed_[host_frontier_] == s_.pages_per_block) host_frontier_ = open_block();
+    const std::uint32_t b = host_frontier_;
+    ++programmed_[b];
+    close_if_full(b);  // the caller's set_valid then moves it to its bucket with this page counted
+    return b;
+  }
+  std::uint64_t reclaim(std::uint32_t victim) {
+    closed_.erase(victim, valid_[victim]);
+    const std::uint32_t copies = valid_[victim];
+    std::uint32_t left = copies;
+    set_valid(victim, 0);
+    while (left > 0) {
+      if (gc_frontier_ == kNone || programmed_[gc_frontier_] == s_.pages_per_block) gc_frontier_ = open_block();
+      const std::uint32_t room = s_.pages_per_block - programmed_[gc_frontier_];
+      const std::uint32_t n = left < room ? left : room;
+      programmed_[gc_frontier_] += n;
+      set_valid(gc_frontier_, valid_[gc_frontier_] + n);
+      close_if_full(gc_frontier_);
+      left -= n;
+    }
+    programmed_[victim] = 0;
+    free_.push_back(victim);
+    return copies;
+  }
+
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  GreedyDomainSpec s_;
+  std::vector<std::uint32_t> valid_, programmed_;
+  Fenwick sums_;
+  Buckets closed_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t host_frontier_ = kNone, gc_frontier_ = kNone;
+  std::mt19937_64 rng_;
+  std::uniform_int_distribution<std::int64_t> pick_;
+};
+
+}  // namespace
+
+GreedyDomainState simulate_greedy_steady_state(const GreedyDomainSpec& s, std::uint64_t seed) {
+  if (s.blocks == 0 || s.pages_per_block == 0 || s.valid_pages == 0)
+    throw std::invalid_argument("greedy steady state: empty domain");
+  const std::uint64_t room = std::uint64_t(s.blocks) - s.gc_threshold - 2;
+  if (s.gc_threshold + 2 >= s.blocks || s.valid_pages >= room * s.pages_per_block)
+    throw std::invalid_argument("greedy steady state: " + std::to_string(s.valid_pages) + " live pages do not fit in " +
+                                std::to_string(s.blocks) + " blocks of " + std::to_string(s.pages_per_block) +
+                                " pages with " + std::to_string(s.gc_threshold) + " free and two frontiers");
+  Domain d(s, seed);
+  double previous = 0;
+  GreedyDomainState st;
+  for (std::uint32_t cap = 1; cap <= 20; ++cap) {
+    std::uint64_t copies = 0;
+    for (std::uint64_t i = 0; i < s.valid_pages; ++i) copies += d.overwrite();
+    const double waf = 1.0 + double(copies) / double(s.valid_pages);
+    st.capacities = cap;
+    st.write_amplification = waf;
+    if (cap >= 3 && std::abs(waf - previous) <= 0.005 * previous) {
+      st.settled = true;
+      break;
+    }
+    previous = waf;
+  }
+  GreedyDomainState out = d.state();
+  out.capacities = st.capacities;
+  out.write_amplification = st.write_amplification;
+  out.settled = st.settled;
+  return out;
+}
+
+}  // namespace ssd::fw

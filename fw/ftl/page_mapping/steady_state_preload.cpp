@@ -1,0 +1,100 @@
+// PageMappingFtl::preload_random_steady_state: the drive as long uniform random page writes
+// leave it under this FTL's greedy GC, built in one pass over the flash instead of written.
+//
+// Choices (none of them is in a paper; each is what the random-write process makes equally
+// likely, or the cheapest faithful approximation):
+// - Every plane holds U / planes live pages (the first U % planes one more), as host striping
+//   and uniform overwrites keep them on average.
+// - Valid counts per block: simulate_greedy_steady_state on one plane's worth (same blocks,
+//   pages per block and GC threshold), run for min(planes, 4) planes with distinct seeds;
+//   plane p takes simulation p % 4 with its blocks in a random order. Its free blocks end at the
+//   GC threshold, with a host and a GC frontier partly written.
+// - Which logical pages are live where: a random permutation of all of them dealt out over the
+//   valid slots (uniform overwrites leave no pattern), each valid slot at a random offset among
+//   its block's written pages.
+// - Stale pages hold a random logical page's OOB and no valid data (kUnwrittenToken): GC never
+//   reads them, and a mapping bug that returned one would fail the integrity check.
+// - Erase counts stay zero (the wear of the writes that never ran is not made up).
+#include "fw/ftl/page_mapping/page_mapping_ftl.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "common/random_permutation.h"
+#include "fw/ftl/common/greedy_steady_state.h"
+
+namespace ssd::fw {
+
+std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed,
+                                                        const std::function<Token(Lpn)>& token_of) {
+  const FlashGeometry& g = blocks_.geometry();
+  const std::uint32_t planes = g.total_planes(), ppb = g.pages_per_block;
+  for (std::uint32_t p = 0; p < planes; ++p)
+    if (blocks_.free_blocks(p) != g.blocks_per_plane)
+      throw std::logic_error("steady-state preload needs a fresh drive (plane " + std::to_string(p) + " is written)");
+
+  GreedyDomainSpec spec;
+  spec.blocks = g.blocks_per_plane;
+  spec.pages_per_block = ppb;
+  spec.valid_pages = logical_pages_ / planes;
+  spec.gc_threshold = gc_threshold_;
+  const std::uint32_t simulated = std::min<std::uint32_t>(planes, 4);
+  std::vector<GreedyDomainState> domains;
+  for (std::uint32_t d = 0; d < simulated; ++d) domains.push_back(simulate_greedy_steady_state(spec, seed + d));
+
+  std::mt19937_64 rng(seed ^ 0x5eedf00dULL);
+  const RandomPermutation deal(logical_pages_, seed);
+  std::uniform_int_distribution<Lpn> any_lpn(0, logical_pages_ - 1);
+  std::uint64_t dealt = 0;
+  const std::uint32_t extra_planes = static_cast<std::uint32_t>(logical_pages_ % planes);
+  std::vector<std::uint32_t> offsets(ppb);
+  for (std::uint32_t plane = 0; plane < planes; ++plane) {
+    std::vector<GreedyDomainState::Block> used = domains[plane % simulated].used;
+    std::shuffle(used.begin(), used.end(), rng);
+    if (plane < extra_planes) {  // one more live page: in the first block with a stale slot
+      auto it = std::find_if(used.begin(), used.end(), [](const auto& b) { return b.valid < b.programmed; });
+      if (it == used.end()) throw std::logic_error("steady-state preload: no room for a plane's last live page");
+      ++it->valid;
+    }
+    for (const GreedyDomainState::Block& b : used) {
+      using Role = GreedyDomainState::Block::Role;
+      const std::uint32_t stream = b.role == Role::HostFrontier ? std::uint32_t(kHostStream)
+                                   : b.role == Role::GcFrontier ? std::uint32_t(kGcStream)
+                                                                : BlockManager::kNoStream;
+      const BlockId block = blocks_.preload_block(plane, b.programmed, stream);
+      // A random b.valid of the b.programmed written offsets hold live data.
+      std::iota(offsets.begin(), offsets.begin() + b.programmed, 0u);
+      for (std::uint32_t i = 0; i < b.valid; ++i)
+        std::swap(offsets[i], offsets[i + std::uniform_int_distribution<std::uint32_t>(0, b.programmed - 1 - i)(rng)]);
+      std::vector<bool> live(b.programmed, false);
+      for (std::uint32_t i = 0; i < b.valid; ++i) live[offsets[i]] = true;
+      const Ppn first = g.first_page(block);
+      for (std::uint32_t off = 0; off < b.programmed; ++off) {
+        const Ppn ppn = first + off;
+        if (!live[off]) {
+          ctx_.hal.preload(ppn, any_lpn(rng), kUnwrittenToken);
+          continue;
+        }
+        const Lpn lpn = static_cast<Lpn>(deal(dealt++));
+        ctx_.hal.preload(ppn, lpn, token_of(lpn));
+        l2p_[lpn] = ppn;
+        blocks_.mark_valid(ppn);
+      }
+    }
+  }
+  if (dealt != logical_pages_)
+    throw std::logic_error("steady-state preload dealt " + std::to_string(dealt) + " of " +
+                           std::to_string(logical_pages_) + " logical pages");
+  const GreedyDomainState& d0 = domains.front();
+  char waf[32];
+  std::snprintf(waf, sizeof waf, "%.3f", d0.write_amplification);
+  return "steady-state preload (every plane laid out as greedy GC leaves it under uniform random writes: " +
+         std::to_string(d0.capacities) + " capacities of a plane's valid counts simulated" +
+         (d0.settled ? "" : ", NOT settled") + ", write amplification " + waf + ")";
+}
+
+}  // namespace ssd::fw
