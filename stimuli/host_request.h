@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ssd::stimuli {
 
@@ -24,6 +25,12 @@ class Workload {
   virtual std::string describe() const = 0;
   // Where the last request came from, for error messages ("trace.csv:12"); "" if not a file.
   virtual std::string position() const { return ""; }
+  // Closed loop with a queue depth per stream (fio's iodepth per job): the depth of each issuer
+  // 0..n-1, empty when the streams share the host's queue depth. The host then takes a request
+  // only when ready() (some stream has room) and reports each completion with completed().
+  virtual std::vector<std::uint32_t> stream_depths() const { return {}; }
+  virtual bool ready() const { return true; }
+  virtual void completed(std::uint32_t issuer) { (void)issuer; }
   // Malformed lines a trace reader skipped (MalformedLines::Skip), and the first one's message.
   virtual std::uint64_t skipped_lines() const { return 0; }
   virtual std::string first_skipped() const { return ""; }

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
+
+#include "common/generalized_harmonic.h"
 
 namespace ssd::stimuli {
 
@@ -17,6 +20,7 @@ struct JobWorkload::Job {
   JobSpec spec;
   std::mt19937_64 rng;
   std::uint64_t issued = 0, slots = 0, next_sequential = 0;
+  std::uint32_t outstanding = 0;  // per-job queue depths: requests issued and not completed
   std::uint32_t align = 0, largest = 0;
   double next_arrival_ns = 0, total_weight = 0;
   // Zipf (Gray et al.'s rejection-free generator, as YCSB uses): precomputed constants.
@@ -79,6 +83,9 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
     if (s.read_fraction < 0 || s.read_fraction > 1) bad("read_fraction must be in [0, 1]");
     if (s.rate_iops < 0) bad("rate_iops must not be negative");
     if (s.weight == 0) bad("weight must be at least 1");
+    if (s.iodepth > 0 && s.rate_iops > 0) bad("iodepth applies to closed-loop jobs (this one has a rate_iops)");
+    if ((s.iodepth > 0) != (specs[0].iodepth > 0))
+      bad("either every job has an iodepth (each its own queue depth) or none does (they share the host's)");
     if (s.range_start_bytes % kSector) bad("range_start must be a multiple of 512");
     const std::uint64_t range = s.range_bytes ? s.range_bytes : capacity_bytes - std::min(capacity_bytes, s.range_start_bytes);
     if (s.range_start_bytes + range > capacity_bytes || range < largest)
@@ -99,7 +106,7 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
     job->slots = (range - largest) / align + 1;
     if (s.skew == JobSpec::Skew::Zipf) {
       const double theta = s.zipf_theta;
-      for (std::uint64_t k = 1; k <= job->slots; ++k) job->zeta_n += 1.0 / std::pow(double(k), theta);
+      job->zeta_n = generalized_harmonic(job->slots, theta);
       job->zeta2 = 1.0 + std::pow(0.5, theta);
       job->alpha = 1.0 / (1.0 - theta);
       job->eta = (1.0 - std::pow(2.0 / double(job->slots), 1.0 - theta)) / (1.0 - job->zeta2 / job->zeta_n);
@@ -126,10 +133,12 @@ bool JobWorkload::next(HostRequest& r) {
         job = jobs_[i].get();
         index = i;
       }
-  } else {  // weighted round robin over the jobs with requests left
+  } else {  // weighted round robin over the jobs with requests left (and room, with iodepths)
+    if (!ready()) throw std::logic_error("job workload: next() while every job with requests left is at its iodepth");
     for (std::size_t tries = 0; tries <= jobs_.size() && !job; ++tries) {
       Job* candidate = jobs_[turn_].get();
-      if (candidate->issued < candidate->spec.count && issued_in_turn_ < candidate->spec.weight) {
+      if (candidate->issued < candidate->spec.count && issued_in_turn_ < candidate->spec.weight &&
+          has_room(*candidate)) {
         job = candidate;
         index = turn_;
         ++issued_in_turn_;
@@ -159,7 +168,32 @@ bool JobWorkload::next(HostRequest& r) {
   r.sectors = size / kSector;
   r.issuer = static_cast<std::uint32_t>(index);
   ++job->issued;
+  ++job->outstanding;
   return true;
+}
+
+bool JobWorkload::has_room(const Job& job) { return job.spec.iodepth == 0 || job.outstanding < job.spec.iodepth; }
+
+std::vector<std::uint32_t> JobWorkload::stream_depths() const {
+  if (open_loop_ || jobs_.front()->spec.iodepth == 0) return {};
+  std::vector<std::uint32_t> depths;
+  for (const auto& j : jobs_) depths.push_back(j->spec.iodepth);
+  return depths;
+}
+
+bool JobWorkload::ready() const {
+  if (open_loop_) return true;
+  bool left = false;
+  for (const auto& j : jobs_) {
+    if (j->issued == j->spec.count) continue;
+    left = true;
+    if (has_room(*j)) return true;
+  }
+  return !left;  // nothing left: next() may say so
+}
+
+void JobWorkload::completed(std::uint32_t issuer) {
+  if (issuer < jobs_.size() && jobs_[issuer]->outstanding > 0) --jobs_[issuer]->outstanding;
 }
 
 std::string JobWorkload::describe() const {

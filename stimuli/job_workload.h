@@ -4,7 +4,9 @@
 //
 // - Closed loop (no job has a rate): the jobs share the host's queue depth; their requests are
 //   interleaved in a weighted round robin (job j contributes `weight` requests per round) until
-//   each has issued its count. (Per-job queue depths are not modelled: the weights set the mix.)
+//   each has issued its count. With `iodepth` on every job, each job keeps its own number of
+//   requests outstanding instead (as fio does), the round robin passing over jobs at their depth;
+//   the host's queue depth is then their sum.
 // - Open loop (every job has a rate): job j's requests arrive every 1/rate seconds, or with
 //   exponential gaps of that mean (`poisson`), merged in time order.
 // - Addresses: sequential jobs walk their range in request-size steps and wrap; random jobs pick
@@ -38,6 +40,7 @@ struct JobSpec {
   double rate_iops = 0.0;         // 0: closed loop
   bool poisson = false;
   std::uint32_t weight = 1;
+  std::uint32_t iodepth = 0;      // closed loop: the job's own queue depth (0: jobs share the host's)
   Skew skew = Skew::Uniform;
   double zipf_theta = 0.99;
   double hot_share = 0.2, hot_access = 0.8;
@@ -52,10 +55,14 @@ class JobWorkload : public Workload {
 
   bool next(HostRequest& r) override;
   std::string describe() const override;
+  std::vector<std::uint32_t> stream_depths() const override;
+  bool ready() const override;
+  void completed(std::uint32_t issuer) override;
   bool open_loop() const { return open_loop_; }
 
  private:
   struct Job;
+  static bool has_room(const Job& job);
   std::vector<std::unique_ptr<Job>> jobs_;
   bool open_loop_ = false;
   std::size_t turn_ = 0;           // closed loop: whose turn

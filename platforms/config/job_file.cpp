@@ -122,6 +122,7 @@ std::vector<stimuli::JobSpec> load_job_file(const std::string& path) {
     if (arrivals != "uniform" && arrivals != "poisson") r.fail("arrivals", "uniform or poisson");
     s.poisson = arrivals == "poisson";
     s.weight = r.get<std::uint32_t>("weight", 1, "a positive integer");
+    s.iodepth = r.get<std::uint32_t>("iodepth", 0, "a queue depth (0: the jobs share the host's)");
     const std::string skew = r.get<std::string>("skew", "uniform", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
     if (skew == "uniform") {
       s.skew = stimuli::JobSpec::Skew::Uniform;

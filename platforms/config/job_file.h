@@ -12,6 +12,8 @@
 //       rate_iops: 0           # 0 = closed loop (all jobs, or none, have a rate)
 //       arrivals: uniform      # uniform | poisson (open loop)
 //       weight: 1              # closed loop: requests per round-robin turn
+//       iodepth: 0             # closed loop: the job's own queue depth; all jobs or none
+//                              # (0: the jobs share the host's --qd)
 //       skew: uniform          # uniform | zipf:THETA | hotcold:HOT_SHARE:HOT_ACCESS
 //       seed: 1
 //

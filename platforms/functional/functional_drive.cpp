@@ -36,6 +36,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
     else
       oracle.check_read(s.cmd.lba, s.cmd.sectors, s.tokens.data());
     in_flight.remove(id);
+    workload.completed(s.cmd.issuer);
     s.busy = false;
     --busy;
   };
@@ -45,6 +46,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
   std::uint32_t next_slot = 0;
   while (true) {
     while (!done && busy < queue_depth) {
+      if (!have && !workload.ready()) break;  // per-stream queue depths: wait for a completion
       if (!have && !(have = workload.next(req))) {
         done = true;
         break;

@@ -14,6 +14,14 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
   const std::uint64_t capacity = firmware().capacity_sectors();
   oracle_ = std::make_unique<stimuli::IntegrityOracle>(firmware().ftl().logical_pages(), config_.geometry.page_bytes);
   workload_ = workload(capacity);
+  if (const auto depths = workload_->stream_depths(); !depths.empty()) {
+    // Each stream keeps its own depth outstanding: the host's queue holds them all.
+    host.queue_depth = 0;
+    for (std::uint32_t d : depths) host.queue_depth += d;
+    if (host.queue_depth > config_.host.queue_depth)
+      throw ConfigError("the jobs' iodepths add up to " + std::to_string(host.queue_depth) +
+                        ", more than host.queue_depth = " + std::to_string(config_.host.queue_depth));
+  }
   if (host.queue_depth > config_.host.queue_depth)
     throw ConfigError("queue depth " + std::to_string(host.queue_depth) + " exceeds host.queue_depth = " +
                       std::to_string(config_.host.queue_depth));

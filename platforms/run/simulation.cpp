@@ -105,7 +105,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.skipped_lines = bench.workload().skipped_lines();
   facts.first_skipped = bench.workload().first_skipped();
   facts.mode = o.open_loop ? "open-loop" : "closed-loop";
-  facts.queue_depth = o.queue_depth;
+  facts.queue_depth = host.queue_depth();  // with per-job iodepths: their sum
   facts.time_scale = o.time_scale;
   facts.simulated_seconds = host.last_completion().to_seconds();
   facts.idle_seconds = sc_core::sc_time_stamp().to_seconds();

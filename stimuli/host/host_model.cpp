@@ -49,22 +49,45 @@ void HostModel::issue() {
 void HostModel::replay() {
   HostRequest req;
   const std::uint32_t page_bytes = oracle_.page_bytes();
-  bool first = true;
-  while (workload_.next(req)) {
-    auto where = [this] { return workload_.position().empty() ? workload_.describe() : workload_.position(); };
-    if (req.sectors == 0) throw WorkloadError(where() + ": request of zero sectors");
-    if (req.lba + req.sectors > cfg_.capacity_sectors) {
-      if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
-        throw WorkloadError(where() + ": request at sector " + std::to_string(req.lba) + " (+" +
-                            std::to_string(req.sectors) + ") is beyond the drive's " +
-                            std::to_string(cfg_.capacity_sectors) + " sectors (use --fold to map it in)");
-      // Fold by whole pages so the request keeps its alignment within a page.
-      const std::uint64_t page_sectors = page_bytes / fw::kSectorBytes;
-      const std::uint64_t span_pages = fw::page_span(req.lba, req.sectors, page_bytes).count;
-      const std::uint64_t slots = cfg_.capacity_sectors / page_sectors - span_pages + 1;
-      req.lba = (req.lba / page_sectors) % slots * page_sectors + req.lba % page_sectors;
-      ++folded_;
+  // Per-stream queue depths: a request that overlaps one in flight waits parked while the other
+  // streams go on (one job's ordering must not stall another's queue). With one shared queue a
+  // held request holds the queue, keeping the workload's order.
+  const bool per_stream = !workload_.stream_depths().empty();
+  struct Parked {
+    HostRequest req;
+    fw::PageSpan span;
+  };
+  std::vector<Parked> parked;
+  auto overlaps_parked = [&parked](const fw::PageSpan& span, bool write, std::size_t before) {
+    for (std::size_t i = 0; i < before; ++i) {
+      const Parked& p = parked[i];
+      if ((write || p.req.write) && span.first < p.span.first + p.span.count && p.span.first < span.first + span.count)
+        return true;
     }
+    return false;
+  };
+  // Issues the parked requests that no longer conflict (in order: one never passes an earlier
+  // parked request it overlaps).
+  auto issue_parked = [&]() {
+    for (std::size_t i = 0; i < parked.size();) {
+      if (!in_flight_.conflicts(parked[i].span.first, parked[i].span.count, parked[i].req.write) &&
+          !overlaps_parked(parked[i].span, parked[i].req.write, i)) {
+        const Parked p = parked[i];
+        parked.erase(parked.begin() + static_cast<std::ptrdiff_t>(i));
+        send(p.req, sc_core::sc_time_stamp(), p.span);
+      } else {
+        ++i;
+      }
+    }
+  };
+  while (true) {
+    issue_parked();
+    if (!workload_.ready()) {  // per-stream queue depths: every stream is full
+      sc_core::wait(slot_freed_);
+      continue;
+    }
+    if (!workload_.next(req)) break;
+    check_and_fold(req);
     sc_time arrival = sc_core::sc_time_stamp();
     if (cfg_.open_loop) {
       arrival = sc_time(double(req.arrival_ns) * cfg_.time_scale, sc_core::SC_NS);
@@ -75,45 +98,81 @@ void HostModel::replay() {
       throw WorkloadError(where() + ": request of " + std::to_string(span.count) +
                           " pages is larger than the drive's data buffer (firmware.buffer_slots = " +
                           std::to_string(cfg_.max_request_pages) + ")");
-    bool held = false;
-    while (free_.empty() || in_flight_.conflicts(span.first, span.count, req.write)) {
-      if (!free_.empty()) held = true;
-      sc_core::wait(slot_freed_);
-    }
-    if (held) ++held_;
-    if (!cfg_.open_loop) arrival = sc_core::sc_time_stamp();
-    if (first) {
-      first_arrival_ = arrival;
-      first = false;
-    }
-    const std::uint32_t id = free_.back();
-    free_.pop_back();
-    Slot& s = *slots_[id];
-    s.arrival = arrival;
-    tlmx::HostCommandExtension& ext = *s.ext;
-    ext.write = req.write;
-    ext.lba = req.lba;
-    ext.sectors = req.sectors;
-    ext.issuer = req.issuer;
-    if (req.write) {
-      oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
+    if (per_stream) {
+      if (in_flight_.conflicts(span.first, span.count, req.write) || overlaps_parked(span, req.write, parked.size())) {
+        parked.push_back({req, span});
+        ++held_;
+        continue;
+      }
     } else {
-      ext.tokens.assign(span.count, 0);
+      bool held = false;
+      while (free_.empty() || in_flight_.conflicts(span.first, span.count, req.write)) {
+        if (!free_.empty()) held = true;
+        sc_core::wait(slot_freed_);
+      }
+      if (held) ++held_;
+      if (!cfg_.open_loop) arrival = sc_core::sc_time_stamp();
     }
-    in_flight_.add(id, span.first, span.count, req.write);
-    ++outstanding_;
-    if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
-    s.trans.set_command(req.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    s.trans.set_address(req.lba * fw::kSectorBytes);
-    s.trans.set_data_length(req.sectors * fw::kSectorBytes);
-    s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    nvme->nb_transport_fw(s.trans, phase, delay);
+    send(req, arrival, span);
   }
-  while (outstanding_ > 0) sc_core::wait(slot_freed_);
+  while (!parked.empty() || outstanding_ > 0) {
+    issue_parked();
+    if (!parked.empty() || outstanding_ > 0) sc_core::wait(slot_freed_);
+  }
   finished_ = true;
   finished_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::string HostModel::where() const {
+  return workload_.position().empty() ? workload_.describe() : workload_.position();
+}
+
+void HostModel::check_and_fold(HostRequest& req) {
+  if (req.sectors == 0) throw WorkloadError(where() + ": request of zero sectors");
+  if (req.lba + req.sectors <= cfg_.capacity_sectors) return;
+  if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
+    throw WorkloadError(where() + ": request at sector " + std::to_string(req.lba) + " (+" + std::to_string(req.sectors) +
+                        ") is beyond the drive's " + std::to_string(cfg_.capacity_sectors) +
+                        " sectors (use --fold to map it in)");
+  // Fold by whole pages so the request keeps its alignment within a page.
+  const std::uint32_t page_bytes = oracle_.page_bytes();
+  const std::uint64_t page_sectors = page_bytes / fw::kSectorBytes;
+  const std::uint64_t span_pages = fw::page_span(req.lba, req.sectors, page_bytes).count;
+  const std::uint64_t slots = cfg_.capacity_sectors / page_sectors - span_pages + 1;
+  req.lba = (req.lba / page_sectors) % slots * page_sectors + req.lba % page_sectors;
+  ++folded_;
+}
+
+void HostModel::send(const HostRequest& req, sc_time arrival, const fw::PageSpan& span) {
+  if (free_.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
+  if (first_) {
+    first_arrival_ = arrival;
+    first_ = false;
+  }
+  const std::uint32_t id = free_.back();
+  free_.pop_back();
+  Slot& s = *slots_[id];
+  s.arrival = arrival;
+  tlmx::HostCommandExtension& ext = *s.ext;
+  ext.write = req.write;
+  ext.lba = req.lba;
+  ext.sectors = req.sectors;
+  ext.issuer = req.issuer;
+  if (req.write) {
+    oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
+  } else {
+    ext.tokens.assign(span.count, 0);
+  }
+  in_flight_.add(id, span.first, span.count, req.write);
+  ++outstanding_;
+  if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
+  s.trans.set_command(req.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  s.trans.set_address(req.lba * fw::kSectorBytes);
+  s.trans.set_data_length(req.sectors * fw::kSectorBytes);
+  s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  nvme->nb_transport_fw(s.trans, phase, delay);
 }
 
 MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
@@ -146,6 +205,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   ++by_issuer.counter(ext->write ? "writes" : "reads");
   by_issuer.histogram("latency_ns").record(latency_ns);
   in_flight_.remove(ext->host_tag);
+  workload_.completed(ext->issuer);
   free_.push_back(ext->host_tag);
   --outstanding_;
   ++completed_;

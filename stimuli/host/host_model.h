@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "fw/runtime/host_command.h"
 #include "stimuli/host_request.h"
 #include "stimuli/integrity_oracle.h"
 #include "tlm/host_command.h"
@@ -49,6 +50,7 @@ class HostModel : public sc_core::sc_module {
   SC_HAS_PROCESS(HostModel);
 
   bool finished() const { return finished_; }
+  std::uint32_t queue_depth() const { return cfg_.queue_depth; }
   // A workload error (bad trace line, request beyond the drive) stops the simulation; the
   // runner rethrows it after sc_start returns, so it is reported as bad input.
   const std::string& workload_error() const { return workload_error_; }
@@ -65,6 +67,11 @@ class HostModel : public sc_core::sc_module {
   };
   void issue();
   void replay();
+  std::string where() const;  // the workload's position, for messages
+  // Rejects a malformed request or one beyond the drive, or folds it in (--fold).
+  void check_and_fold(HostRequest& req);
+  // Hands the request to the drive in a free command slot.
+  void send(const HostRequest& req, sc_core::sc_time arrival, const fw::PageSpan& span);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
   HostModelConfig cfg_;
@@ -74,7 +81,7 @@ class HostModel : public sc_core::sc_module {
   std::vector<std::uint32_t> free_;
   InFlightPages in_flight_;
   sc_core::sc_event slot_freed_, finished_event_;
-  bool finished_ = false;
+  bool finished_ = false, first_ = true;
   std::string workload_error_;
   std::uint64_t outstanding_ = 0, completed_ = 0;
   sc_core::sc_time first_arrival_, last_completion_;

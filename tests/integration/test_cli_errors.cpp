@@ -425,6 +425,8 @@ TEST_CASE("command line: bad run options are bad input", "[cli]") {
   };
   require_bad_input(run_ssdsim(with({"--precondition", "sometimes"}), dir), {"--precondition", "sometimes"});
   require_bad_input(run_ssdsim(with({"--precondition", "fill+random:abc"}), dir), {"fill+random"});
+  require_bad_input(run_ssdsim(with({"--precondition", "fill+random:2x"}), dir), {"fill+random"});
+  require_bad_input(run_ssdsim(with({"--precondition", "fill+steady:later"}), dir), {"fill+steady:run", "fill+steady:later"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--request-bytes", "1000"}), dir),
                     {"request_bytes", "1000"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--count", "0"}), dir), {"count"});

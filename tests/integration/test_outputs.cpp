@@ -152,6 +152,43 @@ TEST_CASE("jobs: the example job files run, with one issuer per job; bad job fil
   CHECK_THAT(z.err, Catch::Contains("jobs[0].skew: expected zipf:THETA"));
 }
 
+TEST_CASE("jobs: each job keeps its own iodepth outstanding (Little's law)", "[cli][jobs]") {
+  // A depth-1 reader always has exactly one request outstanding, so while it runs the sum of its
+  // latencies is the time that passed: count x mean latency = the simulated time when the reader
+  // finishes last. The writer's 31 requests in flight bound its share the same way.
+  TempDir dir;
+  const json r = successful_run({"-p", tiny_platform(), "--jobs", source_path("workloads/per_job_depth.yaml"),
+                                 "--precondition", "none"},
+                                dir);
+  CHECK(r["workload"]["queue_depth"] == 32);
+  const json& reader = r["host"]["issuers"]["0"];
+  const json& writer = r["host"]["issuers"]["1"];
+  REQUIRE(reader["reads"] == 5000);
+  REQUIRE(writer["writes"] == 40000);
+  const double t = r["host"]["simulated_seconds"].get<double>();
+  const double reader_busy = 5000 * reader["latency_us"]["mean"].get<double>() * 1e-6;
+  const double writer_busy = 40000 * writer["latency_us"]["mean"].get<double>() * 1e-6 / 31;
+  INFO("simulated " << t << " s, reader busy " << reader_busy << " s, writer busy " << writer_busy << " s");
+  CHECK(std::max(reader_busy, writer_busy) == Approx(t).epsilon(0.01));
+  CHECK(reader_busy <= t * 1.0001);
+  CHECK(writer_busy <= t * 1.0001);
+
+  // Every job or none has an iodepth; iodepth is for closed loop; the sum must fit the host queue.
+  const std::string bad = dir.file("depths.yaml");
+  write_text(bad, "jobs:\n  - iodepth: 4\n  - count: 10\n");
+  Result e = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", bad, "--no-vcd", "-q", "-r", dir.file("b.json")}, dir);
+  CHECK(e.exit_code == 2);
+  CHECK_THAT(e.err, Catch::Contains("either every job has an iodepth"));
+  write_text(bad, "jobs:\n  - {iodepth: 4, rate_iops: 100}\n");
+  e = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", bad, "--no-vcd", "-q", "-r", dir.file("b.json")}, dir);
+  CHECK(e.exit_code == 2);
+  CHECK_THAT(e.err, Catch::Contains("iodepth applies to closed-loop jobs"));
+  write_text(bad, "jobs:\n  - iodepth: 20\n  - iodepth: 20\n");
+  e = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", bad, "--no-vcd", "-q", "-r", dir.file("b.json")}, dir);
+  CHECK(e.exit_code == 2);
+  CHECK_THAT(e.err, Catch::Contains("iodepths add up to 40, more than host.queue_depth = 32"));
+}
+
 TEST_CASE("waves: the firmware's GC activity is traced", "[cli][outputs][waves]") {
   // After a fill, 20,000 random writes on the tiny drive run GC on several planes at once.
   TempDir dir;

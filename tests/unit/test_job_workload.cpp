@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "common/generalized_harmonic.h"
 #include "stimuli/job_workload.h"
 
 using namespace ssd::stimuli;
@@ -99,4 +100,20 @@ TEST_CASE("Jobs: bad specs are named", "[stimuli][jobs]") {
   JobSpec odd = job("odd", 1);
   odd.sizes = {{1000, 1.0}};
   CHECK_THROWS_WITH(JobWorkload({odd}, kDrive), Catch::Contains("multiples of 512"));
+}
+
+TEST_CASE("Zipf normalization: exact up to 2^20 items, Euler-Maclaurin beyond within 1e-12", "[stimuli][jobs]") {
+  for (double theta : {0.5, 0.99}) {
+    for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(1000), std::uint64_t(1) << 20, (std::uint64_t(1) << 20) + 1,
+                            std::uint64_t(3000000)}) {
+      long double plain = 0;  // the plain sum, in extended precision
+      for (std::uint64_t k = 1; k <= n; ++k) plain += 1.0L / std::pow((long double)k, (long double)theta);
+      INFO("theta " << theta << ", n " << n);
+      CHECK(ssd::generalized_harmonic(n, theta) == Approx(double(plain)).epsilon(1e-12));
+    }
+  }
+  // Closed form: H(n, 0.5) ~ 2 sqrt(n) + zeta(1/2) + 1/(2 sqrt n), zeta(1/2) = -1.4603545088.
+  const double n = 1e9;
+  CHECK(ssd::generalized_harmonic(std::uint64_t(n), 0.5) ==
+        Approx(2 * std::sqrt(n) - 1.4603545088 + 0.5 / std::sqrt(n)).epsilon(1e-12));
 }
