@@ -2,6 +2,8 @@
 // per-issuer figures checked against identities with the totals.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
 #include <cstdlib>
 
 #include "cli_support.h"
@@ -53,6 +55,53 @@ TEST_CASE("outputs: the report's over-time points and issuers add up to its tota
   }
   CHECK(h["latency_us"]["p99_99"].get<double>() >= h["latency_us"]["p99_9"].get<double>());
   CHECK(h["latency_us"]["p99_99"].get<double>() <= h["latency_us"]["max"].get<double>());
+}
+
+TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json", "[cli][outputs][schema]") {
+  // Validated by tools/check_report.py (Debian's python3-jsonschema): page mapping after
+  // fill+steady with issuers, a hybrid and a demand FTL (their own counters), a job file with
+  // iodepths, a trace with a skipped line. Then a report broken three ways must fail, naming
+  // each problem.
+  TempDir dir;
+  const std::vector<std::vector<std::string>> runs = {
+      {"--synthetic", "random", "--count", "2000", "--issuers", "3", "--precondition", "fill+steady"},
+      {"--synthetic", "random", "--count", "2000", "--ftl", "last", "--precondition", "fill"},
+      {"--synthetic", "random", "--count", "2000", "--ftl", "cast", "--precondition", "fill"},
+      {"--jobs", source_path("workloads/per_job_depth.yaml"), "--precondition", "none"},
+      {"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"},
+  };
+  write_text(dir.file("bad_line.csv"), "128166386783630075,hm,0,Write,3164164096,40960,2896\n"
+                                       "128166386783630309,hm,0,Scribble,3164147712,16384,2663\n"
+                                       "128166386783640309,hm,0,Read,3164147712,16384,2663\n");
+  std::string reports;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::vector<std::string> args = {"-p", tiny_platform()};
+    args.insert(args.end(), runs[i].begin(), runs[i].end());
+    const std::string name = "report" + std::to_string(i) + ".json";
+    successful_run(args, dir, name);
+    reports += " " + dir.file(name);
+  }
+  auto check = [&dir](const std::string& files) {
+    const std::string command = "/usr/bin/python3 " + source_path("tools/check_report.py") + files + " > " +
+                                dir.file("check.log") + " 2>&1";
+    const int status = std::system(command.c_str());
+    return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(dir.file("check.log")));
+  };
+  const auto [ok, ok_log] = check(reports);
+  INFO(ok_log);
+  CHECK(ok == 0);
+
+  json broken = json::parse(read_text(dir.file("report0.json")));
+  broken["host"].erase("iops");
+  broken["hardware"]["channels"][0]["dies"][0]["busy_fraction"] = 1.5;
+  broken["undocumented"] = 1;
+  write_text(dir.file("broken.json"), broken.dump());
+  const auto [bad, bad_log] = check(" " + dir.file("broken.json"));
+  INFO(bad_log);
+  CHECK(bad == 1);
+  CHECK_THAT(bad_log, Catch::Contains("host: 'iops' is a required property"));
+  CHECK_THAT(bad_log, Catch::Contains("hardware/channels/0/dies/0/busy_fraction"));
+  CHECK_THAT(bad_log, Catch::Contains("'undocumented' was unexpected"));
 }
 
 TEST_CASE("outputs: tools/plot_report.py draws the four plots of a report as PNG images", "[cli][outputs][plots]") {
