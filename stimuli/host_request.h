@@ -31,6 +31,9 @@ class Workload {
   virtual std::vector<std::uint32_t> stream_depths() const { return {}; }
   virtual bool ready() const { return true; }
   virtual void completed(std::uint32_t issuer) { (void)issuer; }
+  // How much of the workload has been read, in [0, 1] (for the progress line's ETA); negative
+  // when unknown.
+  virtual double fraction_done() const { return -1.0; }
   // Malformed lines a trace reader skipped (MalformedLines::Skip), and the first one's message.
   virtual std::uint64_t skipped_lines() const { return 0; }
   virtual std::string first_skipped() const { return ""; }

@@ -181,6 +181,12 @@ std::vector<std::uint32_t> JobWorkload::stream_depths() const {
   return depths;
 }
 
+double JobWorkload::fraction_done() const {
+  std::uint64_t issued = 0, total = 0;
+  for (const auto& j : jobs_) issued += j->issued, total += j->spec.count;
+  return double(issued) / double(total);
+}
+
 bool JobWorkload::ready() const {
   if (open_loop_) return true;
   bool left = false;

@@ -55,6 +55,7 @@ class JobWorkload : public Workload {
 
   bool next(HostRequest& r) override;
   std::string describe() const override;
+  double fraction_done() const override;
   std::vector<std::uint32_t> stream_depths() const override;
   bool ready() const override;
   void completed(std::uint32_t issuer) override;

@@ -21,6 +21,10 @@ class RepeatedWorkload : public Workload {
   bool next(HostRequest& r) override;
   std::string describe() const override;
   std::string position() const override { return current_->position(); }
+  double fraction_done() const override {
+    const double f = current_->fraction_done();
+    return f < 0 ? f : (double(pass_ - 1) + f) / double(passes_);
+  }
   std::uint64_t skipped_lines() const override { return current_->skipped_lines(); }
   std::string first_skipped() const override { return current_->first_skipped(); }
 

@@ -40,6 +40,7 @@ class SyntheticWorkload : public Workload {
   bool next(HostRequest& r) override;
   // e.g. "random 4096 B, 30% reads, 1000 requests, range [0, 1073741824) B, seed 1"
   std::string describe() const override;
+  double fraction_done() const override { return double(issued_) / double(spec_.count); }
 
   const SyntheticSpec& spec() const { return spec_; }
 

@@ -25,6 +25,7 @@ class TextTrace : public Workload {
   bool next(HostRequest& r) final;
   std::string describe() const override { return format_ + ":" + lines_.path(); }
   std::string position() const override { return lines_.position(); }
+  double fraction_done() const override { return lines_.fraction_read(); }
 
   std::uint64_t lines_read() const { return lines_.line_number(); }  // physical lines, blank ones included
   std::uint64_t requests_read() const { return requests_; }

@@ -23,6 +23,8 @@ TraceLines::TraceLines(const std::string& path) : path_(path) {
   std::error_code ec;
   if (!std::filesystem::is_directory(path, ec)) in_.open(path);
   if (!in_.is_open()) throw WorkloadError("cannot open trace file '" + path + "'");
+  const auto size = std::filesystem::file_size(path, ec);
+  size_ = ec ? 0 : static_cast<std::uint64_t>(size);
 }
 
 bool TraceLines::next(std::string_view& line) {
@@ -32,6 +34,7 @@ bool TraceLines::next(std::string_view& line) {
       return false;
     }
     ++line_no_;
+    bytes_read_ += line_.size() + 1;
     if (!line_.empty() && line_.back() == '\r') line_.pop_back();
     if (trim(line_).empty()) continue;
     line = line_;

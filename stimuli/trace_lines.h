@@ -3,6 +3,7 @@
 // "<path>:<line>", and arrival times made relative to the first request and non-decreasing.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -26,6 +27,8 @@ class TraceLines {
   const std::string& path() const { return path_; }
   std::uint64_t line_number() const { return line_no_; }  // 1-based, blank lines count
   std::string position() const { return path_ + ":" + std::to_string(line_no_); }
+  // Share of the file's bytes read so far (negative when its size is unknown).
+  double fraction_read() const { return size_ > 0 ? std::min(1.0, double(bytes_read_) / double(size_)) : -1.0; }
 
   // Splits the current line at `delimiter` (or at runs of blanks when it is ' '), trimming
   // blanks around fields; returns the number of fields found (only the first out.size() are kept).
@@ -35,7 +38,7 @@ class TraceLines {
   std::string path_;
   std::ifstream in_;
   std::string line_;
-  std::uint64_t line_no_ = 0;
+  std::uint64_t line_no_ = 0, bytes_read_ = 0, size_ = 0;
 };
 
 // Strict unsigned decimal: digits only, no sign, no trailing junk, no overflow.

@@ -34,6 +34,7 @@ class TraceSelection : public Workload {
   bool next(HostRequest& r) override;
   std::string describe() const override;
   std::string position() const override { return trace_->position(); }
+  double fraction_done() const override { return trace_->fraction_done(); }
   std::uint64_t skipped_lines() const override { return trace_->skipped_lines(); }
   std::string first_skipped() const override { return trace_->first_skipped(); }
   std::uint64_t left_out() const { return left_out_; }  // other devices, before the window

@@ -32,22 +32,19 @@ double peak_rss_mib() {
 
 }  // namespace
 
-// Prints "simulated T s, N requests (R/s), ETA" on one stderr line, at most twice a second of
-// wall time. The total (for the ETA) is known for synthetic workloads only.
-static std::function<void(std::uint64_t, double)> progress_printer(const RunOptions& o) {
-  std::uint64_t total = o.trace.empty() ? o.synthetic.count * o.repeat : 0;
-  if (!o.jobs.empty()) {
-    total = 0;
-    for (const auto& j : o.jobs) total += j.count * o.repeat;
-  }
+// Prints "simulated T s, N requests (R/s), P% read, ETA" on one stderr line, at most twice a
+// second of wall time; the share read comes from the workload (synthetic and job counts, or the
+// bytes of a trace file read so far).
+static std::function<void(std::uint64_t, double, double)> progress_printer() {
   auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
   auto last = std::make_shared<double>(0.0);
-  return [total, start, last](std::uint64_t done, double simulated_s) {
+  return [start, last](std::uint64_t done, double simulated_s, double fraction) {
     const double wall = seconds_since(*start);
     if (wall - *last < 0.5) return;
     *last = wall;
     std::string line = fmt::format("\r  simulated {:.3f} s, {} requests ({:.0f}/s)", simulated_s, done, done / wall);
-    if (total > done) line += fmt::format(", ETA {:.0f} s", (total - done) * wall / done);
+    if (fraction > 0 && fraction < 1)
+      line += fmt::format(", {:.0f}% read, ETA {:.0f} s", 100 * fraction, wall * (1 - fraction) / fraction);
     std::cerr << line << "   " << std::flush;
   };
 }
@@ -79,7 +76,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   hc.open_loop = o.open_loop;
   hc.time_scale = o.time_scale;
   hc.fold_addresses = o.fold_addresses;
-  if (o.progress) hc.progress = progress_printer(o);
+  if (o.progress) hc.progress = progress_printer();
   DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());
 
   RunFacts facts;

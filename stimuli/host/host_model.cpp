@@ -209,7 +209,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   free_.push_back(ext->host_tag);
   --outstanding_;
   ++completed_;
-  if (cfg_.progress && (completed_ & 1023) == 0) cfg_.progress(completed_, now.to_seconds());
+  if (cfg_.progress && (completed_ & 1023) == 0) cfg_.progress(completed_, now.to_seconds(), workload_.fraction_done());
   last_completion_ = now;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
   slot_freed_.notify(sc_core::SC_ZERO_TIME);

@@ -37,8 +37,9 @@ struct HostModelConfig {
   bool fold_addresses = false;   // map requests beyond the drive into it (lba modulo capacity)
   std::uint64_t capacity_sectors = 0;
   std::uint32_t max_request_pages = 0xffffffffu;  // the drive's data buffer; larger requests are bad input
-  // Called every 1,024 completions with the count so far and the simulated time (progress lines).
-  std::function<void(std::uint64_t completed, double simulated_s)> progress;
+  // Called every 1,024 completions with the count so far, the simulated time and the share of
+  // the workload read (negative: unknown), for progress lines.
+  std::function<void(std::uint64_t completed, double simulated_s, double fraction)> progress;
 };
 
 class HostModel : public sc_core::sc_module {

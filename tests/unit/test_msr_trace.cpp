@@ -153,6 +153,27 @@ TEST_CASE("MSR describe and missing file", "[msr]") {
   CHECK_THROWS_AS(MsrTrace(kMsrDir), WorkloadError);  // a directory is not a trace
 }
 
+TEST_CASE("MSR progress: the share of the file read grows to 1", "[msr]") {
+  // hm_0 has no final newline: the last line still counts as read to the end.
+  const std::string path = kMsrDir + "hm_0.csv";
+  const auto size = std::filesystem::file_size(path);
+  MsrTrace t(path);
+  CHECK(t.fraction_done() == 0.0);
+  HostRequest r;
+  std::uint64_t n = 0;
+  double previous = 0;
+  bool monotonic = true;
+  while (t.next(r)) {
+    ++n;
+    monotonic = monotonic && t.fraction_done() > previous;
+    previous = t.fraction_done();
+    if (n == 3508) CHECK(t.fraction_done() == Approx(0.5).margin(0.05));  // lines are about the same length
+  }
+  CHECK(monotonic);
+  CHECK(t.fraction_done() == 1.0);
+  CHECK(size > 0);
+}
+
 TEST_CASE("MSR tolerant input: CRLF, blank lines, case, unaligned offsets, time going back", "[msr]") {
   TempDir dir;
   const std::string path = dir.write("tolerant.csv",
