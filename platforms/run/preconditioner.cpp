@@ -45,9 +45,8 @@ void Preconditioner::random_writes(std::uint64_t pages, std::uint64_t seed) {
 
 void Preconditioner::settle(const SettlingRule& rule, std::uint64_t seed, PreconditionOutcome& out) {
   const std::uint64_t chunk = rule.chunk_pages, max_pages = rule.max_pages;
-  // One uninterrupted stream of random page writes, sampled every `chunk` requests: stopping
-  // and draining at each chunk would let GC catch up at every boundary, which shows up as a
-  // periodic pattern in the chunks' WAF that is not the drive's.
+  // One uninterrupted stream of random page writes, sampled every `chunk` requests, so each
+  // chunk's WAF is the drive's as it runs (draining at every boundary would let GC catch up).
   class Settling : public stimuli::Workload {
    public:
     Settling(const stimuli::SyntheticSpec& spec, std::function<bool()> at_chunk_end, std::uint64_t chunk)
@@ -147,11 +146,11 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
     SettlingRule rule;
     rule.max_pages = 10 * logical;
     if (direct) {
-      // Already steady by construction: small chunks (about 0.25% of the capacity, at least
-      // two blocks per plane), compared half against half.
-      // A whole number of host blocks per plane: host writes stripe over the planes, so their
-      // frontiers close (and GC starts) on all planes at once every block; chunks out of step
-      // with that rhythm would see it as a beat in their WAF.
+      // Already steady by construction: small chunks (about 0.25% of the capacity, at least two
+      // blocks per plane), compared half against half. Chunks are a whole number of host blocks
+      // per plane: host writes stripe over the planes, so their frontiers close (and GC starts)
+      // on all planes at once every block, and chunks out of step with that rhythm see it as a
+      // beat in their WAF (measured: 10.6 vs 13.0 on 64 GiB with 1% chunks).
       const std::uint64_t stripe = std::uint64_t(g.total_planes()) * g.pages_per_block;
       rule.chunk_pages = stripe * std::max<std::uint64_t>(2, (logical / 400 + stripe - 1) / stripe);
       rule.window = 0;
