@@ -1,5 +1,7 @@
 #include "stimuli/steady_state_fill.h"
 
+#include "common/log_structured_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -7,18 +9,7 @@
 
 namespace ssd::stimuli {
 
-double SteadyStateFill::solve_victim_valid_share(double p_over_u) {
-  if (!(p_over_u > 1.0)) throw std::invalid_argument("steady-state fill needs more physical than logical pages");
-  // f(u) = u - exp(-(1-u) r) is negative just above 0 and has its only root in (0, 1) below the
-  // trivial root u = 1; f is positive between them, so bisect on the sign.
-  double lo = 0.0, hi = 1.0 - 1e-12;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (mid - std::exp(-(1.0 - mid) * p_over_u) < 0) lo = mid;
-    else hi = mid;
-  }
-  return 0.5 * (lo + hi);
-}
+double SteadyStateFill::solve_victim_valid_share(double p_over_u) { return fifo_victim_valid_share(p_over_u); }
 
 SteadyStateFill::SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages,
                                  std::uint32_t page_sectors, std::uint64_t seed)

@@ -13,6 +13,10 @@ PreconditionSpec PreconditionSpec::parse(const std::string& text) {
     spec.steady = Steady::Direct;
     return spec;
   }
+  if (text == "fill+steady:fill") {
+    spec.steady = Steady::Fill;
+    return spec;
+  }
   if (text == "fill+steady:run") {
     spec.steady = Steady::Run;
     return spec;
@@ -29,7 +33,7 @@ PreconditionSpec PreconditionSpec::parse(const std::string& text) {
       throw std::invalid_argument("fill+random:X needs a positive number X, got '" + text + "'");
     return spec;
   }
-  throw std::invalid_argument("expected none, fill, fill+random:X, fill+steady or fill+steady:run, got '" + text + "'");
+  throw std::invalid_argument("expected none, fill, fill+random:X, fill+steady, fill+steady:fill or fill+steady:run, got '" + text + "'");
 }
 
 }  // namespace ssd::platform

@@ -12,12 +12,13 @@ struct PreconditionSpec {
   double random_capacities = 0;  // then this many capacities of uniform random page writes
   enum class Steady : std::uint8_t {
     No,
-    Direct,  // build the random-write steady state directly where the FTL allows (else Run)
+    Direct,  // the FTL's preload of the steady state, else Fill, else Run
+    Fill,    // the steady-state fill (stimuli/steady_state_fill.h) where the FTL allows, else Run
     Run,     // run random page writes from the sequential fill until the WAF settles
   } steady = Steady::No;
   std::uint64_t seed = 1;
 
-  // none | fill | fill+random:X | fill+steady | fill+steady:run. Throws std::invalid_argument
+  // none | fill | fill+random:X | fill+steady | fill+steady:fill | fill+steady:run. Throws std::invalid_argument
   // saying what was expected.
   static PreconditionSpec parse(const std::string& text);
 };

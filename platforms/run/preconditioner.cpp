@@ -118,9 +118,11 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
   const fw::Ftl& ftl = firmware_.ftl();
   const std::uint64_t logical = ftl.logical_pages();
   const std::uint64_t before_gc = ftl.pages_before_gc();
-  const bool steady_directly = spec.steady == PreconditionSpec::Steady::Direct && spec.random_capacities <= 0;
+  const bool steady_directly = (spec.steady == PreconditionSpec::Steady::Direct ||
+                                spec.steady == PreconditionSpec::Steady::Fill) &&
+                               spec.random_capacities <= 0;
   std::string done;
-  if (steady_directly) {
+  if (steady_directly && spec.steady == PreconditionSpec::Steady::Direct) {
     done = firmware_.ftl().preload_random_steady_state(
         spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
   }

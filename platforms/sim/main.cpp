@@ -150,9 +150,10 @@ int sc_main(int argc, char* argv[]) {
   cmd_run->add_flag("--fold", run.fold_addresses, "fold requests beyond the drive into it (by whole pages, modulo the capacity)");
   cmd_run->add_option("--precondition", precondition,
                       "before measuring: none, fill (sequential), fill+random:X (then X capacities of random page "
-                      "writes), fill+steady (the steady state of random page writes, built directly where the FTL "
-                      "allows, then random writes until the WAF settles) or fill+steady:run (random page writes "
-                      "from the sequential fill until GC runs and the WAF settles)")
+                      "writes), fill+steady (the steady state of random page writes, preloaded where the FTL can, "
+                      "then random writes until the WAF settles), fill+steady:fill (reached by a steady-state fill "
+                      "instead of the preload) or fill+steady:run (random page writes from the sequential fill "
+                      "until GC runs and the WAF settles)")
       ->capture_default_str();
   cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
   std::string csv_path;

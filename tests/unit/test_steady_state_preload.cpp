@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "common/log_structured_model.h"
 #include "fw/ftl/common/greedy_steady_state.h"
+#include "fw/ftl/demand/demand_ftl.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 #include "fw_test_support.h"
 #include "stimuli/steady_state_fill.h"
@@ -136,4 +138,59 @@ TEST_CASE("page-mapping preload: a consistent drive in steady state, GC from the
   // Only a fresh drive can be preloaded.
   CHECK_THROWS_AS(drive.firmware().ftl().preload_random_steady_state(1, [](Lpn) { return Token(1); }),
                   std::logic_error);
+}
+
+TEST_CASE("FIFO steady state in closed form: exact total, decaying with age, victim at u", "[precondition][gc]") {
+  const fw::GreedyDomainSpec s{200, 4096, 200ull * 4096 * 85 / 100, 4};
+  const fw::GreedyDomainState st = fw::fifo_steady_state(s);
+  REQUIRE(st.used.size() == s.blocks - s.gc_threshold);
+  std::uint64_t valid = 0;
+  for (std::size_t i = 0; i < st.used.size(); ++i) {
+    valid += st.used[i].valid;
+    if (i > 0) CHECK(st.used[i].valid <= st.used[i - 1].valid);  // older, fewer live pages
+  }
+  CHECK(valid == s.valid_pages);
+  const double u = fifo_victim_valid_share(double(st.used.size()) * s.pages_per_block / double(s.valid_pages));
+  CHECK(double(st.used.back().valid) / s.pages_per_block == Approx(u).epsilon(0.01));
+  CHECK(double(st.used.front().valid) / s.pages_per_block > 0.99);
+  CHECK(st.write_amplification == Approx(1.0 / (1.0 - u)));
+  CHECK(st.free_blocks == s.gc_threshold);
+  // Blocks of up to 1,024 pages are simulated, larger ones laid out in closed form.
+  CHECK(fw::random_write_steady_state(s, 1).used.size() == st.used.size());
+}
+
+TEST_CASE("DFTL and CAST preload: consistent drive and translation pages, GC from the first writes",
+          "[precondition][gc][dftl][cast]") {
+  const std::string ftl = GENERATE(as<std::string>{}, "dftl", "cast");
+  const std::string segment_planes = GENERATE(as<std::string>{}, "8", "1");
+  platform::FunctionalDriveConfig c = test::tiny_drive();
+  c.geometry.blocks_per_plane = 64;
+  c.geometry.pages_per_block = 32;
+  c.geometry.page_bytes = 512;  // 128 entries per translation page: about 100 of them
+  c.firmware.ftl = ftl;
+  std::map<std::string, std::string> options{{"overprovisioning", "0.25"}, {"segment_planes", segment_planes}};
+  if (ftl == "cast") options["current_blocks"] = "2";
+  c.firmware.ftl_options = fw::FtlOptions(options);
+  platform::FunctionalDrive drive(c);
+  const auto& demand = dynamic_cast<const fw::DemandFtl&>(drive.firmware().ftl());
+  const std::uint64_t logical = demand.logical_pages();
+  stimuli::IntegrityOracle oracle(logical, c.geometry.page_bytes);
+  oracle.begin_preconditioning();
+  const std::string what =
+      drive.firmware().ftl().preload_random_steady_state(4, [&](Lpn lpn) { return oracle.baseline(lpn); });
+  oracle.end_preconditioning();
+  INFO(ftl << " segment_planes " << segment_planes << ": " << what);
+  REQUIRE_FALSE(what.empty());
+  // Every page and every translation page where the FTL says, holding what it should.
+  CHECK(platform::verify_drive(drive, oracle) == "");
+  CHECK(demand.space().free_segments() == demand.params().gc_threshold_segments);
+  for (std::uint32_t vpn = 0; vpn < demand.directory().pages(); ++vpn)
+    REQUIRE(demand.directory().peek_location(vpn) != fw::kNoSpn);
+
+  MetricSet& m = drive.metrics().set("ftl");
+  random_page_writes(drive, oracle, logical / 20, 31);
+  CHECK(m.counter("erases") > 0);
+  random_page_writes(drive, oracle, logical, 32);
+  CHECK(oracle.mismatches() == 0);
+  CHECK(platform::verify_drive(drive, oracle) == "");
 }

@@ -1,5 +1,8 @@
 #include "fw/ftl/common/greedy_steady_state.h"
 
+#include "common/log_structured_model.h"
+
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -43,6 +46,7 @@ class Buckets {
   void insert(std::uint32_t block, std::uint32_t count) {
     slot_[block] = static_cast<std::uint32_t>(bucket_[count].size());
     bucket_[count].push_back(block);
+    lowest_ = std::min(lowest_, count);
   }
   void erase(std::uint32_t block, std::uint32_t count) {
     auto& b = bucket_[count];
@@ -53,10 +57,12 @@ class Buckets {
     slot_[block] = kNone;
   }
   bool contains(std::uint32_t block) const { return slot_[block] != kNone; }
-  // A closed block with the fewest valid pages; kNone when there is none.
-  std::uint32_t min_block() const {
-    for (const auto& b : bucket_)
-      if (!b.empty()) return b.back();
+  // A closed block with the fewest valid pages; kNone when there is none. Buckets below
+  // `lowest_` are empty, so the scan is amortized over the inserts that lowered it.
+  std::uint32_t min_block() {
+    for (; lowest_ < bucket_.size(); ++lowest_)
+      if (!bucket_[lowest_].empty()) return bucket_[lowest_].back();
+    lowest_ = static_cast<std::uint32_t>(bucket_.size());
     return kNone;
   }
   static constexpr std::uint32_t kNone = 0xffffffffu;
@@ -64,6 +70,7 @@ class Buckets {
  private:
   std::vector<std::vector<std::uint32_t>> bucket_;
   std::vector<std::uint32_t> slot_;
+  std::uint32_t lowest_ = 0;
 };
 
 class Domain {
@@ -168,7 +175,8 @@ class Domain {
 
 }  // namespace
 
-GreedyDomainState simulate_greedy_steady_state(const GreedyDomainSpec& s, std::uint64_t seed) {
+namespace {
+void check_fits(const GreedyDomainSpec& s) {
   if (s.blocks == 0 || s.pages_per_block == 0 || s.valid_pages == 0)
     throw std::invalid_argument("greedy steady state: empty domain");
   const std::uint64_t room = std::uint64_t(s.blocks) - s.gc_threshold - 2;
@@ -176,6 +184,42 @@ GreedyDomainState simulate_greedy_steady_state(const GreedyDomainSpec& s, std::u
     throw std::invalid_argument("greedy steady state: " + std::to_string(s.valid_pages) + " live pages do not fit in " +
                                 std::to_string(s.blocks) + " blocks of " + std::to_string(s.pages_per_block) +
                                 " pages with " + std::to_string(s.gc_threshold) + " free and two frontiers");
+}
+}  // namespace
+
+GreedyDomainState fifo_steady_state(const GreedyDomainSpec& s) {
+  check_fits(s);
+  const std::uint32_t used = s.blocks - s.gc_threshold;
+  const double pages = double(s.pages_per_block), physical = double(used) * pages, live = double(s.valid_pages);
+  const double u = fifo_victim_valid_share(physical / live), k = (1.0 - u) / live;
+  GreedyDomainState st;
+  st.free_blocks = s.gc_threshold;
+  st.write_amplification = 1.0 / (1.0 - u);
+  st.settled = true;
+  // Live pages programmed at most `a` programs ago: (1 - e^{-k a}) / k, scaled to total exactly U.
+  auto live_younger_than = [&](double a) { return live * (1.0 - std::exp(-k * a)) / (1.0 - std::exp(-k * physical)); };
+  std::uint64_t before = 0;
+  for (std::uint32_t i = 0; i < used; ++i) {  // i blocks ago
+    const auto upto = static_cast<std::uint64_t>(std::llround(live_younger_than(double(i + 1) * pages)));
+    GreedyDomainState::Block b;
+    b.programmed = s.pages_per_block;
+    b.valid = static_cast<std::uint32_t>(std::min<std::uint64_t>(upto - before, s.pages_per_block));
+    before += b.valid;
+    st.used.push_back(b);
+  }
+  if (before != s.valid_pages)
+    throw std::logic_error("FIFO steady state: laid out " + std::to_string(before) + " of " +
+                           std::to_string(s.valid_pages) + " live pages");
+  return st;
+}
+
+GreedyDomainState random_write_steady_state(const GreedyDomainSpec& spec, std::uint64_t seed) {
+  return spec.pages_per_block <= kSimulatedPagesPerBlock ? simulate_greedy_steady_state(spec, seed)
+                                                         : fifo_steady_state(spec);
+}
+
+GreedyDomainState simulate_greedy_steady_state(const GreedyDomainSpec& s, std::uint64_t seed) {
+  check_fits(s);
   Domain d(s, seed);
   double previous = 0;
   GreedyDomainState st;

@@ -113,6 +113,26 @@ Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_
   return spn;
 }
 
+std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier) {
+  const std::uint32_t s = take_free(true);
+  if (s == kNoSegment) throw std::logic_error("preload: no free segment left");
+  kind_[s] = kind;
+  if (frontier == kNoFrontier) {
+    if (programmed != segment_pages_) throw std::logic_error("preload: a closed segment must be fully written");
+    state_[s] = SegmentState::Closed;
+    return s;
+  }
+  Frontier& f = frontiers_[frontier];
+  if (f.segment != kNoSegment || programmed >= segment_pages_)
+    throw std::logic_error("preload: frontier " + std::to_string(frontier) + " already has a segment, or it is full");
+  f.segment = s;
+  f.next = programmed;
+  ++f.generation;
+  f.from_reserve = false;
+  state_[s] = SegmentState::Open;
+  return s;
+}
+
 void SegmentSpace::invalidate(Spn spn, std::uint64_t now) {
   valid_.invalidate(spn);
   changed_at_[segment_of(spn)] = now;

@@ -57,6 +57,12 @@ class SegmentSpace {
   std::uint32_t take(std::uint8_t kind);
   void set_kind(std::uint32_t segment, std::uint8_t kind) { kind_[segment] = kind; }
 
+  // Preconditioning: takes a free segment as already written up to `programmed` pages, of
+  // `kind`; as `frontier`'s open segment (programmed < segment pages), or closed with
+  // kNoFrontier. The caller preloads the pages and marks the valid ones.
+  std::uint32_t preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier);
+  static constexpr std::uint32_t kNoFrontier = 0xffffffffu;
+
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
   void invalidate(Spn spn, std::uint64_t now);
   bool is_valid(Spn spn) const { return valid_.is_valid(spn); }

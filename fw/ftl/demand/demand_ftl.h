@@ -62,6 +62,9 @@ class DemandFtl : public Ftl {
     return std::uint64_t(space_.segments() - params_.gc_threshold_segments) * space_.segment_pages();
   }
   std::string check_metadata(const PageReader& read_page) const override;
+  // Data segments laid out as random writes leave them, translation pages packed after them;
+  // see steady_state_preload.cpp.
+  std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) override;
 
   const DemandParams& params() const { return params_; }
   const MappingCache& cache() const { return cache_; }

@@ -1,0 +1,110 @@
+// DemandFtl::preload_random_steady_state: DFTL or CAST as long uniform random page writes leave
+// them, built in one pass over the flash.
+//
+// Choices (as for page mapping, see fw/ftl/page_mapping/steady_state_preload.cpp):
+// - The translation pages take the first ceil(pages / segment pages) segments, packed and all
+//   valid (the last one, if partly written, is the current translation block). Under random
+//   writes they are rewritten about once per host write, so their own churn settles within a
+//   few thousand writes; the preconditioner's settling writes cover it.
+// - The remaining segments are one reclaim domain for the data pages: valid counts from
+//   random_write_steady_state (greedy simulation for segments of up to 1,024 pages, the FIFO
+//   closed form for larger ones, e.g. the default segment over every plane), segments in a
+//   random order; a partly written host or GC frontier becomes current data block 0 or the GC
+//   block.
+// - Logical pages are dealt over the valid slots by a random permutation; the mapping is stored
+//   in the translation pages (the mapping cache starts empty, as after a power cycle); stale
+//   pages hold a random logical page's OOB and kUnwrittenToken.
+// - Erase counts stay zero.
+// Returns "" (the preconditioner then writes a steady-state fill) when the data cannot fit the
+// domain the model needs (GC threshold plus two frontiers of free segments).
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "common/random_permutation.h"
+#include "fw/ftl/common/greedy_steady_state.h"
+#include "fw/ftl/demand/demand_ftl.h"
+
+namespace ssd::fw {
+
+std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
+  if (space_.free_segments() != space_.segments())
+    throw std::logic_error("steady-state preload needs a fresh drive");
+  const std::uint32_t pages = space_.segment_pages(), translation_pages = directory_.pages();
+  const std::uint32_t translation_segments = (translation_pages + pages - 1) / pages;
+  if (translation_segments >= space_.segments()) return "";
+  GreedyDomainSpec spec;
+  spec.blocks = space_.segments() - translation_segments;
+  spec.pages_per_block = pages;
+  spec.valid_pages = params_.logical_pages;
+  spec.gc_threshold = params_.gc_threshold_segments;
+  GreedyDomainState layout;
+  try {
+    layout = random_write_steady_state(spec, seed);
+  } catch (const std::invalid_argument&) {
+    return "";
+  }
+
+  std::mt19937_64 rng(seed ^ 0x5eedf00dULL);
+  std::shuffle(layout.used.begin(), layout.used.end(), rng);
+  const RandomPermutation deal(params_.logical_pages, seed);
+  std::uniform_int_distribution<Lpn> any_lpn(0, params_.logical_pages - 1);
+  std::uint64_t dealt = 0;
+  std::vector<std::uint32_t> offsets(pages);
+  std::vector<bool> live(pages);
+  for (const GreedyDomainState::Block& b : layout.used) {
+    using Role = GreedyDomainState::Block::Role;
+    const std::uint32_t frontier = b.role == Role::HostFrontier ? 0u
+                                   : b.role == Role::GcFrontier ? gc_frontier_
+                                                                : SegmentSpace::kNoFrontier;
+    const std::uint32_t segment = space_.preload(kDataKind, b.programmed, frontier);
+    std::iota(offsets.begin(), offsets.begin() + b.programmed, 0u);
+    for (std::uint32_t i = 0; i < b.valid; ++i)
+      std::swap(offsets[i], offsets[i + std::uniform_int_distribution<std::uint32_t>(0, b.programmed - 1 - i)(rng)]);
+    std::fill(live.begin(), live.end(), false);
+    for (std::uint32_t i = 0; i < b.valid; ++i) live[offsets[i]] = true;
+    for (std::uint32_t off = 0; off < b.programmed; ++off) {  // SPN order: each block's pages in order
+      const Spn spn = space_.first_spn(segment) + off;
+      if (!live[off]) {
+        ctx_.hal.preload(space_.to_ppn(spn), any_lpn(rng), kUnwrittenToken);
+        continue;
+      }
+      const Lpn lpn = static_cast<Lpn>(deal(dealt++));
+      ctx_.hal.preload(space_.to_ppn(spn), lpn, token_of(lpn));
+      space_.mark_valid(spn);
+      directory_.store(lpn, spn);
+    }
+  }
+  if (dealt != params_.logical_pages)
+    throw std::logic_error("steady-state preload dealt " + std::to_string(dealt) + " of " +
+                           std::to_string(params_.logical_pages) + " logical pages");
+
+  // The translation pages, written once the mappings they hold are final.
+  for (std::uint32_t t = 0; t < translation_segments; ++t) {
+    const std::uint32_t first_vpn = t * pages;
+    const std::uint32_t programmed = std::min(pages, translation_pages - first_vpn);
+    const std::uint32_t segment = space_.preload(
+        kTranslationKind, programmed, programmed < pages ? translation_frontier_ : SegmentSpace::kNoFrontier);
+    for (std::uint32_t off = 0; off < programmed; ++off) {
+      const std::uint32_t vpn = first_vpn + off;
+      const Spn spn = space_.first_spn(segment) + off;
+      ctx_.hal.preload(space_.to_ppn(spn), kTranslationLpnBase + vpn, directory_.checksum(vpn));
+      space_.mark_valid(spn);
+      directory_.move(vpn, spn);
+    }
+  }
+  char waf[32];
+  std::snprintf(waf, sizeof waf, "%.3f", layout.write_amplification);
+  const bool simulated = pages <= kSimulatedPagesPerBlock;
+  return std::string("steady-state preload (data segments laid out as ") +
+         (simulated ? "greedy GC leaves them under uniform random writes, simulated"
+                    : "FIFO reclaim leaves them under uniform random writes, closed form: segments this large "
+                      "leave greedy nothing to choose") +
+         ", data write amplification " + waf + "; " + std::to_string(translation_pages) +
+         " translation pages packed after them)";
+}
+
+}  // namespace ssd::fw
