@@ -30,5 +30,7 @@ run mqsim_small page_mapping fill
 run mqsim_small page_mapping fill+steady
 run mqsim_small page_mapping fill+steady:run
 run mqsim_small dftl fill+steady
+run mqsim_small dftl fill+steady:run
 run mqsim_default page_mapping fill
 run mqsim_default page_mapping fill+steady
+run mqsim_default dftl fill+steady
