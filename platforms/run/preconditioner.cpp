@@ -148,13 +148,13 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
     SettlingRule rule;
     rule.max_pages = 10 * logical;
     if (direct) {
-      // Already steady by construction: small chunks (about 0.25% of the capacity, at least two
+      // Already steady by construction: small chunks (about 0.1% of the capacity, at least two
       // blocks per plane), compared half against half. Chunks are a whole number of host blocks
       // per plane: host writes stripe over the planes, so their frontiers close (and GC starts)
       // on all planes at once every block, and chunks out of step with that rhythm see it as a
       // beat in their WAF (measured: 10.6 vs 13.0 on 64 GiB with 1% chunks).
       const std::uint64_t stripe = std::uint64_t(g.total_planes()) * g.pages_per_block;
-      rule.chunk_pages = stripe * std::max<std::uint64_t>(2, (logical / 400 + stripe - 1) / stripe);
+      rule.chunk_pages = stripe * std::max<std::uint64_t>(2, (logical / 1000 + stripe - 1) / stripe);
       rule.window = 0;
       rule.min_chunks = 9;
     } else {
