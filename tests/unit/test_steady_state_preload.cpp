@@ -193,4 +193,10 @@ TEST_CASE("DFTL and CAST preload: consistent drive and translation pages, GC fro
   random_page_writes(drive, oracle, logical, 32);
   CHECK(oracle.mismatches() == 0);
   CHECK(platform::verify_drive(drive, oracle) == "");
+  // After a capacity of writes the only open segments are those the FTL writes on: its current
+  // data blocks and translation block (GC copies into the current data blocks by default, so a
+  // preloaded GC block left open would never be written or reclaimed again).
+  std::uint32_t open = 0;
+  for (std::uint32_t s = 0; s < demand.space().segments(); ++s) open += demand.space().state(s) == fw::SegmentState::Open;
+  CHECK(open <= demand.params().current_blocks + 1);
 }

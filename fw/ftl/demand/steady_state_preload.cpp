@@ -9,8 +9,9 @@
 // - The remaining segments are one reclaim domain for the data pages: valid counts from
 //   random_write_steady_state (greedy simulation for segments of up to 1,024 pages, the FIFO
 //   closed form for larger ones, e.g. the default segment over every plane), segments in a
-//   random order; a partly written host or GC frontier becomes current data block 0 or the GC
-//   block.
+//   random order; a partly written host frontier becomes current data block 0, a partly written
+//   GC frontier the GC block (gc_destination=own) or, when GC copies into the current data
+//   blocks, a closed segment padded with stale pages.
 // - Logical pages are dealt over the valid slots by a random permutation; the mapping is stored
 //   in the translation pages (the mapping cache starts empty, as after a power cycle); stale
 //   pages hold a random logical page's OOB and kUnwrittenToken.
@@ -55,8 +56,14 @@ std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std
   std::uint64_t dealt = 0;
   std::vector<std::uint32_t> offsets(pages);
   std::vector<bool> live(pages);
-  for (const GreedyDomainState::Block& b : layout.used) {
+  for (GreedyDomainState::Block b : layout.used) {
     using Role = GreedyDomainState::Block::Role;
+    // GC copying into the current data blocks never writes the GC frontier again: its partly
+    // written segment is closed instead, the rest of it stale, so GC can reclaim it.
+    if (b.role == Role::GcFrontier && params_.gc_copies_to_current) {
+      b.role = Role::Closed;
+      b.programmed = pages;
+    }
     const std::uint32_t frontier = b.role == Role::HostFrontier ? 0u
                                    : b.role == Role::GcFrontier ? gc_frontier_
                                                                 : SegmentSpace::kNoFrontier;
