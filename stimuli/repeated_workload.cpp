@@ -5,6 +5,11 @@ namespace ssd::stimuli {
 RepeatedWorkload::RepeatedWorkload(Factory open, std::uint32_t passes) : open_(std::move(open)), passes_(passes) {
   if (passes_ == 0) throw WorkloadError("a workload must be replayed at least once (repeat >= 1)");
   current_ = open_();
+  // Per-stream queue depths count each stream's requests in flight; a new pass would start
+  // counting while the last pass's requests still complete.
+  if (passes_ > 1 && !current_->stream_depths().empty())
+    throw WorkloadError(current_->describe() + ": jobs with an iodepth cannot be repeated (--repeat); "
+                        "raise their counts instead");
 }
 
 bool RepeatedWorkload::next(HostRequest& r) {

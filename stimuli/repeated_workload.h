@@ -15,7 +15,8 @@ namespace ssd::stimuli {
 class RepeatedWorkload : public Workload {
  public:
   using Factory = std::function<std::unique_ptr<Workload>()>;
-  // Throws WorkloadError when passes is 0.
+  // Throws WorkloadError when passes is 0, or when the workload has per-stream queue depths and
+  // passes > 1.
   RepeatedWorkload(Factory open, std::uint32_t passes);
 
   bool next(HostRequest& r) override;

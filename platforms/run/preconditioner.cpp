@@ -44,7 +44,8 @@ void Preconditioner::random_writes(std::uint64_t pages, std::uint64_t seed) {
 }
 
 void Preconditioner::settle(const SettlingRule& rule, std::uint64_t seed, PreconditionOutcome& out) {
-  const std::uint64_t chunk = rule.chunk_pages, max_pages = rule.max_pages;
+  // A whole number of chunks, so every write is counted and sampled.
+  const std::uint64_t chunk = rule.chunk_pages, max_pages = (rule.max_pages + chunk - 1) / chunk * chunk;
   // One uninterrupted stream of random page writes, sampled every `chunk` requests, so each
   // chunk's WAF is the drive's as it runs (draining at every boundary would let GC catch up).
   class Settling : public stimuli::Workload {

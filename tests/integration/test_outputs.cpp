@@ -236,6 +236,12 @@ TEST_CASE("jobs: each job keeps its own iodepth outstanding (Little's law)", "[c
   e = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", bad, "--no-vcd", "-q", "-r", dir.file("b.json")}, dir);
   CHECK(e.exit_code == 2);
   CHECK_THAT(e.err, Catch::Contains("iodepths add up to 40, more than host.queue_depth = 32"));
+  // A repeat would count the next pass's requests against the last pass's depths.
+  e = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", source_path("workloads/per_job_depth.yaml"), "--repeat", "2",
+                  "--precondition", "none", "--no-vcd", "-q", "-r", dir.file("b.json")},
+                 dir);
+  CHECK(e.exit_code == 2);
+  CHECK_THAT(e.err, Catch::Contains("jobs with an iodepth cannot be repeated"));
 }
 
 TEST_CASE("waves: the firmware's GC activity is traced", "[cli][outputs][waves]") {

@@ -87,6 +87,12 @@ TEST_CASE("greedy steady state: counts conserved, free pool at the threshold, be
 TEST_CASE("greedy steady state: rejects a domain that cannot hold its pages", "[precondition][gc]") {
   CHECK_THROWS_AS(fw::simulate_greedy_steady_state({16, 32, 16 * 32, 2}, 1), std::invalid_argument);
   CHECK_THROWS_AS(fw::simulate_greedy_steady_state({16, 32, 100, 15}, 1), std::invalid_argument);
+  // The tightest domain the page-mapping FTL accepts (spare = threshold + 2 blocks) still works.
+  CHECK_THROWS_AS(fw::simulate_greedy_steady_state({64, 32, 58 * 32 + 1, 4}, 1), std::invalid_argument);
+  const fw::GreedyDomainState tight = fw::simulate_greedy_steady_state({64, 32, 58 * 32, 4}, 1);
+  std::uint64_t valid = 0;
+  for (const auto& b : tight.used) valid += b.valid;
+  CHECK(valid == 58 * 32);
 }
 
 TEST_CASE("greedy steady state predicts the page-mapping FTL's settled write amplification", "[precondition][gc]") {

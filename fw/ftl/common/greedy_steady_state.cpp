@@ -145,6 +145,9 @@ class Domain {
   }
   std::uint64_t reclaim(std::uint32_t victim) {
     closed_.erase(victim, valid_[victim]);
+    // A full frontier can be the victim: it is not a frontier any more once erased.
+    if (victim == gc_frontier_) gc_frontier_ = kNone;
+    if (victim == host_frontier_) host_frontier_ = kNone;
     const std::uint32_t copies = valid_[victim];
     std::uint32_t left = copies;
     set_valid(victim, 0);
@@ -180,7 +183,7 @@ void check_fits(const GreedyDomainSpec& s) {
   if (s.blocks == 0 || s.pages_per_block == 0 || s.valid_pages == 0)
     throw std::invalid_argument("greedy steady state: empty domain");
   const std::uint64_t room = std::uint64_t(s.blocks) - s.gc_threshold - 2;
-  if (s.gc_threshold + 2 >= s.blocks || s.valid_pages >= room * s.pages_per_block)
+  if (s.gc_threshold + 2 >= s.blocks || s.valid_pages > room * s.pages_per_block)
     throw std::invalid_argument("greedy steady state: " + std::to_string(s.valid_pages) + " live pages do not fit in " +
                                 std::to_string(s.blocks) + " blocks of " + std::to_string(s.pages_per_block) +
                                 " pages with " + std::to_string(s.gc_threshold) + " free and two frontiers");

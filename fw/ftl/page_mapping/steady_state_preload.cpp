@@ -44,7 +44,11 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed,
   spec.gc_threshold = gc_threshold_;
   const std::uint32_t simulated = std::min<std::uint32_t>(planes, 4);
   std::vector<GreedyDomainState> domains;
-  for (std::uint32_t d = 0; d < simulated; ++d) domains.push_back(simulate_greedy_steady_state(spec, seed + d));
+  try {
+    for (std::uint32_t d = 0; d < simulated; ++d) domains.push_back(simulate_greedy_steady_state(spec, seed + d));
+  } catch (const std::invalid_argument&) {
+    return "";  // the preconditioner then writes its way there
+  }
 
   std::mt19937_64 rng(seed ^ 0x5eedf00dULL);
   const RandomPermutation deal(logical_pages_, seed);
