@@ -1,7 +1,6 @@
 // The greedy steady-state model and the page-mapping FTL's preload built on it: invariants, the
 // closed-form FIFO bound, and agreement with the real FTL running the writes.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "common/log_structured_model.h"
@@ -9,7 +8,6 @@
 #include "fw/ftl/demand/demand_ftl.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 #include "fw_test_support.h"
-#include "stimuli/steady_state_fill.h"
 #include "stimuli/synthetic_workload.h"
 
 using namespace ssd;
@@ -22,8 +20,8 @@ platform::FunctionalDriveConfig gc_drive() {
   platform::FunctionalDriveConfig c = test::tiny_drive();
   c.geometry.blocks_per_plane = 64;
   c.geometry.pages_per_block = 32;
-  c.firmware.ftl_options = fw::FtlOptions(
-      std::map<std::string, std::string>{{"overprovisioning", "0.15"}, {"gc_threshold_blocks", "4"}});
+  c.firmware.ftl_options =
+      fw::FtlOptions(std::map<std::string, std::string>{{"overprovisioning", "0.15"}, {"gc_threshold_blocks", "4"}});
   return c;
 }
 
@@ -53,6 +51,16 @@ double random_page_writes(platform::FunctionalDrive& drive, stimuli::IntegrityOr
          double(ftl.counter("host_pages_written") - host0);
 }
 
+// Preloads the steady state as the preconditioner does (baseline tokens); returns what the FTL
+// says it did.
+std::string preload(platform::FunctionalDrive& drive, stimuli::IntegrityOracle& oracle, std::uint64_t seed) {
+  oracle.begin_preconditioning();
+  const std::string what =
+      drive.firmware().ftl().preload_random_steady_state(seed, [&](Lpn lpn) { return oracle.baseline(lpn); });
+  oracle.end_preconditioning();
+  return what;
+}
+
 }  // namespace
 
 TEST_CASE("greedy steady state: counts conserved, free pool at the threshold, below the FIFO bound",
@@ -78,7 +86,7 @@ TEST_CASE("greedy steady state: counts conserved, free pool at the threshold, be
   // Greedy reclaims the emptiest block, so it does at least as well as FIFO reclaim of the same
   // space, whose write amplification is 1/(1-u) with u = exp(-(1-u) P/U) (P: pages in use).
   const double p_over_u = double(s.blocks - s.gc_threshold) * s.pages_per_block / double(s.valid_pages);
-  const double fifo = 1.0 / (1.0 - stimuli::SteadyStateFill::solve_victim_valid_share(p_over_u));
+  const double fifo = 1.0 / (1.0 - fifo_victim_valid_share(p_over_u));
   INFO("greedy WAF " << st.write_amplification << ", FIFO " << fifo);
   CHECK(st.write_amplification > 1.5);
   CHECK(st.write_amplification <= fifo * 1.01);
@@ -117,10 +125,7 @@ TEST_CASE("page-mapping preload: a consistent drive in steady state, GC from the
   const auto& ftl = dynamic_cast<const fw::PageMappingFtl&>(drive.firmware().ftl());
   const std::uint64_t logical = ftl.logical_pages();
   stimuli::IntegrityOracle oracle(logical, c.geometry.page_bytes);
-  oracle.begin_preconditioning();
-  const std::string what =
-      drive.firmware().ftl().preload_random_steady_state(9, [&](Lpn lpn) { return oracle.baseline(lpn); });
-  oracle.end_preconditioning();
+  const std::string what = preload(drive, oracle, 9);
   INFO(what);
   REQUIRE_FALSE(what.empty());
 
@@ -181,10 +186,7 @@ TEST_CASE("DFTL and CAST preload: consistent drive and translation pages, GC fro
   const auto& demand = dynamic_cast<const fw::DemandFtl&>(drive.firmware().ftl());
   const std::uint64_t logical = demand.logical_pages();
   stimuli::IntegrityOracle oracle(logical, c.geometry.page_bytes);
-  oracle.begin_preconditioning();
-  const std::string what =
-      drive.firmware().ftl().preload_random_steady_state(4, [&](Lpn lpn) { return oracle.baseline(lpn); });
-  oracle.end_preconditioning();
+  const std::string what = preload(drive, oracle, 4);
   INFO(ftl << " segment_planes " << segment_planes << ": " << what);
   REQUIRE_FALSE(what.empty());
   // Every page and every translation page where the FTL says, holding what it should.
@@ -203,6 +205,7 @@ TEST_CASE("DFTL and CAST preload: consistent drive and translation pages, GC fro
   // data blocks and translation block (GC copies into the current data blocks by default, so a
   // preloaded GC block left open would never be written or reclaimed again).
   std::uint32_t open = 0;
-  for (std::uint32_t s = 0; s < demand.space().segments(); ++s) open += demand.space().state(s) == fw::SegmentState::Open;
+  for (std::uint32_t s = 0; s < demand.space().segments(); ++s)
+    open += demand.space().state(s) == fw::SegmentState::Open;
   CHECK(open <= demand.params().current_blocks + 1);
 }

@@ -12,28 +12,26 @@
 //   random order; a partly written host frontier becomes current data block 0, a partly written
 //   GC frontier the GC block (gc_destination=own) or, when GC copies into the current data
 //   blocks, a closed segment padded with stale pages.
-// - Logical pages are dealt over the valid slots by a random permutation; the mapping is stored
-//   in the translation pages (the mapping cache starts empty, as after a power cycle); stale
-//   pages hold a random logical page's OOB and kUnwrittenToken.
+// - Logical pages are dealt over the valid slots by a random permutation
+//   (fw/ftl/common/steady_state_dealer.h); the mapping is stored in the translation pages (the
+//   mapping cache starts empty, as after a power cycle); stale pages hold a random logical
+//   page's OOB and kUnwrittenToken.
 // - Erase counts stay zero.
 // Returns "" (the preconditioner then writes a steady-state fill) when the data cannot fit the
 // domain the model needs (GC threshold plus two frontiers of free segments).
 #include <algorithm>
 #include <cstdio>
-#include <numeric>
-#include <random>
 #include <stdexcept>
 #include <string>
 
-#include "common/random_permutation.h"
 #include "fw/ftl/common/greedy_steady_state.h"
+#include "fw/ftl/common/steady_state_dealer.h"
 #include "fw/ftl/demand/demand_ftl.h"
 
 namespace ssd::fw {
 
 std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
-  if (space_.free_segments() != space_.segments())
-    throw std::logic_error("steady-state preload needs a fresh drive");
+  if (space_.free_segments() != space_.segments()) throw std::logic_error("steady-state preload needs a fresh drive");
   const std::uint32_t pages = space_.segment_pages(), translation_pages = directory_.pages();
   const std::uint32_t translation_segments = (translation_pages + pages - 1) / pages;
   if (translation_segments >= space_.segments()) return "";
@@ -49,13 +47,8 @@ std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std
     return "";
   }
 
-  std::mt19937_64 rng(seed ^ 0x5eedf00dULL);
-  std::shuffle(layout.used.begin(), layout.used.end(), rng);
-  const RandomPermutation deal(params_.logical_pages, seed);
-  std::uniform_int_distribution<Lpn> any_lpn(0, params_.logical_pages - 1);
-  std::uint64_t dealt = 0;
-  std::vector<std::uint32_t> offsets(pages);
-  std::vector<bool> live(pages);
+  SteadyStateDealer dealer(ctx_.hal, params_.logical_pages, seed, token_of);
+  std::shuffle(layout.used.begin(), layout.used.end(), dealer.rng());
   for (GreedyDomainState::Block b : layout.used) {
     using Role = GreedyDomainState::Block::Role;
     // GC copying into the current data blocks never writes the GC frontier again: its partly
@@ -67,27 +60,16 @@ std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std
     const std::uint32_t frontier = b.role == Role::HostFrontier ? 0u
                                    : b.role == Role::GcFrontier ? gc_frontier_
                                                                 : SegmentSpace::kNoFrontier;
-    const std::uint32_t segment = space_.preload(kDataKind, b.programmed, frontier);
-    std::iota(offsets.begin(), offsets.begin() + b.programmed, 0u);
-    for (std::uint32_t i = 0; i < b.valid; ++i)
-      std::swap(offsets[i], offsets[i + std::uniform_int_distribution<std::uint32_t>(0, b.programmed - 1 - i)(rng)]);
-    std::fill(live.begin(), live.end(), false);
-    for (std::uint32_t i = 0; i < b.valid; ++i) live[offsets[i]] = true;
-    for (std::uint32_t off = 0; off < b.programmed; ++off) {  // SPN order: each block's pages in order
-      const Spn spn = space_.first_spn(segment) + off;
-      if (!live[off]) {
-        ctx_.hal.preload(space_.to_ppn(spn), any_lpn(rng), kUnwrittenToken);
-        continue;
-      }
-      const Lpn lpn = static_cast<Lpn>(deal(dealt++));
-      ctx_.hal.preload(space_.to_ppn(spn), lpn, token_of(lpn));
-      space_.mark_valid(spn);
-      directory_.store(lpn, spn);
-    }
+    const Spn first = space_.first_spn(space_.preload(kDataKind, b.programmed, frontier));
+    // SPN order writes each member block's pages in order.
+    dealer.write_block(
+        b.programmed, b.valid, [this, first](std::uint32_t off) { return space_.to_ppn(first + off); },
+        [this, first](std::uint32_t off, Lpn lpn) {
+          space_.mark_valid(first + off);
+          directory_.store(lpn, first + off);
+        });
   }
-  if (dealt != params_.logical_pages)
-    throw std::logic_error("steady-state preload dealt " + std::to_string(dealt) + " of " +
-                           std::to_string(params_.logical_pages) + " logical pages");
+  dealer.check_all_dealt();
 
   // The translation pages, written once the mappings they hold are final.
   for (std::uint32_t t = 0; t < translation_segments; ++t) {

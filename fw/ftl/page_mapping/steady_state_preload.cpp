@@ -11,26 +11,22 @@
 //   GC threshold, with a host and a GC frontier partly written.
 // - Which logical pages are live where: a random permutation of all of them dealt out over the
 //   valid slots (uniform overwrites leave no pattern), each valid slot at a random offset among
-//   its block's written pages.
+//   its block's written pages (fw/ftl/common/steady_state_dealer.h).
 // - Stale pages hold a random logical page's OOB and no valid data (kUnwrittenToken): GC never
 //   reads them, and a mapping bug that returned one would fail the integrity check.
 // - Erase counts stay zero (the wear of the writes that never ran is not made up).
-#include "fw/ftl/page_mapping/page_mapping_ftl.h"
-
 #include <algorithm>
 #include <cstdio>
-#include <numeric>
-#include <random>
 #include <stdexcept>
 #include <string>
 
-#include "common/random_permutation.h"
 #include "fw/ftl/common/greedy_steady_state.h"
+#include "fw/ftl/common/steady_state_dealer.h"
+#include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
 
-std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed,
-                                                        const std::function<Token(Lpn)>& token_of) {
+std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t planes = g.total_planes(), ppb = g.pages_per_block;
   for (std::uint32_t p = 0; p < planes; ++p)
@@ -50,15 +46,11 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed,
     return "";  // the preconditioner then writes its way there
   }
 
-  std::mt19937_64 rng(seed ^ 0x5eedf00dULL);
-  const RandomPermutation deal(logical_pages_, seed);
-  std::uniform_int_distribution<Lpn> any_lpn(0, logical_pages_ - 1);
-  std::uint64_t dealt = 0;
+  SteadyStateDealer dealer(ctx_.hal, logical_pages_, seed, token_of);
   const std::uint32_t extra_planes = static_cast<std::uint32_t>(logical_pages_ % planes);
-  std::vector<std::uint32_t> offsets(ppb);
   for (std::uint32_t plane = 0; plane < planes; ++plane) {
     std::vector<GreedyDomainState::Block> used = domains[plane % simulated].used;
-    std::shuffle(used.begin(), used.end(), rng);
+    std::shuffle(used.begin(), used.end(), dealer.rng());
     if (plane < extra_planes) {  // one more live page: in the first block with a stale slot
       auto it = std::find_if(used.begin(), used.end(), [](const auto& b) { return b.valid < b.programmed; });
       if (it == used.end()) throw std::logic_error("steady-state preload: no room for a plane's last live page");
@@ -69,30 +61,16 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed,
       const std::uint32_t stream = b.role == Role::HostFrontier ? std::uint32_t(kHostStream)
                                    : b.role == Role::GcFrontier ? std::uint32_t(kGcStream)
                                                                 : BlockManager::kNoStream;
-      const BlockId block = blocks_.preload_block(plane, b.programmed, stream);
-      // A random b.valid of the b.programmed written offsets hold live data.
-      std::iota(offsets.begin(), offsets.begin() + b.programmed, 0u);
-      for (std::uint32_t i = 0; i < b.valid; ++i)
-        std::swap(offsets[i], offsets[i + std::uniform_int_distribution<std::uint32_t>(0, b.programmed - 1 - i)(rng)]);
-      std::vector<bool> live(b.programmed, false);
-      for (std::uint32_t i = 0; i < b.valid; ++i) live[offsets[i]] = true;
-      const Ppn first = g.first_page(block);
-      for (std::uint32_t off = 0; off < b.programmed; ++off) {
-        const Ppn ppn = first + off;
-        if (!live[off]) {
-          ctx_.hal.preload(ppn, any_lpn(rng), kUnwrittenToken);
-          continue;
-        }
-        const Lpn lpn = static_cast<Lpn>(deal(dealt++));
-        ctx_.hal.preload(ppn, lpn, token_of(lpn));
-        l2p_[lpn] = ppn;
-        blocks_.mark_valid(ppn);
-      }
+      const Ppn first = g.first_page(blocks_.preload_block(plane, b.programmed, stream));
+      dealer.write_block(
+          b.programmed, b.valid, [first](std::uint32_t off) { return first + off; },
+          [this, first](std::uint32_t off, Lpn lpn) {
+            l2p_[lpn] = first + off;
+            blocks_.mark_valid(first + off);
+          });
     }
   }
-  if (dealt != logical_pages_)
-    throw std::logic_error("steady-state preload dealt " + std::to_string(dealt) + " of " +
-                           std::to_string(logical_pages_) + " logical pages");
+  dealer.check_all_dealt();
   const GreedyDomainState& d0 = domains.front();
   char waf[32];
   std::snprintf(waf, sizeof waf, "%.3f", d0.write_amplification);
