@@ -70,6 +70,7 @@ class InFlightPages {
   bool conflicts(Lpn first, std::uint32_t count, bool write) const;
   void add(std::uint32_t tag, Lpn first, std::uint32_t count, bool write);
   void remove(std::uint32_t tag);
+  void clear() { spans_.clear(); }
   std::size_t size() const { return spans_.size(); }
 
  private:

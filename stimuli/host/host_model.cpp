@@ -58,26 +58,22 @@ void HostModel::replay() {
     fw::PageSpan span;
   };
   std::vector<Parked> parked;
-  auto overlaps_parked = [&parked](const fw::PageSpan& span, bool write, std::size_t before) {
-    for (std::size_t i = 0; i < before; ++i) {
-      const Parked& p = parked[i];
-      if ((write || p.req.write) && span.first < p.span.first + p.span.count && p.span.first < span.first + span.count)
-        return true;
-    }
-    return false;
-  };
+  InFlightPages still_parked;  // the pages of the requests left in `parked`
   // Issues the parked requests that no longer conflict (in order: one never passes an earlier
   // parked request it overlaps).
   auto issue_parked = [&]() {
+    still_parked.clear();
     for (std::size_t i = 0; i < parked.size();) {
-      if (!in_flight_.conflicts(parked[i].span.first, parked[i].span.count, parked[i].req.write) &&
-          !overlaps_parked(parked[i].span, parked[i].req.write, i)) {
-        const Parked p = parked[i];
-        parked.erase(parked.begin() + static_cast<std::ptrdiff_t>(i));
-        send(p.req, sc_core::sc_time_stamp(), p.span);
-      } else {
+      const Parked& p = parked[i];
+      if (in_flight_.conflicts(p.span.first, p.span.count, p.req.write) ||
+          still_parked.conflicts(p.span.first, p.span.count, p.req.write)) {
+        still_parked.add(0, p.span.first, p.span.count, p.req.write);
         ++i;
+        continue;
       }
+      const Parked issued = p;
+      parked.erase(parked.begin() + static_cast<std::ptrdiff_t>(i));
+      send(issued.req, sc_core::sc_time_stamp(), issued.span);
     }
   };
   while (true) {
@@ -99,8 +95,10 @@ void HostModel::replay() {
                           " pages is larger than the drive's data buffer (firmware.buffer_slots = " +
                           std::to_string(cfg_.max_request_pages) + ")");
     if (per_stream) {
-      if (in_flight_.conflicts(span.first, span.count, req.write) || overlaps_parked(span, req.write, parked.size())) {
+      if (in_flight_.conflicts(span.first, span.count, req.write) ||
+          still_parked.conflicts(span.first, span.count, req.write)) {
         parked.push_back({req, span});
+        still_parked.add(0, span.first, span.count, req.write);
         ++held_;
         continue;
       }
@@ -131,9 +129,9 @@ void HostModel::check_and_fold(HostRequest& req) {
   if (req.sectors == 0) throw WorkloadError(where() + ": request of zero sectors");
   if (req.lba + req.sectors <= cfg_.capacity_sectors) return;
   if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
-    throw WorkloadError(where() + ": request at sector " + std::to_string(req.lba) + " (+" + std::to_string(req.sectors) +
-                        ") is beyond the drive's " + std::to_string(cfg_.capacity_sectors) +
-                        " sectors (use --fold to map it in)");
+    throw WorkloadError(where() + ": request at sector " + std::to_string(req.lba) + " (+" +
+                        std::to_string(req.sectors) + ") is beyond the drive's " +
+                        std::to_string(cfg_.capacity_sectors) + " sectors (use --fold to map it in)");
   // Fold by whole pages so the request keeps its alignment within a page.
   const std::uint32_t page_bytes = oracle_.page_bytes();
   const std::uint64_t page_sectors = page_bytes / fw::kSectorBytes;
