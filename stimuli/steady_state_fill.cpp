@@ -1,23 +1,21 @@
 #include "stimuli/steady_state_fill.h"
 
-#include "common/log_structured_model.h"
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
+#include "common/log_structured_model.h"
+
 namespace ssd::stimuli {
 
-double SteadyStateFill::solve_victim_valid_share(double p_over_u) { return fifo_victim_valid_share(p_over_u); }
-
-SteadyStateFill::SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages,
-                                 std::uint32_t page_sectors, std::uint64_t seed)
+SteadyStateFill::SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages, std::uint32_t page_sectors,
+                                 std::uint64_t seed)
     : logical_(logical_pages), page_sectors_(page_sectors), rng_(seed) {
   if (logical_pages == 0 || physical_pages <= logical_pages || page_sectors == 0)
     throw std::invalid_argument("steady-state fill: needs 0 < logical pages (" + std::to_string(logical_pages) +
                                 ") < physical pages (" + std::to_string(physical_pages) + ")");
-  u_ = solve_victim_valid_share(double(physical_pages) / double(logical_pages));
+  u_ = fifo_victim_valid_share(double(physical_pages) / double(logical_pages));
   const double k = (1.0 - u_) / double(logical_pages);
   final_.assign(physical_pages, false);
   std::uniform_real_distribution<double> unit(0.0, 1.0);

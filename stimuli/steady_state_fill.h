@@ -40,18 +40,17 @@ class SteadyStateFill : public Workload {
   std::string describe() const override;
 
   std::uint64_t length() const { return final_.size(); }
-  // The valid share of the page GC reclaims next (u) and the steady-state write amplification.
+  // The valid share of the page GC reclaims next (u, from common/log_structured_model.h) and the
+  // steady-state write amplification.
   double victim_valid_share() const { return u_; }
   double predicted_waf() const { return 1.0 / (1.0 - u_); }
-  // Solves u = exp(-(1-u) P/U) for u in (0, 1); P > U.
-  static double solve_victim_valid_share(double physical_over_logical);
 
  private:
   std::uint64_t logical_, at_ = 0, finals_done_ = 0;
   std::uint32_t page_sectors_;
   double u_;
-  std::vector<bool> final_;             // per position: the page's final write
-  std::vector<std::uint32_t> order_;    // logical page of the k-th final write
+  std::vector<bool> final_;           // per position: the page's final write
+  std::vector<std::uint32_t> order_;  // logical page of the k-th final write
   std::mt19937_64 rng_;
 };
 

@@ -32,14 +32,18 @@ void Preconditioner::sequential_fill() {
   replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
 }
 
-void Preconditioner::random_writes(std::uint64_t pages, std::uint64_t seed) {
+stimuli::SyntheticSpec Preconditioner::random_pages(std::uint64_t count, std::uint64_t seed) const {
   stimuli::SyntheticSpec s;
   s.pattern = stimuli::SyntheticSpec::Pattern::Random;
   s.request_bytes = page_bytes_;
   s.range_bytes = firmware_.capacity_sectors() * fw::kSectorBytes;
-  s.count = pages;
+  s.count = count;
   s.seed = seed;
-  stimuli::SyntheticWorkload random(s);
+  return s;
+}
+
+void Preconditioner::random_writes(std::uint64_t pages, std::uint64_t seed) {
+  stimuli::SyntheticWorkload random(random_pages(pages, seed));
   replay_functional(firmware_, hal_, random, oracle_, kQueueDepth);
 }
 
@@ -98,14 +102,45 @@ void Preconditioner::settle(const SettlingRule& rule, std::uint64_t seed, Precon
     out.steady_reached = std::abs(recent - before) <= 0.02 * before;
     return !out.steady_reached && out.random_page_writes < max_pages;
   };
-  stimuli::SyntheticSpec s;
-  s.pattern = stimuli::SyntheticSpec::Pattern::Random;
-  s.request_bytes = page_bytes_;
-  s.range_bytes = firmware_.capacity_sectors() * fw::kSectorBytes;
-  s.count = max_pages + 1;
-  s.seed = seed;
-  Settling settling(s, chunk_done, chunk);
+  Settling settling(random_pages(max_pages + 1, seed), chunk_done, chunk);
   replay_functional(firmware_, hal_, settling, oracle_, kQueueDepth);
+}
+
+std::string Preconditioner::steady_state_fill(std::uint64_t seed) {
+  const std::uint64_t logical = firmware_.ftl().logical_pages(), before_gc = firmware_.ftl().pages_before_gc();
+  if (before_gc <= logical) return "";
+  // It writes every logical page, so it replaces the sequential fill.
+  stimuli::SteadyStateFill fill(logical, before_gc, page_bytes_ / fw::kSectorBytes, seed);
+  replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
+  return fmt::format(
+      "steady-state fill ({} page writes laid out as after long uniform random writes: victim "
+      "valid share {:.3f}, FIFO write amplification {:.2f})",
+      fill.length(), fill.victim_valid_share(), fill.predicted_waf());
+}
+
+Preconditioner::SettlingRule Preconditioner::settling_rule(bool steady_start) const {
+  const std::uint64_t logical = firmware_.ftl().logical_pages();
+  const FlashGeometry& g = hal_.geometry();
+  SettlingRule rule;
+  rule.max_pages = 10 * logical;
+  if (steady_start) {
+    // Already steady by construction: small chunks (about 0.1% of the capacity, at least two
+    // blocks per plane), compared half against half. Chunks are a whole number of host blocks
+    // per plane: host writes stripe over the planes, so their frontiers close (and GC starts)
+    // on all planes at once every block, and chunks out of step with that rhythm see it as a
+    // beat in their WAF (measured: 10.6 vs 13.0 on 64 GiB with 1% chunks).
+    const std::uint64_t stripe = std::uint64_t(g.total_planes()) * g.pages_per_block;
+    rule.chunk_pages = stripe * std::max<std::uint64_t>(2, (logical / 1000 + stripe - 1) / stripe);
+    rule.window = 0;
+    rule.min_chunks = 9;
+  } else {
+    // From the sequential fill the WAF climbs for about a capacity: 5% chunks, and the last
+    // four compared with four chunks 40% of a capacity earlier, so a slow drift fails.
+    rule.chunk_pages = std::max<std::uint64_t>(1, logical / 20);
+    rule.window = 4;
+    rule.min_chunks = 20;
+  }
+  return rule;
 }
 
 PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
@@ -116,26 +151,17 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
     out.description = "none (fresh drive)";
     return out;
   }
-  const fw::Ftl& ftl = firmware_.ftl();
-  const std::uint64_t logical = ftl.logical_pages();
-  const std::uint64_t before_gc = ftl.pages_before_gc();
-  const bool steady_directly = (spec.steady == PreconditionSpec::Steady::Direct ||
-                                spec.steady == PreconditionSpec::Steady::Fill) &&
-                               spec.random_capacities <= 0;
+  const std::uint64_t logical = firmware_.ftl().logical_pages();
+  // The starting state: the FTL's preload of the steady state, else a steady-state fill, else
+  // the sequential fill (which random writes then age).
+  const bool steady_start_wanted = spec.random_capacities <= 0 && (spec.steady == PreconditionSpec::Steady::Direct ||
+                                                                   spec.steady == PreconditionSpec::Steady::Fill);
   std::string done;
-  if (steady_directly && spec.steady == PreconditionSpec::Steady::Direct) {
-    done = firmware_.ftl().preload_random_steady_state(
-        spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
-  }
-  const bool direct = steady_directly && (!done.empty() || before_gc > logical);
-  if (direct && done.empty()) {
-    // The steady-state fill writes every logical page, so it replaces the sequential fill.
-    stimuli::SteadyStateFill fill(logical, before_gc, page_bytes_ / fw::kSectorBytes, spec.seed);
-    replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
-    done = fmt::format("steady-state fill ({} page writes laid out as after long uniform random writes: victim "
-                       "valid share {:.3f}, FIFO write amplification {:.2f})",
-                       fill.length(), fill.victim_valid_share(), fill.predicted_waf());
-  } else if (!direct) {
+  if (steady_start_wanted && spec.steady == PreconditionSpec::Steady::Direct)
+    done = firmware_.ftl().preload_random_steady_state(spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
+  if (steady_start_wanted && done.empty()) done = steady_state_fill(spec.seed);
+  const bool steady_start = !done.empty();
+  if (!steady_start) {
     sequential_fill();
     done = "sequential fill of the whole logical space";
   }
@@ -145,27 +171,7 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
     done += fmt::format(", then {} random page writes", pages);
   }
   if (spec.steady != PreconditionSpec::Steady::No) {
-    const FlashGeometry& g = hal_.geometry();
-    SettlingRule rule;
-    rule.max_pages = 10 * logical;
-    if (direct) {
-      // Already steady by construction: small chunks (about 0.1% of the capacity, at least two
-      // blocks per plane), compared half against half. Chunks are a whole number of host blocks
-      // per plane: host writes stripe over the planes, so their frontiers close (and GC starts)
-      // on all planes at once every block, and chunks out of step with that rhythm see it as a
-      // beat in their WAF (measured: 10.6 vs 13.0 on 64 GiB with 1% chunks).
-      const std::uint64_t stripe = std::uint64_t(g.total_planes()) * g.pages_per_block;
-      rule.chunk_pages = stripe * std::max<std::uint64_t>(2, (logical / 1000 + stripe - 1) / stripe);
-      rule.window = 0;
-      rule.min_chunks = 9;
-    } else {
-      // From the sequential fill the WAF climbs for about a capacity: 5% chunks, and the last
-      // four compared with four chunks 40% of a capacity earlier, so a slow drift fails.
-      rule.chunk_pages = std::max<std::uint64_t>(1, logical / 20);
-      rule.window = 4;
-      rule.min_chunks = 20;
-    }
-    settle(rule, spec.seed + 1, out);
+    settle(settling_rule(steady_start), spec.seed + 1, out);
     done += fmt::format(", then {} random page writes until steady state ({}: write amplification {:.3f})",
                         out.random_page_writes, out.steady_reached ? "reached" : "NOT reached within 10 capacities",
                         out.write_amplification);

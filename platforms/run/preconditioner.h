@@ -6,10 +6,11 @@
 #include <cstdint>
 
 #include "common/metrics.h"
-#include "platforms/config/precondition.h"
 #include "fw/runtime/firmware.h"
+#include "platforms/config/precondition.h"
 #include "platforms/functional/functional_hal.h"
 #include "stimuli/integrity_oracle.h"
+#include "stimuli/synthetic_workload.h"
 
 namespace ssd::platform {
 
@@ -25,6 +26,8 @@ class Preconditioner {
  private:
   void sequential_fill();
   void random_writes(std::uint64_t pages, std::uint64_t seed);
+  // `count` uniform random whole-page writes over the logical space.
+  stimuli::SyntheticSpec random_pages(std::uint64_t count, std::uint64_t seed) const;
   // When random page writes count as settled: chunks of `chunk_pages` writes, each with its
   // WAF; settled once GC ran in the last chunk, at least `min_chunks` ran, and two windows of
   // chunks have mean WAFs within 2% of each other. window > 0: the last `window` chunks
@@ -37,6 +40,11 @@ class Preconditioner {
     std::uint64_t max_pages = 0;
   };
   void settle(const SettlingRule& rule, std::uint64_t seed, PreconditionOutcome& out);
+  // Settling after a steady start (preload or steady-state fill), or after the sequential fill.
+  SettlingRule settling_rule(bool steady_start) const;
+  // Writes the steady-state fill and says what it did; "" when the FTL cannot say how many
+  // pages it programs before GC.
+  std::string steady_state_fill(std::uint64_t seed);
 
   fw::Firmware& firmware_;
   FunctionalHal& hal_;

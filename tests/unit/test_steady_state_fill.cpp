@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/log_structured_model.h"
 #include "stimuli/steady_state_fill.h"
 
 using ssd::stimuli::HostRequest;
@@ -10,15 +11,15 @@ using ssd::stimuli::SteadyStateFill;
 
 TEST_CASE("steady-state fill: the victim's valid share solves u = exp(-(1-u) P/U)", "[stimuli][precondition]") {
   for (double r : {1.02, 1.07, 1.25, 2.0}) {
-    const double u = SteadyStateFill::solve_victim_valid_share(r);
+    const double u = ssd::fifo_victim_valid_share(r);
     INFO("P/U = " << r);
     CHECK(u > 0.0);
     CHECK(u < 1.0);
     CHECK(u == Approx(std::exp(-(1.0 - u) * r)).epsilon(1e-9));
   }
   // Closed form check: P/U = 2 gives u = 0.2032 (the root of u = e^{-2(1-u)}).
-  CHECK(SteadyStateFill::solve_victim_valid_share(2.0) == Approx(0.2031878).epsilon(1e-5));
-  CHECK_THROWS(SteadyStateFill::solve_victim_valid_share(1.0));
+  CHECK(ssd::fifo_victim_valid_share(2.0) == Approx(0.2031878).epsilon(1e-5));
+  CHECK_THROWS(ssd::fifo_victim_valid_share(1.0));
 }
 
 TEST_CASE("steady-state fill: every logical page written, last writes distributed by age as the model says",
@@ -64,7 +65,7 @@ TEST_CASE("steady-state fill: every logical page written, last writes distribute
   }
   // The oldest write is valid with probability u, the youngest with probability 1.
   CHECK(is_final[P - 1]);
-  CHECK(u == Approx(SteadyStateFill::solve_victim_valid_share(double(P) / double(U))));
+  CHECK(u == Approx(ssd::fifo_victim_valid_share(double(P) / double(U))));
   CHECK(fill.predicted_waf() == Approx(1.0 / (1.0 - u)));
 }
 

@@ -1,12 +1,12 @@
 #include "fw/ftl/common/greedy_steady_state.h"
 
-#include "common/log_structured_model.h"
-
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
+
+#include "common/log_structured_model.h"
 
 namespace ssd::fw {
 
@@ -76,7 +76,11 @@ class Buckets {
 class Domain {
  public:
   Domain(const GreedyDomainSpec& s, std::uint64_t seed)
-      : s_(s), valid_(s.blocks, 0), programmed_(s.blocks, 0), sums_(s.blocks), closed_(s.blocks, s.pages_per_block),
+      : s_(s),
+        valid_(s.blocks, 0),
+        programmed_(s.blocks, 0),
+        sums_(s.blocks),
+        closed_(s.blocks, s.pages_per_block),
         rng_(seed),
         pick_(0, std::int64_t(s.valid_pages) - 1) {
     // The sequential fill: live pages packed into the first blocks, the last one the host frontier.
@@ -110,8 +114,10 @@ class Domain {
       GreedyDomainState::Block blk;
       blk.valid = valid_[b];
       blk.programmed = programmed_[b];
-      if (b == host_frontier_ && programmed_[b] < s_.pages_per_block) blk.role = GreedyDomainState::Block::Role::HostFrontier;
-      if (b == gc_frontier_ && programmed_[b] < s_.pages_per_block) blk.role = GreedyDomainState::Block::Role::GcFrontier;
+      if (b == host_frontier_ && programmed_[b] < s_.pages_per_block)
+        blk.role = GreedyDomainState::Block::Role::HostFrontier;
+      if (b == gc_frontier_ && programmed_[b] < s_.pages_per_block)
+        blk.role = GreedyDomainState::Block::Role::GcFrontier;
       st.used.push_back(blk);
     }
     return st;
@@ -224,25 +230,22 @@ GreedyDomainState random_write_steady_state(const GreedyDomainSpec& spec, std::u
 GreedyDomainState simulate_greedy_steady_state(const GreedyDomainSpec& s, std::uint64_t seed) {
   check_fits(s);
   Domain d(s, seed);
-  double previous = 0;
-  GreedyDomainState st;
-  for (std::uint32_t cap = 1; cap <= 20; ++cap) {
+  double previous = 0, waf = 0;
+  std::uint32_t capacities = 0;
+  bool settled = false;
+  while (!settled && capacities < 20) {
     std::uint64_t copies = 0;
     for (std::uint64_t i = 0; i < s.valid_pages; ++i) copies += d.overwrite();
-    const double waf = 1.0 + double(copies) / double(s.valid_pages);
-    st.capacities = cap;
-    st.write_amplification = waf;
-    if (cap >= 3 && std::abs(waf - previous) <= 0.005 * previous) {
-      st.settled = true;
-      break;
-    }
+    ++capacities;
     previous = waf;
+    waf = 1.0 + double(copies) / double(s.valid_pages);
+    settled = capacities >= 3 && std::abs(waf - previous) <= 0.005 * previous;
   }
-  GreedyDomainState out = d.state();
-  out.capacities = st.capacities;
-  out.write_amplification = st.write_amplification;
-  out.settled = st.settled;
-  return out;
+  GreedyDomainState st = d.state();
+  st.capacities = capacities;
+  st.write_amplification = waf;
+  st.settled = settled;
+  return st;
 }
 
 }  // namespace ssd::fw
