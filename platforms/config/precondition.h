@@ -18,6 +18,8 @@ struct PreconditionSpec {
   } steady = Steady::No;
   std::uint64_t seed = 1;
 
+  bool writes_anything() const { return fill || random_capacities > 0 || steady != Steady::No; }
+
   // none | fill | fill+random:X | fill+steady | fill+steady:fill | fill+steady:run. Throws std::invalid_argument
   // saying what was expected.
   static PreconditionSpec parse(const std::string& text);
@@ -29,6 +31,12 @@ struct PreconditionOutcome {
   std::uint64_t random_page_writes = 0;  // while settling
   double write_amplification = 0;        // mean over the last settling window (0: none ran)
   std::vector<double> settling_waf;      // per settling chunk, in order
+
+  static PreconditionOutcome fresh_drive() {
+    PreconditionOutcome none;
+    none.description = "none (fresh drive)";
+    return none;
+  }
 };
 
 }  // namespace ssd::platform

@@ -32,11 +32,7 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
 }
 
 PreconditionOutcome DriveTestbench::precondition(const PreconditionSpec& spec) {
-  if (!spec.fill && spec.random_capacities <= 0 && spec.steady == PreconditionSpec::Steady::No) {
-    PreconditionOutcome none;
-    none.description = "none (fresh drive)";
-    return none;
-  }
+  if (!spec.writes_anything()) return PreconditionOutcome::fresh_drive();
   FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
   top_->hal_switch().use(functional);
   // Fill requests of up to 256 KiB, which the data buffer can hold.

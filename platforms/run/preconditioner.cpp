@@ -144,13 +144,9 @@ Preconditioner::SettlingRule Preconditioner::settling_rule(bool steady_start) co
 }
 
 PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
+  if (!spec.writes_anything()) return PreconditionOutcome::fresh_drive();
+  if (!spec.fill) throw std::invalid_argument("random preconditioning needs the sequential fill first");
   PreconditionOutcome out;
-  if (!spec.fill && (spec.random_capacities > 0 || spec.steady != PreconditionSpec::Steady::No))
-    throw std::invalid_argument("random preconditioning needs the sequential fill first");
-  if (!spec.fill) {
-    out.description = "none (fresh drive)";
-    return out;
-  }
   const std::uint64_t logical = firmware_.ftl().logical_pages();
   // The starting state: the FTL's preload of the steady state, else a steady-state fill, else
   // the sequential fill (which random writes then age).
