@@ -4,4 +4,9 @@
 #include <catch2/catch.hpp>
 #include <systemc>
 
-int sc_main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+#include "tlm/time_base.h"
+
+int sc_main(int argc, char* argv[]) {
+  ssd::tlmx::init_time_base();
+  return Catch::Session().run(argc, argv);
+}

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <systemc>
 
+#include "tlm/time_base.h"
+
 namespace ssd::tlmx {
 
 namespace {
@@ -17,9 +19,9 @@ std::string code_for(std::size_t n) {  // VCD identifier: base-94 over printable
 }
 }  // namespace
 
-VcdTracer::VcdTracer(const std::string& path, std::uint64_t window_start_ps, std::uint64_t window_end_ps,
+VcdTracer::VcdTracer(const std::string& path, std::uint64_t window_start_ticks, std::uint64_t window_end_ticks,
                      std::vector<std::string> groups)
-    : path_(path), buffer_(1 << 20), start_(window_start_ps), end_(window_end_ps), groups_(std::move(groups)) {
+    : path_(path), buffer_(1 << 20), start_(window_start_ticks), end_(window_end_ticks), groups_(std::move(groups)) {
   out_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   out_.open(path);
   if (!out_) throw std::runtime_error("cannot write waveform file '" + path + "'");
@@ -38,7 +40,7 @@ int VcdTracer::add(const std::string& scope, const std::string& name, unsigned w
 }
 
 void VcdTracer::write_header() {
-  out_ << "$date simulation $end\n$version ssd-vp $end\n$timescale 1ps $end\n";
+  out_ << "$date simulation $end\n$version ssd-vp $end\n$timescale " << kTickPicoseconds << "ps $end\n";
   // Signals grouped by scope (sorted), nested scopes opened and closed by common prefix.
   auto split = [](const std::string& scope) {
     std::vector<std::string> parts;
@@ -133,14 +135,11 @@ void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t, std::uin
   apply(id, value, t);
 }
 
-static std::uint64_t now_ps() {
-  return sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
-}
 
-void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t) { change_at(id, value, t, now_ps()); }
+void VcdTracer::change_at(int id, std::uint64_t value, std::uint64_t t) { change_at(id, value, t, now_ticks()); }
 
 void VcdTracer::change(int id, std::uint64_t value) {
-  const std::uint64_t now = now_ps();
+  const std::uint64_t now = now_ticks();
   change_at(id, value, now, now);
 }
 

@@ -17,10 +17,10 @@ namespace ssd::tlmx {
 
 class VcdTracer {
  public:
-  // Window in picoseconds; end = 0 means "until the end". groups: keep only signals whose scope,
+  // Times are kernel ticks (tlm/time_base.h), as is the file's timescale. Window:  end = 0 means "until the end". groups: keep only signals whose scope,
   // below the top level, starts with one of these ("host" keeps ssd.host and
   // ssd.host_interface, "channel1" one channel, "channel" all); empty keeps everything.
-  VcdTracer(const std::string& path, std::uint64_t window_start_ps = 0, std::uint64_t window_end_ps = 0,
+  VcdTracer(const std::string& path, std::uint64_t window_start_ticks = 0, std::uint64_t window_end_ticks = 0,
             std::vector<std::string> groups = {});
   ~VcdTracer();
 
@@ -28,10 +28,10 @@ class VcdTracer {
   int add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial = 0);
   // Records a change at the current simulation time.
   void change(int id, std::uint64_t value);
-  // Records a change at `time_ps`, which must not be before the current simulation time.
-  void change_at(int id, std::uint64_t value, std::uint64_t time_ps);
-  // Same, for callers that keep their own clock (tests, tools): `now_ps` is the present.
-  void change_at(int id, std::uint64_t value, std::uint64_t time_ps, std::uint64_t now_ps);
+  // Records a change at `time_ticks`, which must not be before the current simulation time.
+  void change_at(int id, std::uint64_t value, std::uint64_t time_ticks);
+  // Same, for callers that keep their own clock (tests, tools): `now_ticks` is the present.
+  void change_at(int id, std::uint64_t value, std::uint64_t time_ticks, std::uint64_t now_ticks);
   void close();
   const std::string& path() const { return path_; }
 

@@ -1,6 +1,9 @@
 #include "hw/bus/system_bus.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "tlm/time_base.h"
 
 namespace ssd::hw {
 
@@ -11,9 +14,9 @@ SystemBus::SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config
       initiators("initiators"),
       targets("targets"),
       cfg_(config),
-      cycle_(1e6 / config.clock_mhz, sc_core::SC_PS),
-      busy_ps_(metrics.counter("busy_ps")),
-      wait_ps_(metrics.counter("wait_ps")),
+      cycle_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
+      busy_ticks_(metrics.counter("busy_ticks")),
+      wait_ticks_(metrics.counter("wait_ticks")),
       transfers_(metrics.counter("transfers")),
       bytes_(metrics.counter("bytes")) {
   initiators.register_b_transport(this, &SystemBus::b_transport);
@@ -35,10 +38,10 @@ void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   const std::uint64_t arrival = now + delay.value();
   const std::uint64_t beats = (trans.get_data_length() + cfg_.width_bytes - 1) / cfg_.width_bytes;
-  const std::uint64_t occupancy = cycle_.value() * beats;
+  const auto occupancy = static_cast<std::uint64_t>(std::llround(cycle_ticks_ * double(beats)));
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
-  wait_ps_ += start - arrival;
-  busy_ps_ += occupancy;
+  wait_ticks_ += start - arrival;
+  busy_ticks_ += occupancy;
   ++transfers_;
   bytes_ += trans.get_data_length();
   delay = sc_time::from_value(start + occupancy - now);

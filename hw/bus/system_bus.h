@@ -43,10 +43,10 @@ class SystemBus : public sc_core::sc_module {
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
   SystemBusConfig cfg_;
-  sc_core::sc_time cycle_;
+  double cycle_ticks_;  // a bus cycle in kernel ticks, unrounded
   tlmx::BusyCalendar calendar_;
   std::vector<Range> map_;
-  std::uint64_t &busy_ps_, &wait_ps_, &transfers_, &bytes_;
+  std::uint64_t &busy_ticks_, &wait_ticks_, &transfers_, &bytes_;
 };
 
 }  // namespace ssd::hw

@@ -14,7 +14,7 @@ enum StateCode : std::uint64_t { kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg
 std::uint64_t array_code(tlmx::FlashOpcode op) {
   return tlmx::is_read(op) ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
 }
-std::uint64_t ps(sc_time t) { return t.value(); }  // the kernel's resolution is 1 ps
+std::uint64_t ticks(sc_time t) { return t.value(); }  // kernel ticks, the VCD's unit
 }  // namespace
 
 ChannelController::ChannelController(sc_core::sc_module_name name, const ChannelControllerConfig& config,
@@ -26,7 +26,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       array_(array),
       vcd_(vcd),
       posted_("posted"),
-      bus_busy_ps_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_busy_ps")),
+      bus_busy_ticks_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_busy_ticks")),
       bus_transfers_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_transfers")),
       first_die_(config.channel * config.geometry.dies_per_channel()) {
   flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
@@ -39,7 +39,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
     auto die = std::make_unique<Die>();
     die->index = d;
     MetricSet& m = metrics.set("hw.channel" + std::to_string(cfg_.channel) + ".die" + std::to_string(d));
-    die->busy_ps = &m.counter("busy_ps");
+    die->busy_ticks = &m.counter("busy_ticks");
     die->reads = &m.counter("reads");
     die->programs = &m.counter("programs");
     die->erases = &m.counter("erases");
@@ -64,7 +64,7 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
 }
 
 void ChannelController::set_phase(Die& die, Phase p, sc_time now) {
-  if (die.phase == Phase::Array) *die.busy_ps += (now - die.busy_since).value();  // the die worked
+  if (die.phase == Phase::Array) *die.busy_ticks += (now - die.busy_since).value();  // the die worked
   die.phase = p;
   if (p == Phase::Array) die.busy_since = now;
   if (!vcd_ || p == Phase::Array || p == Phase::DmaOut) return;  // traced at the grant
@@ -76,7 +76,7 @@ std::uint32_t ChannelController::data_bytes(tlmx::FlashOpcode op) const {
 }
 
 void ChannelController::trace_state(Die& die, std::uint64_t code, sc_time at) {
-  if (vcd_) vcd_->change_at(die.vcd_state, code, ps(at));
+  if (vcd_) vcd_->change_at(die.vcd_state, code, ticks(at));
 }
 
 bool ChannelController::anyone_waits_for_bus() const {
@@ -214,7 +214,7 @@ void ChannelController::arbitrate(sc_time now) {
   sc_time bus;
   if (die.phase == Phase::WantBusOut) {  // data out, then the DMA to the data buffer
     bus = cfg_.bus.transfer(std::uint64_t(data_bytes(op)) * planes);
-    *die.busy_ps += bus.value();
+    *die.busy_ticks += bus.value();
     set_phase(die, Phase::DmaOut, now);
     const sc_time done = dma_transfer(die, tlm::TLM_WRITE_COMMAND, bus);
     trace_state(die, kOut, now);
@@ -242,11 +242,11 @@ void ChannelController::arbitrate(sc_time now) {
     die.event.notify(bus + array_time);
   }
   bus_free_at_ = now + bus;
-  bus_busy_ps_ += bus.value();
+  bus_busy_ticks_ += bus.value();
   ++bus_transfers_;
   if (vcd_) {
-    vcd_->change_at(vcd_owner_, die.index + 1, ps(now));
-    vcd_->change_at(vcd_owner_, 0, ps(bus_free_at_));
+    vcd_->change_at(vcd_owner_, die.index + 1, ticks(now));
+    vcd_->change_at(vcd_owner_, 0, ticks(bus_free_at_));
   }
   if (anyone_waits_for_bus()) bus_free_.notify(bus);
 }
@@ -300,7 +300,7 @@ void ChannelController::finish(Die& die, sc_time now) {
 void ChannelController::end_of_simulation_stats(sc_time end) {
   for (auto& d : dies_)
     if (d->phase == Phase::Array) {
-      *d->busy_ps += (std::min(end, d->until) - d->busy_since).value();
+      *d->busy_ticks += (std::min(end, d->until) - d->busy_since).value();
       d->busy_since = end;
     }
 }

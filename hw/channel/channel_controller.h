@@ -74,7 +74,7 @@ class ChannelController : public sc_core::sc_module {
     sc_core::sc_time until, ready_since, busy_since;
     sc_core::sc_event event;
     tlm::tlm_generic_payload dma_trans;
-    std::uint64_t *busy_ps = nullptr, *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr;
+    std::uint64_t *busy_ticks = nullptr, *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr;
     int vcd_state = -1, vcd_queue = -1;
   };
 
@@ -100,7 +100,7 @@ class ChannelController : public sc_core::sc_module {
   sc_core::sc_time bus_free_at_;
   sc_core::sc_event bus_free_;  // notified only when a die waits for the bus
   std::vector<unsigned char> dma_dummy_;
-  std::uint64_t &bus_busy_ps_, &bus_transfers_;
+  std::uint64_t &bus_busy_ticks_, &bus_transfers_;
   int vcd_owner_ = -1;
   std::uint32_t first_die_;  // global index of this channel's die 0
 };

@@ -1,6 +1,9 @@
 #include "hw/core/embedded_core.h"
 
+#include <cmath>
 #include <string>
+
+#include "tlm/time_base.h"
 
 namespace ssd::hw {
 
@@ -12,16 +15,16 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
       bus("bus"),
       cfg_(config),
       cores_(config.count),
-      period_(1e6 / config.clock_mhz, sc_core::SC_PS),
+      period_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
       scratch_(4096),
       cycles_(metrics.set("hw.cores").counter("cycles")),
       accesses_(metrics.set("hw.cores").counter("table_accesses")),
-      access_ps_(metrics.set("hw.cores").counter("table_access_ps")),
+      access_ticks_(metrics.set("hw.cores").counter("table_access_ticks")),
       vcd_(vcd) {
   if (vcd_) vcd_jobs_ = vcd_->add("ssd.cores", "jobs_waiting", 16);
   for (unsigned k = 0; k < cfg_.count; ++k) {
     MetricSet& m = metrics.set("hw.cores.core" + std::to_string(k));
-    busy_ps_.push_back(&m.counter("busy_ps"));
+    busy_ticks_.push_back(&m.counter("busy_ticks"));
     jobs_run_.push_back(&m.counter("jobs"));
     if (vcd_) vcd_busy_.push_back(vcd_->add("ssd.cores", "core" + std::to_string(k) + "_busy", 1));
     sc_core::sc_spawn_options opts;
@@ -41,7 +44,7 @@ void EmbeddedCore::post(Job job) {
 void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
   if (!in_job_) return;
   cycles_ += cycles;
-  offset_ += period_ * double(cycles);
+  offset_ += sc_time::from_value(static_cast<std::uint64_t>(std::llround(period_ticks_ * double(cycles))));
 }
 
 void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write) {
@@ -61,7 +64,7 @@ void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write
                              access_.get_response_string())
                                 .c_str());
   ++accesses_;
-  access_ps_ += (offset_ - before).value();
+  access_ticks_ += (offset_ - before).value();
 }
 
 void EmbeddedCore::run(unsigned core) {
@@ -87,7 +90,7 @@ void EmbeddedCore::run(unsigned core) {
   in_job_ = false;
   const sc_time spent = offset_;
   offset_ = sc_core::SC_ZERO_TIME;
-  *busy_ps_[core] += spent.value();
+  *busy_ticks_[core] += spent.value();
   if (vcd_) {
     vcd_->change(vcd_jobs_, jobs_.size());
     vcd_->change(vcd_busy_[core], 1);

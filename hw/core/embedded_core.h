@@ -55,14 +55,15 @@ class EmbeddedCore : public sc_core::sc_module {
   };
   CoreConfig cfg_;
   std::vector<CoreState> cores_;
-  sc_core::sc_time period_, offset_;
+  double period_ticks_;  // a cycle in kernel ticks, unrounded: charges round once, not per cycle
+  sc_core::sc_time offset_;
   std::deque<Job> jobs_;
   sc_core::sc_event work_;
   bool in_job_ = false;
   tlm::tlm_generic_payload access_;
   std::vector<unsigned char> scratch_;
-  std::vector<std::uint64_t*> busy_ps_, jobs_run_;
-  std::uint64_t &cycles_, &accesses_, &access_ps_;
+  std::vector<std::uint64_t*> busy_ticks_, jobs_run_;
+  std::uint64_t &cycles_, &accesses_, &access_ticks_;
   tlmx::VcdTracer* vcd_;
   std::vector<int> vcd_busy_;
   int vcd_jobs_ = -1;

@@ -1,5 +1,7 @@
 #include "hw/host/host_interface.h"
 
+#include "tlm/time_base.h"
+
 #include <algorithm>
 #include <string>
 
@@ -26,7 +28,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
       commands_(metrics.set("hw.host_interface").counter("commands")),
       bytes_down_(metrics.set("hw.host_interface").counter("bytes_to_device")),
       bytes_up_(metrics.set("hw.host_interface").counter("bytes_to_host")),
-      link_wait_ps_(metrics.set("hw.host_interface").counter("link_wait_ps")),
+      link_wait_ticks_(metrics.set("hw.host_interface").counter("link_wait_ticks")),
       vcd_(vcd) {
   host.register_nb_transport_fw(this, &HostInterface::nb_transport_fw);
   for (std::uint32_t s = config.queue_depth; s-- > 0;) free_slots_.push_back(s);
@@ -44,9 +46,9 @@ tlm::tlm_sync_enum HostInterface::nb_transport_fw(tlm::tlm_generic_payload& tran
 }
 
 sc_time HostInterface::link(Direction& dir, sc_time ready, std::uint64_t bytes) {
-  const std::uint64_t duration = static_cast<std::uint64_t>(double(bytes) / cfg_.bytes_per_second() * 1e12 + 0.5);
+  const std::uint64_t duration = static_cast<std::uint64_t>(double(bytes) / cfg_.bytes_per_second() / tlmx::ticks_to_seconds(1) + 0.5);
   const std::uint64_t start = dir.calendar.book(ready.value(), duration, sc_core::sc_time_stamp().value());
-  link_wait_ps_ += start - ready.value();
+  link_wait_ticks_ += start - ready.value();
   return sc_time::from_value(start + duration) + cfg_.latency;
 }
 

@@ -78,7 +78,7 @@ class HostInterface : public sc_core::sc_module {
   Direction down_, up_;
   tlm::tlm_generic_payload dma_trans_;
   std::vector<unsigned char> scratch_;
-  std::uint64_t &commands_, &bytes_down_, &bytes_up_, &link_wait_ps_;
+  std::uint64_t &commands_, &bytes_down_, &bytes_up_, &link_wait_ticks_;
   tlmx::VcdTracer* vcd_;
   int vcd_outstanding_ = -1;
 };

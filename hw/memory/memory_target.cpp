@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tlm/time_base.h"
+
 namespace ssd::hw {
 
 using sc_core::sc_time;
@@ -13,8 +15,8 @@ MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& con
       reads_(metrics.counter("reads")),
       writes_(metrics.counter("writes")),
       bytes_(metrics.counter("bytes")),
-      busy_ps_(metrics.counter("busy_ps")),
-      wait_ps_(metrics.counter("wait_ps")) {
+      busy_ticks_(metrics.counter("busy_ticks")),
+      wait_ticks_(metrics.counter("wait_ticks")) {
   socket.register_b_transport(this, &MemoryTarget::b_transport);
 }
 
@@ -25,13 +27,13 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
   }
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   const std::uint64_t arrival = now + delay.value();
-  // picoseconds, rounded as sc_time(double, SC_PS) rounds, without constructing one per access
+  // kernel ticks, rounded as sc_time(double, unit) rounds, without constructing one per access
   const std::uint64_t occupancy =
-      cfg_.latency.value() +
-      static_cast<std::uint64_t>(double(trans.get_data_length()) / (cfg_.bandwidth_mbps * 1e6) * 1e12 + 0.5);
+      cfg_.latency.value() + static_cast<std::uint64_t>(double(trans.get_data_length()) /
+                                                            (cfg_.bandwidth_mbps * 1e6) / tlmx::ticks_to_seconds(1) + 0.5);
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
-  wait_ps_ += start - arrival;
-  busy_ps_ += occupancy;
+  wait_ticks_ += start - arrival;
+  busy_ticks_ += occupancy;
   (trans.is_read() ? reads_ : writes_)++;
   bytes_ += trans.get_data_length();
   delay = sc_time::from_value(start + occupancy - now);

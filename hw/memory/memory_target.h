@@ -35,7 +35,7 @@ class MemoryTarget : public sc_core::sc_module {
 
   MemoryConfig cfg_;
   tlmx::BusyCalendar calendar_;
-  std::uint64_t &reads_, &writes_, &bytes_, &busy_ps_, &wait_ps_;
+  std::uint64_t &reads_, &writes_, &bytes_, &busy_ticks_, &wait_ticks_;
 };
 
 }  // namespace ssd::hw

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "tlm/time_base.h"
+
 namespace ssd::platform {
 
 using nlohmann::json;
@@ -151,20 +153,21 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   // Hardware metrics; busy fractions are over the simulated time until the drive went idle,
   // which includes GC still running after the host's last completion.
   const double hw_seconds = std::max(f.simulated_seconds, f.idle_seconds);
-  const double end_ps = hw_seconds * 1e12 > 0 ? hw_seconds * 1e12 : 1;
+  const double end_ticks = hw_seconds > 0 ? hw_seconds / tlmx::ticks_to_seconds(1) : 1;
+  auto ticks_us = [](std::uint64_t ticks) { return tlmx::ticks_to_seconds(ticks) * 1e6; };
   json channels = json::array();
   for (std::uint32_t ch = 0; ch < config.geometry.channels; ++ch) {
     const std::string cs = "hw.channel" + std::to_string(ch);
     json dies = json::array();
     for (std::uint32_t d = 0; d < config.geometry.dies_per_channel(); ++d) {
       const std::string ds = cs + ".die" + std::to_string(d);
-      dies.push_back({{"busy_fraction", double(counter(metrics, ds, "busy_ps")) / end_ps},
+      dies.push_back({{"busy_fraction", double(counter(metrics, ds, "busy_ticks")) / end_ticks},
                       {"reads", counter(metrics, ds, "reads")},
                       {"programs", counter(metrics, ds, "programs")},
                       {"erases", counter(metrics, ds, "erases")},
                       {"multiplane_operations", counter(metrics, ds, "multiplane_operations")}});
     }
-    channels.push_back({{"busy_fraction", double(counter(metrics, cs, "bus_busy_ps")) / end_ps},
+    channels.push_back({{"busy_fraction", double(counter(metrics, cs, "bus_busy_ticks")) / end_ticks},
                         {"transfers", counter(metrics, cs, "bus_transfers")},
                         {"dies", dies}});
   }
@@ -172,13 +175,13 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   double core_busy = 0;
   for (std::uint32_t k = 0; k < config.core.count; ++k) {
     const std::string s = "hw.cores.core" + std::to_string(k);
-    const double b = double(counter(metrics, s, "busy_ps")) / end_ps;
+    const double b = double(counter(metrics, s, "busy_ticks")) / end_ticks;
     core_busy += b;
     cores.push_back({{"utilization", b}, {"jobs", counter(metrics, s, "jobs")}});
   }
   auto memory = [&](const std::string& s) {
-    return json{{"busy_fraction", double(counter(metrics, s, "busy_ps")) / end_ps},
-                {"wait_us", double(counter(metrics, s, "wait_ps")) / 1e6},
+    return json{{"busy_fraction", double(counter(metrics, s, "busy_ticks")) / end_ticks},
+                {"wait_us", ticks_us(counter(metrics, s, "wait_ticks"))},
                 {"reads", counter(metrics, s, "reads")},
                 {"writes", counter(metrics, s, "writes")},
                 {"bytes", counter(metrics, s, "bytes")}};
@@ -187,8 +190,8 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
       {"simulated_seconds", hw_seconds},
       {"channels", channels},
       {"system_bus",
-       {{"busy_fraction", double(counter(metrics, "hw.bus", "busy_ps")) / end_ps},
-        {"wait_us", double(counter(metrics, "hw.bus", "wait_ps")) / 1e6},
+       {{"busy_fraction", double(counter(metrics, "hw.bus", "busy_ticks")) / end_ticks},
+        {"wait_us", ticks_us(counter(metrics, "hw.bus", "wait_ticks"))},
         {"transfers", counter(metrics, "hw.bus", "transfers")},
         {"bytes", counter(metrics, "hw.bus", "bytes")}}},
       {"sram", memory("hw.sram")},
@@ -197,13 +200,13 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
        {{"utilization", core_busy / config.core.count},
         {"cycles", counter(metrics, "hw.cores", "cycles")},
         {"table_accesses", counter(metrics, "hw.cores", "table_accesses")},
-        {"table_access_us", double(counter(metrics, "hw.cores", "table_access_ps")) / 1e6},
+        {"table_access_us", ticks_us(counter(metrics, "hw.cores", "table_access_ticks"))},
         {"per_core", cores}}},
       {"host_interface",
        {{"commands", counter(metrics, "hw.host_interface", "commands")},
         {"bytes_to_device", counter(metrics, "hw.host_interface", "bytes_to_device")},
         {"bytes_to_host", counter(metrics, "hw.host_interface", "bytes_to_host")},
-        {"link_wait_us", double(counter(metrics, "hw.host_interface", "link_wait_ps")) / 1e6}}}};
+        {"link_wait_us", ticks_us(counter(metrics, "hw.host_interface", "link_wait_ticks"))}}}};
   json erase_counts = json::array();  // [erase count, blocks]
   for (const auto& [erases, blocks] : f.erase_counts) erase_counts.push_back({erases, blocks});
   r["hardware"]["erase_count_histogram"] = erase_counts;

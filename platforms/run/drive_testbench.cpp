@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "platforms/functional/functional_hal.h"
+#include "tlm/time_base.h"
 
 namespace ssd::platform {
 
@@ -25,10 +26,20 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
   if (host.queue_depth > config_.host.queue_depth)
     throw ConfigError("queue depth " + std::to_string(host.queue_depth) + " exceeds host.queue_depth = " +
                       std::to_string(config_.host.queue_depth));
-  host.capacity_sectors = capacity;
-  host.max_request_pages = config_.firmware.buffer_slots;
+  host.admission.capacity_sectors = capacity;
+  host.admission.page_bytes = config_.geometry.page_bytes;
+  host.admission.max_request_pages = config_.firmware.buffer_slots;
+  host.admission.max_arrival_seconds = tlmx::max_simulated_seconds();
+  host.admission.limit_text = tlmx::describe_limit();
+  admission_rules_ = host.admission;
+  workload_factory_ = workload;
   host_ = std::make_unique<stimuli::HostModel>((name + "_host").c_str(), host, *workload_, *oracle_, metrics_, vcd);
   host_->nvme.bind(top_->host_interface().host);
+}
+
+stimuli::WorkloadScan DriveTestbench::check_workload() {
+  std::unique_ptr<stimuli::Workload> copy = workload_factory_(firmware().capacity_sectors());
+  return stimuli::scan_workload(*copy, stimuli::RequestAdmission(admission_rules_));
 }
 
 PreconditionOutcome DriveTestbench::precondition(const PreconditionSpec& spec) {

@@ -22,10 +22,14 @@ using WorkloadFactory = std::function<std::unique_ptr<stimuli::Workload>(std::ui
 
 class DriveTestbench {
  public:
-  // host.capacity_sectors is filled in from the firmware.
+  // host.admission's drive bounds (capacity, page, buffer, time limit) are filled in here.
   DriveTestbench(const std::string& name, const PlatformConfig& config, const WorkloadFactory& workload,
                  stimuli::HostModelConfig host, tlmx::VcdTracer* vcd = nullptr);
 
+  // Before anything is simulated: reads a second copy of the workload through, checking every
+  // request as the host will (bounds, buffer, arrival within the time limit); throws
+  // WorkloadError on the first bad request or an empty workload.
+  stimuli::WorkloadScan check_workload();
   // Before sc_start: preconditions the drive on the functional HAL (same firmware, same NAND
   // array; see platforms/run/preconditioner.h), then measurement starts from zero.
   PreconditionOutcome precondition(const PreconditionSpec& spec);
@@ -47,6 +51,8 @@ class DriveTestbench {
   std::unique_ptr<stimuli::IntegrityOracle> oracle_;
   std::unique_ptr<stimuli::Workload> workload_;
   std::unique_ptr<stimuli::HostModel> host_;
+  WorkloadFactory workload_factory_;
+  stimuli::AdmissionRules admission_rules_;
 };
 
 }  // namespace ssd::platform

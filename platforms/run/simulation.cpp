@@ -15,6 +15,7 @@
 #include "platforms/run/drive_testbench.h"
 #include "stimuli/open_trace.h"
 #include "stimuli/repeated_workload.h"
+#include "tlm/time_base.h"
 
 namespace ssd::platform {
 
@@ -53,8 +54,9 @@ RunOutcome run_simulation(const RunOptions& o) {
   const PlatformConfig& cfg = o.platform;
   std::unique_ptr<tlmx::VcdTracer> vcd;
   if (!o.vcd_path.empty())
-    vcd = std::make_unique<tlmx::VcdTracer>(o.vcd_path, std::uint64_t(o.vcd_start_us * 1e6),
-                                            std::uint64_t(o.vcd_end_us * 1e6), o.vcd_groups);
+    vcd = std::make_unique<tlmx::VcdTracer>(o.vcd_path, tlmx::seconds_to_time(o.vcd_start_us * 1e-6, "--vcd-start-us").value(),
+                                            tlmx::seconds_to_time(o.vcd_end_us * 1e-6, "--vcd-end-us").value(),
+                                            o.vcd_groups);
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
     auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
       if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * fw::kSectorBytes);
@@ -73,13 +75,14 @@ RunOutcome run_simulation(const RunOptions& o) {
   };
   stimuli::HostModelConfig hc;
   hc.queue_depth = o.queue_depth;
-  hc.open_loop = o.open_loop;
-  hc.time_scale = o.time_scale;
-  hc.fold_addresses = o.fold_addresses;
+  hc.admission.open_loop = o.open_loop;
+  hc.admission.time_scale = o.time_scale;
+  hc.admission.fold_addresses = o.fold_addresses;
   if (o.progress) hc.progress = progress_printer();
   DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());
 
   RunFacts facts;
+  bench.check_workload();  // bad input stops the run here, before preconditioning
   const auto pre_t0 = std::chrono::steady_clock::now();
   PreconditionSpec pre = o.precondition;
   pre.seed = o.synthetic.seed + 1000;
@@ -87,10 +90,15 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.precondition_wall_seconds = seconds_since(pre_t0);
 
   const auto t0 = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  // Bounded by the time base's limit: a run whose time runs away stops there instead of
+  // saturating the kernel's clock (without the bound, starvation still ends the run).
+  sc_core::sc_start(tlmx::max_simulated_time(), sc_core::SC_EXIT_ON_STARVATION);
   facts.wall_seconds = seconds_since(t0);
   stimuli::HostModel& host = bench.host();
   if (!host.workload_error().empty()) throw stimuli::WorkloadError(host.workload_error());
+  if (sc_core::sc_time_stamp() >= tlmx::max_simulated_time())
+    throw RunError("simulated time reached the simulator's limit of " + tlmx::describe_limit() + " with " +
+                   std::to_string(host.completed()) + " requests completed: the run cannot be simulated faithfully");
   if (!host.finished())
     throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                    std::to_string(host.completed()) + " requests completed: nothing left to happen (firmware deadlock?)");

@@ -24,6 +24,7 @@
 #include "platforms/report/report.h"
 #include "platforms/run/simulation.h"
 #include "stimuli/host_request.h"
+#include "tlm/time_base.h"
 
 namespace {
 
@@ -85,6 +86,7 @@ void convert_to_fst(const std::string& vcd, const std::string& fst) {
 
 int sc_main(int argc, char* argv[]) {
   using namespace ssd;
+  tlmx::init_time_base();
   CLI::App app{"ssdsim: SystemC/TLM-2.0 co-simulation of an SSD (NAND, channels, controller, firmware, host)"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");

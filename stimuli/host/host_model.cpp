@@ -1,6 +1,7 @@
 #include "stimuli/host/host_model.h"
 
 #include "fw/runtime/host_command.h"
+#include "tlm/time_base.h"
 
 namespace ssd::stimuli {
 
@@ -11,6 +12,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
     : sc_module(name),
       nvme("nvme"),
       cfg_(config),
+      admission_(config.admission),
       workload_(workload),
       oracle_(oracle),
       reads_(metrics.set("host").counter("reads")),
@@ -83,17 +85,13 @@ void HostModel::replay() {
       continue;
     }
     if (!workload_.next(req)) break;
-    check_and_fold(req);
+    folded_ += admission_.admit(req, workload_);
     sc_time arrival = sc_core::sc_time_stamp();
-    if (cfg_.open_loop) {
-      arrival = sc_time(double(req.arrival_ns) * cfg_.time_scale, sc_core::SC_NS);
+    if (cfg_.admission.open_loop) {
+      arrival = tlmx::seconds_to_time(admission_.arrival_seconds(req), "arrival");  // admitted: within the limit
       if (arrival > sc_core::sc_time_stamp()) sc_core::wait(arrival - sc_core::sc_time_stamp());
     }
     const fw::PageSpan span = fw::page_span(req.lba, req.sectors, page_bytes);
-    if (span.count > cfg_.max_request_pages)
-      throw WorkloadError(where() + ": request of " + std::to_string(span.count) +
-                          " pages is larger than the drive's data buffer (firmware.buffer_slots = " +
-                          std::to_string(cfg_.max_request_pages) + ")");
     if (per_stream) {
       if (in_flight_.conflicts(span.first, span.count, req.write) ||
           still_parked.conflicts(span.first, span.count, req.write)) {
@@ -109,7 +107,7 @@ void HostModel::replay() {
         sc_core::wait(slot_freed_);
       }
       if (held) ++held_;
-      if (!cfg_.open_loop) arrival = sc_core::sc_time_stamp();
+      if (!cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
     }
     send(req, arrival, span);
   }
@@ -119,26 +117,6 @@ void HostModel::replay() {
   }
   finished_ = true;
   finished_event_.notify(sc_core::SC_ZERO_TIME);
-}
-
-std::string HostModel::where() const {
-  return workload_.position().empty() ? workload_.describe() : workload_.position();
-}
-
-void HostModel::check_and_fold(HostRequest& req) {
-  if (req.sectors == 0) throw WorkloadError(where() + ": request of zero sectors");
-  if (req.lba + req.sectors <= cfg_.capacity_sectors) return;
-  if (!cfg_.fold_addresses || req.sectors > cfg_.capacity_sectors)
-    throw WorkloadError(where() + ": request at sector " + std::to_string(req.lba) + " (+" +
-                        std::to_string(req.sectors) + ") is beyond the drive's " +
-                        std::to_string(cfg_.capacity_sectors) + " sectors (use --fold to map it in)");
-  // Fold by whole pages so the request keeps its alignment within a page.
-  const std::uint32_t page_bytes = oracle_.page_bytes();
-  const std::uint64_t page_sectors = page_bytes / fw::kSectorBytes;
-  const std::uint64_t span_pages = fw::page_span(req.lba, req.sectors, page_bytes).count;
-  const std::uint64_t slots = cfg_.capacity_sectors / page_sectors - span_pages + 1;
-  req.lba = (req.lba / page_sectors) % slots * page_sectors + req.lba % page_sectors;
-  ++folded_;
 }
 
 void HostModel::send(const HostRequest& req, sc_time arrival, const fw::PageSpan& span) {

@@ -25,6 +25,7 @@
 #include "fw/runtime/host_command.h"
 #include "stimuli/host_request.h"
 #include "stimuli/integrity_oracle.h"
+#include "stimuli/request_admission.h"
 #include "tlm/host_command.h"
 #include "tlm/vcd_tracer.h"
 
@@ -32,11 +33,9 @@ namespace ssd::stimuli {
 
 struct HostModelConfig {
   std::uint32_t queue_depth = 16;
-  bool open_loop = false;
-  double time_scale = 1.0;       // open loop: trace time multiplier (0.5 = twice as fast)
-  bool fold_addresses = false;   // map requests beyond the drive into it (lba modulo capacity)
-  std::uint64_t capacity_sectors = 0;
-  std::uint32_t max_request_pages = 0xffffffffu;  // the drive's data buffer; larger requests are bad input
+  // Open or closed loop, time scale, folding, and the drive's bounds every request is checked
+  // against (capacity, buffer and page size are filled in by the testbench).
+  AdmissionRules admission;
   // Called every 1,024 completions with the count so far, the simulated time and the share of
   // the workload read (negative: unknown), for progress lines.
   std::function<void(std::uint64_t completed, double simulated_s, double fraction)> progress;
@@ -68,14 +67,13 @@ class HostModel : public sc_core::sc_module {
   };
   void issue();
   void replay();
-  std::string where() const;  // the workload's position, for messages
   // Rejects a malformed request or one beyond the drive, or folds it in (--fold).
-  void check_and_fold(HostRequest& req);
   // Hands the request to the drive in a free command slot.
   void send(const HostRequest& req, sc_core::sc_time arrival, const fw::PageSpan& span);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
   HostModelConfig cfg_;
+  RequestAdmission admission_;
   Workload& workload_;
   IntegrityOracle& oracle_;
   std::vector<std::unique_ptr<Slot>> slots_;

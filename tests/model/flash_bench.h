@@ -139,6 +139,6 @@ class ChannelBench : public sc_core::sc_module {
   FlashScript script;
 };
 
-inline double diff_ps(sc_time a, sc_time b) { return std::abs(double(a.value()) - double(b.value())); }
+inline double diff_ticks(sc_time a, sc_time b) { return std::abs(double(a.value()) - double(b.value())); }
 
 }  // namespace ssd::test

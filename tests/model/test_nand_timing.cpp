@@ -30,11 +30,11 @@ TEST_CASE("Single flash operations take exactly their closed-form latency", "[mo
   auto r2 = b.script.post(FlashOpcode::Read, lsb, t5 + sc_time(4, sc_core::SC_MS));
   sc_core::sc_start();
 
-  CHECK(diff_ps(b.script.done_at(p0), prog_lsb) <= 1);
-  CHECK(diff_ps(b.script.done_at(p1) - t1, prog_msb) <= 1);
-  CHECK(diff_ps(b.script.done_at(r0) - t2, read_lsb) <= 1);
-  CHECK(diff_ps(b.script.done_at(r1) - t3, read_msb) <= 1);
-  CHECK(diff_ps(b.script.done_at(e0) - t4, erase) <= 1);
+  CHECK(diff_ticks(b.script.done_at(p0), prog_lsb) <= 1);
+  CHECK(diff_ticks(b.script.done_at(p1) - t1, prog_msb) <= 1);
+  CHECK(diff_ticks(b.script.done_at(r0) - t2, read_lsb) <= 1);
+  CHECK(diff_ticks(b.script.done_at(r1) - t3, read_msb) <= 1);
+  CHECK(diff_ticks(b.script.done_at(e0) - t4, erase) <= 1);
   // Data and OOB come back from the array; an erased page reads as unwritten.
   CHECK(b.script.result(r0).lpn == 11);
   CHECK(b.script.result(r0).token == 111);
@@ -65,7 +65,7 @@ TEST_CASE("Multi-plane program runs both planes in one array time", "[model][nan
   sc_core::sc_start();
   // One DMA of both pages, command cycles and data for each plane, one tPROG.
   const sc_time expected = b.dma(2) + (b.cmd(7) + b.transfer()) * 2.0 + sc_time(600, SC_US);
-  CHECK(diff_ps(b.script.done_at(a), expected) <= 1);
+  CHECK(diff_ticks(b.script.done_at(a), expected) <= 1);
   CHECK(b.script.done_at(d) == b.script.done_at(a));
   CHECK(b.metrics.set("hw.channel0.die0").counter("multiplane_operations") == 1);
 }
@@ -79,8 +79,8 @@ TEST_CASE("Without multi-plane the same two programs take two array times", "[mo
   auto d = b.script.post(FlashOpcode::Program, g.first_page(g.block_at(1, 5)), sc_core::SC_ZERO_TIME);
   sc_core::sc_start();
   const sc_time one = b.dma() + b.cmd(7) + b.transfer() + sc_time(600, SC_US);
-  CHECK(diff_ps(b.script.done_at(a), one) <= 1);
-  CHECK(diff_ps(b.script.done_at(d), one * 2.0) <= 1);
+  CHECK(diff_ticks(b.script.done_at(a), one) <= 1);
+  CHECK(diff_ticks(b.script.done_at(d), one * 2.0) <= 1);
 }
 
 TEST_CASE("Read-first lets a read overtake programs of other blocks, never of its own block", "[model][nand]") {
@@ -99,7 +99,7 @@ TEST_CASE("Read-first lets a read overtake programs of other blocks, never of it
   auto r_same = b.script.post(FlashOpcode::Read, g.first_page(1) + 1, t);
   sc_core::sc_start();
   const sc_time read_lsb = b.cmd(7) + sc_time(50, SC_US) + b.transfer() + b.dma();
-  CHECK(diff_ps(b.script.done_at(r_other) - t, read_lsb) <= 1);  // went first
+  CHECK(diff_ticks(b.script.done_at(r_other) - t, read_lsb) <= 1);  // went first
   CHECK(b.script.done_at(w0) < b.script.done_at(w1));
   CHECK(b.script.done_at(w2) < b.script.done_at(r_same));
   CHECK(b.script.result(r_same).token == 66);
@@ -116,8 +116,8 @@ TEST_CASE("FIFO serves a die's queue in arrival order", "[model][nand]") {
   sc_core::sc_start();
   const sc_time prog = b.dma() + b.cmd(7) + b.transfer() + sc_time(600, SC_US);
   const sc_time read_lsb = b.cmd(7) + sc_time(50, SC_US) + b.transfer() + b.dma();
-  CHECK(diff_ps(b.script.done_at(w0) - t, prog) <= 1);
-  CHECK(diff_ps(b.script.done_at(r) - t, prog + read_lsb) <= 1);
+  CHECK(diff_ticks(b.script.done_at(w0) - t, prog) <= 1);
+  CHECK(diff_ticks(b.script.done_at(r) - t, prog + read_lsb) <= 1);
 }
 
 TEST_CASE("Multi-plane read returns both planes' data after one array time", "[model][nand][timing]") {
@@ -131,7 +131,7 @@ TEST_CASE("Multi-plane read returns both planes' data after one array time", "[m
   sc_core::sc_start();
   // Command cycles per plane, one tR, data out per plane, one DMA of both pages.
   const sc_time expected = b.cmd(7) * 2.0 + sc_time(50, SC_US) + b.transfer(2) + b.dma(2);
-  CHECK(diff_ps(b.script.done_at(a), expected) <= 1);
+  CHECK(diff_ticks(b.script.done_at(a), expected) <= 1);
   CHECK(b.script.done_at(d) == b.script.done_at(a));
   CHECK(b.script.result(a).token == 33);
   CHECK(b.script.result(d).token == 44);
@@ -148,7 +148,7 @@ TEST_CASE("An OOB read moves only the spare area", "[model][nand][timing]") {
   const sc_time out = b.cfg.bus_timing.transfer(g.oob_bytes);
   const sc_time dma = sc_time(1e6 / b.cfg.system_bus.clock_mhz, SC_PS) * std::ceil(oob / b.cfg.system_bus.width_bytes) +
                       b.cfg.dram.latency + sc_time(oob / (b.cfg.dram.bandwidth_mbps * 1e6) * 1e12, SC_PS);
-  CHECK(diff_ps(b.script.done_at(r), b.cmd(7) + sc_time(50, SC_US) + out + dma) <= 1);
+  CHECK(diff_ticks(b.script.done_at(r), b.cmd(7) + sc_time(50, SC_US) + out + dma) <= 1);
   CHECK(b.script.result(r).lpn == 12);
   CHECK(b.script.result(r).token == 120);
 }

@@ -24,7 +24,7 @@ double write_mb_s(DriveTestbench& d) {
 }  // namespace
 
 TEST_CASE("With the write cache a QD1 write completes before its program; without, after", "[model][buffer]") {
-  stimuli::HostModelConfig qd1{1, false, 1.0, false, 0, 0xffffffffu, {}};
+  stimuli::HostModelConfig qd1{1, {}, {}};
   DriveTestbench through("through", tiny({}), writes(300), qd1);
   DriveTestbench cached("cached", tiny({"firmware.write_cache=true"}), writes(300), qd1);
   sc_core::sc_start();
@@ -40,7 +40,7 @@ TEST_CASE("A full write cache throttles the host to the flash's rate", "[model][
   // Sustained QD16 page writes: the cache only hides latency while it has room; once its 32
   // pages are taken, writes complete as fast as pages are programmed, so throughput matches
   // write-through within a few percent, and the buffer is never over-committed.
-  stimuli::HostModelConfig qd16{16, false, 1.0, false, 0, 0xffffffffu, {}};
+  stimuli::HostModelConfig qd16{16, {}, {}};
   DriveTestbench through("through", tiny({"firmware.buffer_slots=32"}), writes(6000), qd16);
   DriveTestbench cached("cached", tiny({"firmware.buffer_slots=32", "firmware.write_cache=true"}), writes(6000), qd16);
   sc_core::sc_start();
