@@ -27,7 +27,7 @@ struct NandTiming {
 
 struct ChannelTiming {
   std::uint32_t width_bits = 8;
-  std::uint32_t rate_mts = 400;  // mega-transfers per second
+  double rate_mts = 400;  // mega-transfers per second (fractions allowed: 333.33 MT/s is a real part)
   // Time to move `bytes` across the bus: bytes / (width in bytes x transfer rate).
   sc_core::sc_time transfer(std::uint64_t bytes) const {
     const double seconds = double(bytes) / (double(width_bits) / 8.0 * double(rate_mts) * 1e6);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "fw/ftl/registry.h"
+#include "platforms/config/parameter.h"
 
 namespace ssd::platform {
 
@@ -42,93 +43,11 @@ class Reader {
   [[noreturn]] void fail(const std::string& key, const std::string& value, const std::string& expect) const {
     throw ConfigError(file_ + ": " + key + " = " + value + " is invalid: expected " + expect);
   }
-  std::string text(const std::string& key, const std::string& fallback) {
-    YAML::Node n = find(key);
-    read_.insert(key);
-    std::string v = fallback;
-    if (n.IsDefined() && !n.IsNull()) {
-      if (!n.IsScalar()) fail(key, "(not a scalar)", "a single value");
-      v = n.Scalar();
-    }
-    effective_[key] = v;
-    return v;
-  }
-  double real(const std::string& key, double fallback, double lo, double hi, bool lo_open = false) {
-    std::ostringstream fb;
-    fb << fallback;
-    std::string s = text(key, fb.str());
-    double v;
-    try {
-      std::size_t used;
-      v = std::stod(s, &used);
-      if (used != s.size()) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      fail(key, "'" + s + "'", "a number");
-    }
-    if (!(lo_open ? v > lo : v >= lo) || !(v <= hi)) {
-      std::ostringstream e;
-      e << "a number in " << (lo_open ? "(" : "[") << lo << ", " << hi << "]";
-      fail(key, s, e.str());
-    }
-    return v;
-  }
-  std::uint32_t integer(const std::string& key, std::uint32_t fallback, std::uint32_t lo, std::uint32_t hi) {
-    std::string s = text(key, std::to_string(fallback));
-    long long v;
-    try {
-      std::size_t used;
-      v = std::stoll(s, &used);
-      if (used != s.size()) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      fail(key, "'" + s + "'", "an integer");
-    }
-    if (v < lo || v > hi) fail(key, s, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return static_cast<std::uint32_t>(v);
-  }
-  bool boolean(const std::string& key, bool fallback) {
-    std::string s = text(key, fallback ? "true" : "false");
-    if (s == "true" || s == "yes" || s == "on") return true;
-    if (s == "false" || s == "no" || s == "off") return false;
-    fail(key, "'" + s + "'", "true or false");
-  }
-  std::string choice(const std::string& key, const std::string& fallback, const std::set<std::string>& allowed) {
-    std::string s = text(key, fallback);
-    if (!allowed.count(s)) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(key, "'" + s + "'", "one of " + list);
-    }
-    return s;
-  }
-  std::vector<double> list(const std::string& key, std::vector<double> fallback, double lo, double hi) {
-    YAML::Node n = find(key);
-    read_.insert(key);
-    std::vector<double> v = fallback;
-    if (n.IsDefined() && !n.IsNull()) {
-      v.clear();
-      if (n.IsScalar()) n.reset(YAML::Load("[" + n.Scalar() + "]"));
-      if (!n.IsSequence() || n.size() < 1 || n.size() > 10) fail(key, "(" + YAML::Dump(n) + ")", "a list of 1 to 10 numbers");
-      for (const auto& e : n) {
-        double x;
-        try {
-          x = e.as<double>();
-        } catch (const std::exception&) {
-          fail(key, YAML::Dump(n), "a list of numbers");
-        }
-        if (!(x > lo && x <= hi)) {
-          std::ostringstream os;
-          os << "numbers in (" << lo << ", " << hi << "]";
-          fail(key, YAML::Dump(n), os.str());
-        }
-        v.push_back(x);
-      }
-    }
-    std::ostringstream os;
-    os << "[";
-    for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-    os << "]";
-    effective_[key] = os.str();
-    return v;
+  // Reads one declared parameter: the file's value, parsed and checked, or its default.
+  nlohmann::json value(const Parameter& p) {
+    read_.insert(p.key);
+    const YAML::Node n = find(p.key);
+    return n.IsDefined() && !n.IsNull() ? p.parse(n, file_) : p.fallback;
   }
   // Keys present in the file that nothing read (typos, unknown parameters).
   void reject_unknown(const YAML::Node& n, const std::string& prefix) const {
@@ -145,14 +64,13 @@ class Reader {
     }
   }
   const YAML::Node& root() const { return root_; }
-  std::map<std::string, std::string>& effective() { return effective_; }
 
  private:
   YAML::Node root_;
   std::string file_;
   std::set<std::string> read_;
-  std::map<std::string, std::string> effective_;
 };
+
 
 void apply_override(YAML::Node& root, const std::string& file, const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
@@ -161,12 +79,12 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
   std::string key = assignment.substr(0, eq);
   const std::string value = assignment.substr(eq + 1);
   bool exact = false;
-  for (const auto& e : platform_schema()) exact |= e.key == key;
+  exact = find_parameter(key) != nullptr;
   if (!exact && key.find('.') == std::string::npos) {  // a last component: must name exactly one key
     std::vector<std::string> matches;
-    for (const auto& e : platform_schema()) {
-      const std::size_t dot = e.key.rfind('.');
-      if ((dot == std::string::npos ? e.key : e.key.substr(dot + 1)) == key) matches.push_back(e.key);
+    for (const auto& p : platform_parameters()) {
+      const std::size_t dot = p.key.rfind('.');
+      if ((dot == std::string::npos ? p.key : p.key.substr(dot + 1)) == key) matches.push_back(p.key);
     }
     if (matches.empty()) throw ConfigError("override '" + assignment + "': unknown parameter '" + key + "' (see `ssdsim params`)");
     if (matches.size() > 1) {
@@ -231,74 +149,20 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
   Reader r(root, path);
   PlatformConfig c;
   c.source = path;
-  c.name = r.text("name", "unnamed");
-
-  FlashGeometry& g = c.geometry;
-  g.channels = r.integer("geometry.channels", 8, 1, 64);
-  g.ways = r.integer("geometry.ways", 4, 1, 32);
-  g.dies_per_way = r.integer("geometry.dies_per_way", 1, 1, 8);
-  g.planes_per_die = r.integer("geometry.planes_per_die", 2, 1, 8);
-  g.blocks_per_plane = r.integer("geometry.blocks_per_plane", 1024, 4, 65536);
-  g.pages_per_block = r.integer("geometry.pages_per_block", 256, 2, 4096);
-  g.page_bytes = r.integer("geometry.page_bytes", 8192, 512, 65536);
+  for (const Parameter& p : platform_parameters()) {
+    nlohmann::json v = r.value(p);
+    p.apply(c, v);
+    c.effective[p.key] = std::move(v);
+  }
+  const FlashGeometry& g = c.geometry;
   if (g.page_bytes % 512) r.fail("geometry.page_bytes", std::to_string(g.page_bytes), "a multiple of 512");
-  g.oob_bytes = r.integer("geometry.oob_bytes", 448, 0, 8192);
   if (g.total_pages() >= kNoPpn)
     throw ConfigError(path + ": the geometry has " + std::to_string(g.total_pages()) +
                       " pages; at most 4294967294 are addressable (reduce geometry.blocks_per_plane or pages)");
-
-  auto us = [](double v) { return sc_time(v * 1e6, sc_core::SC_PS); };
-  c.nand.t_read.clear();
-  for (double v : r.list("nand.t_read_us", {50}, 0, 100000)) c.nand.t_read.push_back(us(v));
-  c.nand.t_prog.clear();
-  for (double v : r.list("nand.t_prog_us", {600}, 0, 100000)) c.nand.t_prog.push_back(us(v));
-  c.nand.t_erase = us(r.real("nand.t_erase_us", 3000, 0, 1e6, true));
-  c.nand.read_cmd_cycles = r.integer("nand.read_cmd_cycles", 7, 1, 64);
-  c.nand.program_cmd_cycles = r.integer("nand.program_cmd_cycles", 7, 1, 64);
-  c.nand.erase_cmd_cycles = r.integer("nand.erase_cmd_cycles", 5, 1, 64);
-  c.nand.cmd_cycle = sc_time(r.real("nand.cmd_cycle_ns", 10, 0, 1000, true) * 1e3, sc_core::SC_PS);
-  c.nand.multiplane = r.boolean("nand.multiplane", true);
-  c.sequential_program = r.boolean("nand.sequential_program", true);
-
-  c.channel.width_bits = r.integer("channel.width_bits", 8, 8, 16);
   if (c.channel.width_bits != 8 && c.channel.width_bits != 16)
     r.fail("channel.width_bits", std::to_string(c.channel.width_bits), "8 or 16");
-  c.channel.rate_mts = static_cast<std::uint32_t>(r.real("channel.rate_mts", 400, 0, 10000, true));
-  c.scheduler = r.choice("channel.scheduler", "fifo", {"fifo", "read_first"}) == "fifo" ? hw::DieScheduler::Fifo
-                                                                                       : hw::DieScheduler::ReadFirst;
-
-  c.bus.width_bytes = r.integer("bus.width_bytes", 16, 1, 256);
-  c.bus.clock_mhz = r.real("bus.clock_mhz", 400, 0, 10000, true);
-  c.sram.size_bytes = std::uint64_t(r.integer("sram.size_kib", 2048, 1, 1048576)) << 10;
-  c.sram.latency = sc_time(r.real("sram.latency_ns", 5, 0, 10000) * 1e3, sc_core::SC_PS);
-  c.sram.bandwidth_mbps = r.real("sram.bandwidth_mbps", 6400, 0, 1e6, true);
-  c.dram.size_bytes = std::uint64_t(r.integer("dram.size_mib", 1024, 1, 1048576)) << 20;
-  c.dram.latency = sc_time(r.real("dram.latency_ns", 60, 0, 10000) * 1e3, sc_core::SC_PS);
-  c.dram.bandwidth_mbps = r.real("dram.bandwidth_mbps", 6400, 0, 1e6, true);
-  c.core.count = r.integer("core.count", 1, 1, 16);
-  c.core.clock_mhz = r.real("core.clock_mhz", 400, 0, 10000, true);
-
-  fw::FirmwareCosts& k = c.firmware.costs;
-  c.firmware.buffer_slots = r.integer("firmware.buffer_slots", 1024, 1, 1048576);
-  c.firmware.write_cache = r.boolean("firmware.write_cache", false);
-  k.host_command = r.integer("firmware_cycles.host_command", k.host_command, 0, 10000000);
-  k.host_page = r.integer("firmware_cycles.host_page", k.host_page, 0, 10000000);
-  k.host_complete = r.integer("firmware_cycles.host_complete", k.host_complete, 0, 10000000);
-  k.op_issue = r.integer("firmware_cycles.op_issue", k.op_issue, 0, 10000000);
-  k.op_complete = r.integer("firmware_cycles.op_complete", k.op_complete, 0, 10000000);
-  k.map_lookup = r.integer("firmware_cycles.map_lookup", k.map_lookup, 0, 10000000);
-  k.map_update = r.integer("firmware_cycles.map_update", k.map_update, 0, 10000000);
-  k.page_allocate = r.integer("firmware_cycles.page_allocate", k.page_allocate, 0, 10000000);
-  k.gc_scan_per_block = r.integer("firmware_cycles.gc_scan_per_block", k.gc_scan_per_block, 0, 10000000);
-
-  c.host.lanes = r.integer("host.lanes", 4, 1, 32);
-  c.host.lane_gtps = r.real("host.lane_gtps", 8, 0, 128, true);
-  c.host.encoding = r.real("host.encoding", 128.0 / 130.0, 0, 1, true);
-  c.host.latency = sc_time(r.real("host.latency_ns", 500, 0, 1e6) * 1e3, sc_core::SC_PS);
-  c.host.queue_depth = r.integer("host.queue_depth", 64, 1, 65536);
 
   // FTL: the name, and every other key as the FTL's own parameter (it validates them).
-  c.firmware.ftl = r.text("ftl.name", "page_mapping");
   if (!fw::find_ftl(c.firmware.ftl))
     r.fail("ftl.name", "'" + c.firmware.ftl + "'", "one of " + fw::ftl_names());
   std::map<std::string, std::string> ftl_params;
@@ -329,11 +193,10 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
   try {  // the FTL checks its own parameters against this geometry
     fw::FtlOptions probe(ftl_params);
     fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry);
-    for (const auto& [k, v] : probe.effective()) r.effective()["ftl." + k] = v;
+    for (const auto& [k, v] : probe.effective()) c.effective["ftl." + k] = typed_value(v);
   } catch (const fw::FtlOptionError& e) {
     throw ConfigError(path + ": " + e.what());
   }
-  c.effective = r.effective();
   return c;
 }
 

@@ -1,9 +1,11 @@
 // Platform configuration: the typed, validated form of a platform file (YAML) plus command-line
-// overrides. Every parameter is listed in the schema (platform_schema.cpp) with its range,
-// default and meaning; `ssdsim params` prints it.
+// overrides. Every parameter is declared once in platform_parameters.cpp (platforms/config/parameter.h)
+// with its type, unit, range, default and meaning; `ssdsim params` prints them.
 #pragma once
 
 #include <map>
+
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,18 +39,11 @@ struct PlatformConfig {
   hw::CoreConfig core;
   hw::HostLinkConfig host;
   fw::FirmwareConfig firmware;
-  // The effective parameters as dotted key -> value text, for reports and `validate`.
-  std::map<std::string, std::string> effective;
+  // The effective parameters as dotted key -> typed value (numbers, flags, text, lists), for
+  // reports and `validate`.
+  nlohmann::json effective = nlohmann::json::object();
 };
 
-struct SchemaEntry {
-  std::string key;      // dotted path, e.g. "geometry.channels"
-  std::string kind;     // "int", "real", "bool", "choice", "list"
-  std::string range;    // human-readable allowed values
-  std::string fallback; // default value
-  std::string doc;
-};
-const std::vector<SchemaEntry>& platform_schema();
 
 // Reads `path`, applies overrides ("key=value"; key a dotted path, a unique last component,
 // or ftl.<parameter>), validates everything. Throws ConfigError naming the file and parameter.

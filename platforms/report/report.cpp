@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "platforms/config/parameter.h"
 #include "tlm/time_base.h"
 
 namespace ssd::platform {
@@ -40,10 +41,10 @@ json counters_json(const MetricSet& s) {
 json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& f) {
   json r;
   r["schema"] = "ssd-vp-report/1";
-  json eff = json::object();
-  for (const auto& [k, v] : config.effective) eff[k] = v;
-  r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", eff}};
-  r["ftl"] = {{"name", config.firmware.ftl}, {"parameters", f.ftl_parameters}};
+  r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", config.effective}};
+  json ftl_parameters = json::object();
+  for (const auto& [k, v] : f.ftl_parameters) ftl_parameters[k] = typed_value(v);
+  r["ftl"] = {{"name", config.firmware.ftl}, {"parameters", ftl_parameters}};
   r["workload"] = {{"description", f.workload},
                    {"skipped_lines", f.skipped_lines},
                    {"first_skipped", f.first_skipped},

@@ -200,8 +200,6 @@ inline RunReport run_report(std::vector<std::string> args, const TempDir& dir,
 
 // ---- platform facts from a report -------------------------------------------------------------
 
-// The effective value of a platform parameter as a number (lists like "[200, 300]" give their
-// smallest element).
 // A run that must succeed: exits 0 and writes its report (failures name the command's output).
 inline json successful_run(std::vector<std::string> args, const TempDir& dir,
                            const std::string& report_name = "report.json") {
@@ -213,17 +211,15 @@ inline json successful_run(std::vector<std::string> args, const TempDir& dir,
   return rr.report;
 }
 
+// The effective value of a platform parameter as a number (a list gives its smallest element).
 inline double effective_number(const json& report, const std::string& key) {
-  std::string v = report.at("platform").at("effective").at(key).get<std::string>();
-  if (!v.empty() && v.front() == '[') {
+  const json& v = report.at("platform").at("effective").at(key);
+  if (v.is_array()) {
     double lo = INFINITY;
-    std::string inner = v.substr(1, v.size() - 2);
-    std::stringstream s(inner);
-    std::string item;
-    while (std::getline(s, item, ',')) lo = std::min(lo, std::stod(item));
+    for (const auto& e : v) lo = std::min(lo, e.get<double>());
     return lo;
   }
-  return std::stod(v);
+  return v.get<double>();
 }
 
 struct Geometry {
@@ -245,7 +241,7 @@ inline Geometry geometry_of(const json& report) {
              n("geometry.dies_per_way"),     n("geometry.planes_per_die"),
              n("geometry.blocks_per_plane"), n("geometry.pages_per_block"),
              n("geometry.page_bytes"),       0.0};
-  g.overprovisioning = std::stod(report.at("ftl").at("parameters").at("overprovisioning").get<std::string>());
+  g.overprovisioning = report.at("ftl").at("parameters").at("overprovisioning").get<double>();
   return g;
 }
 

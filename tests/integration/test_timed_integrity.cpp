@@ -70,7 +70,7 @@ void check_common_identities(const json& r, const Geometry& g, std::uint64_t cou
   const double t_read = effective_number(r, "nand.t_read_us") * 1e-6,
                t_prog = effective_number(r, "nand.t_prog_us") * 1e-6,
                t_erase = effective_number(r, "nand.t_erase_us") * 1e-6;
-  const bool multiplane = r["platform"]["effective"]["nand.multiplane"] == "true";
+  const bool multiplane = r["platform"]["effective"]["nand.multiplane"] == true;
   for (const auto& ch : r["hardware"]["channels"]) {
     CHECK(ch["busy_fraction"].get<double>() >= 0.0);
     CHECK(ch["busy_fraction"].get<double>() <= 1.0 + 1e-9);

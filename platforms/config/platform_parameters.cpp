@@ -1,0 +1,134 @@
+// Every platform parameter, one line each: key, (unit,) range, default, meaning, the field it sets.
+// Ranges refuse zero and absurd values; counts are whole numbers, physical quantities take fractions.
+#include <systemc>
+
+#include "fw/ftl/registry.h"
+#include "platforms/config/parameter.h"
+#include "platforms/config/platform_config.h"
+
+namespace ssd::platform {
+
+namespace {
+using C = PlatformConfig;
+using sc_core::sc_time;
+std::vector<sc_time> times_us(const std::vector<double>& v) {
+  std::vector<sc_time> out;
+  for (double x : v) out.push_back(sc_time(x, sc_core::SC_US));
+  return out;
+}
+}  // namespace
+
+const std::vector<Parameter>& platform_parameters() {
+  static const std::vector<Parameter> all = {
+      text_param("name", "unnamed", "platform name, echoed in reports", [](C& c, const std::string& v) { c.name = v; }),
+      count_param("geometry.channels", 1, 64, 8, "flash channels (ONFI buses)",
+                  [](C& c, std::uint64_t v) { c.geometry.channels = std::uint32_t(v); }),
+      count_param("geometry.ways", 1, 32, 4, "chips (chip enables) per channel",
+                  [](C& c, std::uint64_t v) { c.geometry.ways = std::uint32_t(v); }),
+      count_param("geometry.dies_per_way", 1, 8, 1, "dies per chip",
+                  [](C& c, std::uint64_t v) { c.geometry.dies_per_way = std::uint32_t(v); }),
+      count_param("geometry.planes_per_die", 1, 8, 2, "planes per die",
+                  [](C& c, std::uint64_t v) { c.geometry.planes_per_die = std::uint32_t(v); }),
+      count_param("geometry.blocks_per_plane", 4, 65536, 1024, "erase blocks per plane",
+                  [](C& c, std::uint64_t v) { c.geometry.blocks_per_plane = std::uint32_t(v); }),
+      count_param("geometry.pages_per_block", 2, 4096, 256, "pages per block",
+                  [](C& c, std::uint64_t v) { c.geometry.pages_per_block = std::uint32_t(v); }),
+      count_param("geometry.page_bytes", 512, 65536, 8192, "data bytes per page (the mapping unit), a multiple of 512",
+                  [](C& c, std::uint64_t v) { c.geometry.page_bytes = std::uint32_t(v); }),
+      count_param("geometry.oob_bytes", 0, 8192, 448,
+                  "spare (OOB) bytes per page (holds the logical page; not counted in bus transfers, which move the "
+                  "data bytes)",
+                  [](C& c, std::uint64_t v) { c.geometry.oob_bytes = std::uint32_t(v); }),
+      list_param("nand.t_read_us", "us", 0, 100000, {50},
+                 "array read time tR per page type (LSB, CSB, MSB...: page p uses entry p mod count)",
+                 [](C& c, const std::vector<double>& v) { c.nand.t_read = times_us(v); }),
+      list_param("nand.t_prog_us", "us", 0, 100000, {600}, "array program time tPROG per page type",
+                 [](C& c, const std::vector<double>& v) { c.nand.t_prog = times_us(v); }),
+      quantity_param("nand.t_erase_us", "us", 0, 1e6, true, 3000, "block erase time tBERS",
+                     [](C& c, double v) { c.nand.t_erase = sc_time(v, sc_core::SC_US); }),
+      count_param("nand.read_cmd_cycles", 1, 64, 7, "command/address bus cycles of a read (00h, 5 address, 30h)",
+                  [](C& c, std::uint64_t v) { c.nand.read_cmd_cycles = std::uint32_t(v); }),
+      count_param("nand.program_cmd_cycles", 1, 64, 7, "command/address bus cycles of a program (80h, 5 address, 10h)",
+                  [](C& c, std::uint64_t v) { c.nand.program_cmd_cycles = std::uint32_t(v); }),
+      count_param("nand.erase_cmd_cycles", 1, 64, 5, "command/address bus cycles of an erase (60h, 3 address, D0h)",
+                  [](C& c, std::uint64_t v) { c.nand.erase_cmd_cycles = std::uint32_t(v); }),
+      quantity_param("nand.cmd_cycle_ns", "ns", 0.1, 1000, false, 10, "length of one command/address cycle",
+                     [](C& c, double v) { c.nand.cmd_cycle = sc_time(v, sc_core::SC_NS); }),
+      flag_param("nand.multiplane", true,
+                 "run same-kind operations to the same page offset on different planes of a die as one multi-plane "
+                 "operation",
+                 [](C& c, bool v) { c.nand.multiplane = v; }),
+      flag_param("nand.sequential_program", true, "the part requires in-order page programming within a block",
+                 [](C& c, bool v) { c.sequential_program = v; }),
+      count_param("channel.width_bits", 8, 16, 8, "ONFI data bus width: 8 or 16",
+                  [](C& c, std::uint64_t v) { c.channel.width_bits = std::uint32_t(v); }),
+      quantity_param("channel.rate_mts", "MT/s", 10, 10000, false, 400,
+                     "bus transfer rate (ONFI timing mode 0 is 10 MT/s)",
+                     [](C& c, double v) { c.channel.rate_mts = v; }),
+      choice_param("channel.scheduler", {"fifo", "read_first"}, "fifo",
+                   "per-die queue policy (read_first: reads overtake programs/erases of other blocks)",
+                   [](C& c, const std::string& v) {
+                     c.scheduler = v == "fifo" ? hw::DieScheduler::Fifo : hw::DieScheduler::ReadFirst;
+                   }),
+      count_param("bus.width_bytes", 1, 256, 16, "system bus data width",
+                  [](C& c, std::uint64_t v) { c.bus.width_bytes = std::uint32_t(v); }),
+      quantity_param("bus.clock_mhz", "MHz", 1, 10000, false, 400, "system bus clock",
+                     [](C& c, double v) { c.bus.clock_mhz = v; }),
+      count_param("sram.size_kib", 1, 1048576, 2048, "SRAM for firmware tables, KiB",
+                  [](C& c, std::uint64_t v) { c.sram.size_bytes = v << 10; }),
+      quantity_param("sram.latency_ns", "ns", 0, 10000, false, 5, "SRAM access latency",
+                     [](C& c, double v) { c.sram.latency = sc_time(v, sc_core::SC_NS); }),
+      quantity_param("sram.bandwidth_mbps", "MB/s", 1, 1e6, false, 6400, "SRAM port bandwidth",
+                     [](C& c, double v) { c.sram.bandwidth_mbps = v; }),
+      count_param("dram.size_mib", 1, 1048576, 1024, "DRAM buffer (page data, tables that do not fit in SRAM), MiB",
+                  [](C& c, std::uint64_t v) { c.dram.size_bytes = v << 20; }),
+      quantity_param("dram.latency_ns", "ns", 0, 10000, false, 60, "DRAM access latency",
+                     [](C& c, double v) { c.dram.latency = sc_time(v, sc_core::SC_NS); }),
+      quantity_param("dram.bandwidth_mbps", "MB/s", 1, 1e6, false, 6400, "DRAM bandwidth",
+                     [](C& c, double v) { c.dram.bandwidth_mbps = v; }),
+      count_param("core.count", 1, 16, 1, "embedded cores running the firmware",
+                  [](C& c, std::uint64_t v) { c.core.count = std::uint32_t(v); }),
+      quantity_param("core.clock_mhz", "MHz", 1, 10000, false, 400, "core clock",
+                     [](C& c, double v) { c.core.clock_mhz = v; }),
+      count_param("firmware.buffer_slots", 1, 1048576, 1024,
+                  "data-buffer pages in DRAM: bounds the host data in flight (a command waits for free pages)",
+                  [](C& c, std::uint64_t v) { c.firmware.buffer_slots = std::uint32_t(v); }),
+      flag_param("firmware.write_cache", false,
+                 "complete writes once their data is in the buffer (pages stay taken until programmed)",
+                 [](C& c, bool v) { c.firmware.write_cache = v; }),
+      count_param("firmware_cycles.host_command", 0, 1e7, 1200, "cycles to fetch and decode one host command",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.host_command = std::uint32_t(v); }),
+      count_param("firmware_cycles.host_page", 0, 1e7, 150, "cycles per logical page of a command",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.host_page = std::uint32_t(v); }),
+      count_param("firmware_cycles.host_complete", 0, 1e7, 400, "cycles to post one completion",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.host_complete = std::uint32_t(v); }),
+      count_param("firmware_cycles.op_issue", 0, 1e7, 120, "cycles to issue one flash or DMA operation",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.op_issue = std::uint32_t(v); }),
+      count_param("firmware_cycles.op_complete", 0, 1e7, 100, "cycles to handle one completion",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.op_complete = std::uint32_t(v); }),
+      count_param("firmware_cycles.map_lookup", 0, 1e7, 12, "cycles of a mapping lookup (plus its table access)",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.map_lookup = std::uint32_t(v); }),
+      count_param("firmware_cycles.map_update", 0, 1e7, 20, "cycles of a mapping update (plus its table accesses)",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.map_update = std::uint32_t(v); }),
+      count_param("firmware_cycles.page_allocate", 0, 1e7, 40, "cycles to allocate a page from a write frontier",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.page_allocate = std::uint32_t(v); }),
+      count_param("firmware_cycles.gc_scan_per_block", 0, 1e7, 4,
+                  "cycles per block scanned by greedy victim selection",
+                  [](C& c, std::uint64_t v) { c.firmware.costs.gc_scan_per_block = std::uint32_t(v); }),
+      count_param("host.lanes", 1, 32, 4, "host link (PCIe) lanes",
+                  [](C& c, std::uint64_t v) { c.host.lanes = std::uint32_t(v); }),
+      quantity_param("host.lane_gtps", "GT/s", 1, 128, false, 8, "per-lane rate",
+                     [](C& c, double v) { c.host.lane_gtps = v; }),
+      quantity_param("host.encoding", "", 0, 1, true, 128.0 / 130.0, "payload share of the line rate (128b/130b)",
+                     [](C& c, double v) { c.host.encoding = v; }),
+      quantity_param("host.latency_ns", "ns", 0, 1e6, false, 500, "one-way host link latency",
+                     [](C& c, double v) { c.host.latency = sc_time(v, sc_core::SC_NS); }),
+      count_param("host.queue_depth", 1, 65536, 64, "NVMe submission queue entries",
+                  [](C& c, std::uint64_t v) { c.host.queue_depth = std::uint32_t(v); }),
+      text_param("ftl.name", "page_mapping", "the FTL the firmware runs (`ssdsim ftls`; its own parameters: ftl.<name>)",
+                 [](C& c, const std::string& v) { c.firmware.ftl = v; }),
+  };
+  return all;
+}
+
+}  // namespace ssd::platform
