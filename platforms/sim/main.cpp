@@ -20,17 +20,17 @@
 #include "fw/ftl/registry.h"
 #include "fw/hal/table_placer.h"
 #include "platforms/config/job_file.h"
+#include "platforms/config/parameter.h"
 #include "platforms/config/platform_config.h"
 #include "platforms/report/report.h"
 #include "platforms/run/simulation.h"
+#include "platforms/sim/data_files.h"
 #include "stimuli/host_request.h"
 #include "tlm/time_base.h"
 
 namespace {
 
 constexpr int kOk = 0, kIntegrity = 1, kBadInput = 2, kInternal = 3;
-
-std::string default_path(const std::string& relative) { return std::string(SSD_SOURCE_DIR) + "/" + relative; }
 
 // Whole numbers in plain decimal: CLI11 would otherwise wrap "-5" around and read "010" as octal.
 const CLI::Validator kDecimal(
@@ -93,19 +93,18 @@ int sc_main(int argc, char* argv[]) {
 
   // run
   platform::RunOptions run;
-  std::string platform_file = default_path("platforms/default.yaml");
+  std::string platform_file;  // empty: platforms/default.yaml of the data folder (platforms/sim/data_files.h)
   std::vector<std::string> overrides;
-  std::string ftl, report_path = "results/report.json", pattern = "random", mode = "auto";
+  std::string ftl, report_path, out_dir = "results", pattern = "random", mode = "auto";
   std::string precondition = "fill";
   bool no_vcd = false, quiet = false, no_verify = false;
-  run.vcd_path = default_path("waves/run.vcd");
-  run.trace = default_path("../shared/traces/msr/hm_0.csv");
   auto* cmd_run = app.add_subcommand("run", "simulate a workload on a platform and write the report");
-  cmd_run->add_option("-p,--platform", platform_file, "platform file (YAML)")->capture_default_str();
+  cmd_run->add_option("-p,--platform", platform_file, "platform file (YAML; default: the shipped platforms/default.yaml)");
   cmd_run->add_option("--ftl", ftl, "FTL to run (overrides ftl.name; see `ssdsim ftls`)");
   cmd_run->add_option("--set", overrides, "override a parameter: key=value (e.g. channels=4, ftl.overprovisioning=0.1)");
-  cmd_run->add_option("-t,--trace", run.trace, "trace to replay (\"\" for a synthetic workload)")
-      ->capture_default_str();
+  cmd_run->add_option("-t,--trace", run.trace,
+                      "trace to replay (default, when no --synthetic or --jobs: the bundled MSR hm_0 trace, "
+                      "workloads/traces/hm_0.csv)");
   cmd_run->add_option("--trace-format", run.trace_format,
                       "trace format: auto (by name/content), msr, mqsim, disksim, blkparse, spc")
       ->check(CLI::IsMember({"auto", "msr", "mqsim", "disksim", "blkparse", "spc"}))
@@ -157,10 +156,13 @@ int sc_main(int argc, char* argv[]) {
                       "instead of the preload) or fill+steady:run (random page writes from the sequential fill "
                       "until GC runs and the WAF settles)")
       ->capture_default_str();
-  cmd_run->add_option("-r,--report", report_path, "JSON report path")->capture_default_str();
+  cmd_run->add_option("--out", out_dir, "folder for the outputs not given a path of their own (report.json, run.vcd), "
+                                       "relative to the current directory")
+      ->capture_default_str();
+  cmd_run->add_option("-r,--report", report_path, "JSON report path (default: <out>/report.json)");
   std::string csv_path;
   cmd_run->add_option("--csv", csv_path, "append the run's headline figures as a CSV row (header if the file is new)");
-  cmd_run->add_option("--vcd", run.vcd_path, "VCD waveform path")->capture_default_str();
+  cmd_run->add_option("--vcd", run.vcd_path, "VCD waveform path (default: <out>/run.vcd; .fst for FST)");
   cmd_run->add_flag("--no-vcd", no_vcd, "do not write a waveform");
   cmd_run->add_option("--vcd-start-us", run.vcd_start_us, "waveform window start (simulated microseconds)")
       ->check(CLI::NonNegativeNumber);
@@ -179,7 +181,7 @@ int sc_main(int argc, char* argv[]) {
   auto* cmd_validate = app.add_subcommand("validate", "check a platform file and print its effective parameters");
   cmd_validate->add_option("platform", validate_file, "platform file (YAML)")->required();
   cmd_validate->add_option("--set", validate_overrides, "override a parameter: key=value");
-  auto* cmd_params = app.add_subcommand("params", "list every platform parameter with its range and default");
+  auto* cmd_params = app.add_subcommand("params", "list every platform parameter with its type, unit, range and default");
 
   try {
     app.parse(argc, argv);
@@ -189,7 +191,7 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     if (*cmd_ftls) {  // with each FTL's parameters and their defaults on the default platform
-      const FlashGeometry g = platform::load_platform(default_path("platforms/default.yaml")).geometry;
+      const FlashGeometry g = platform::load_platform(platform::data_file("platforms/default.yaml")).geometry;
       for (const auto& f : fw::ftl_registry()) {
         std::cout << fmt::format("{:16} {}\n", f.name, f.description);
         fw::FtlOptions defaults;
@@ -200,18 +202,30 @@ int sc_main(int argc, char* argv[]) {
       return kOk;
     }
     if (*cmd_params) {
-      for (const auto& e : platform::platform_schema())
-        std::cout << fmt::format("{:34} {:7} {:28} default {:10} {}\n", e.key, e.kind, e.range, e.fallback, e.doc);
+      // key, type, unit ("-": none), range, "default" value, meaning: one parameter a line.
+      for (const auto& p : platform::platform_parameters())
+        std::cout << fmt::format("{:34} {:8} {:5} {:28} default {:12} {}\n", p.key, p.type_name(),
+                                 p.unit.empty() ? "-" : p.unit, p.range_text(),
+                                 p.fallback.is_string() ? p.fallback.get<std::string>() : p.fallback.dump(), p.help);
+      std::cout << fmt::format("{:34} {:8} {:5} {:28} default {:12} {}\n", "ftl.<parameter>", "ftl", "-",
+                               "see `ssdsim ftls`", "-", "parameters of the chosen FTL");
       return kOk;
     }
     if (*cmd_validate) {
       platform::PlatformConfig c = platform::load_platform(validate_file, validate_overrides);
       std::cout << fmt::format("{}: valid platform '{}' ({} MiB raw, {} dies)\n", validate_file, c.name,
                                c.geometry.capacity_bytes() >> 20, c.geometry.total_dies());
-      for (const auto& [k, v] : c.effective) std::cout << fmt::format("  {} = {}\n", k, v);
+      for (const auto& [k, v] : c.effective.items())
+        std::cout << fmt::format("  {} = {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
       return kOk;
     }
     // run
+    // Defaults resolved now, relative to the current directory (outputs) or the data folder.
+    if (platform_file.empty()) platform_file = platform::data_file("platforms/default.yaml");
+    if (!cmd_run->count("--trace") && !cmd_run->count("--synthetic") && jobs_file.empty())
+      run.trace = platform::data_file("workloads/traces/hm_0.csv");
+    if (report_path.empty()) report_path = (std::filesystem::path(out_dir) / "report.json").string();
+    if (run.vcd_path.empty()) run.vcd_path = (std::filesystem::path(out_dir) / "run.vcd").string();
     if (!ftl.empty()) overrides.push_back("ftl.name=" + ftl);
     run.platform = platform::load_platform(platform_file, overrides);
     if (cmd_run->count("--synthetic")) {

@@ -20,6 +20,7 @@ const std::string kTraces = std::string(SSD_SHARED_TRACES) + "/";
 }  // namespace
 
 TEST_CASE("DiskSim reader: the shared ascii.trace", "[stimuli][disksim]") {
+  SKIP_WITHOUT_SHARED_TRACES();
   auto w = open_trace(kTraces + "disksim/ascii.trace", "auto");  // detected: decimal ms times
   REQUIRE(w->describe().rfind("disksim:", 0) == 0);
   const ssd::test::TraceTotals t = ssd::test::totals(*w);
@@ -37,6 +38,7 @@ TEST_CASE("DiskSim reader: the shared ascii.trace", "[stimuli][disksim]") {
 
 TEST_CASE("blkparse reader: D events of the shared YCSB trace; a glitched time stops or is skipped",
           "[stimuli][blkparse]") {
+  SKIP_WITHOUT_SHARED_TRACES();
   const std::string path = kTraces + "blkparse/ycsb-ext4.txt";
   {
     BlkparseTrace stop(path);

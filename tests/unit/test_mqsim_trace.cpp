@@ -13,6 +13,7 @@ using namespace ssd::stimuli;
 
 
 TEST_CASE("MQSim trace reader: the shared TPC-C and WebSearch excerpts", "[stimuli][mqsim]") {
+  SKIP_WITHOUT_SHARED_TRACES();
   const std::string dir = std::string(SSD_SHARED_TRACES) + "/mqsim/";
   MqsimTrace tpcc(dir + "tpcc-small.trace");
   const ssd::test::TraceTotals t = ssd::test::totals(tpcc);

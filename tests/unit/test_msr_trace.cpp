@@ -10,6 +10,8 @@
 // README) but the file holds 7016 requests.
 #include <catch2/catch.hpp>
 
+#include "trace_test_support.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -90,7 +92,7 @@ const std::string kGood2 = "128166386783630309,hm,0,Read,3164147712,16384,2663\n
 }  // namespace
 
 TEST_CASE("MSR hm_0: exact counts, bytes, first and last request", "[msr]") {
-  MsrTrace t(kMsrDir + "hm_0.csv");
+  MsrTrace t(ssd::test::bundled_trace("hm_0.csv"));
   const Summary s = summarise(t);
   CHECK(s.requests == 7016);
   CHECK(s.reads == 5820);
@@ -119,6 +121,7 @@ TEST_CASE("MSR hm_0: exact counts, bytes, first and last request", "[msr]") {
 }
 
 TEST_CASE("MSR rsrch_1: exact counts, bytes, first and last request", "[msr]") {
+  SKIP_WITHOUT_SHARED_TRACES();
   MsrTrace t(kMsrDir + "rsrch_1.csv");
   const Summary s = summarise(t);
   CHECK(s.requests == 13780);
@@ -144,6 +147,7 @@ TEST_CASE("MSR rsrch_1: exact counts, bytes, first and last request", "[msr]") {
 }
 
 TEST_CASE("MSR describe and missing file", "[msr]") {
+  SKIP_WITHOUT_SHARED_TRACES();
   const std::string path = kMsrDir + "mds_0.csv";
   CHECK(MsrTrace(path).describe() == "msr:" + path);
 
@@ -155,7 +159,7 @@ TEST_CASE("MSR describe and missing file", "[msr]") {
 
 TEST_CASE("MSR progress: the share of the file read grows to 1", "[msr]") {
   // hm_0 has no final newline: the last line still counts as read to the end.
-  const std::string path = kMsrDir + "hm_0.csv";
+  const std::string path = ssd::test::bundled_trace("hm_0.csv");
   const auto size = std::filesystem::file_size(path);
   MsrTrace t(path);
   CHECK(t.fraction_done() == 0.0);

@@ -12,6 +12,7 @@ const std::string kTraces = std::string(SSD_SHARED_TRACES) + "/";
 }
 
 TEST_CASE("Trace selection: one device, devices side by side, a time window", "[stimuli][selection]") {
+  SKIP_WITHOUT_SHARED_TRACES();
   // awk '$2==4' tpcc-small.trace | wc -l -> 453
   TraceSelectionSpec one;
   one.device = 4;

@@ -10,6 +10,19 @@
 
 namespace ssd::test {
 
+// ../shared/traces sits beside the project in the development workspace and in CI, not in a
+// plain clone: tests of those traces are skipped, with a message, when it is absent.
+inline bool shared_traces_present() { return std::filesystem::is_directory(SSD_SHARED_TRACES); }
+#define SKIP_WITHOUT_SHARED_TRACES()                                                   \
+  if (!ssd::test::shared_traces_present()) {                                           \
+    WARN("skipped: " << SSD_SHARED_TRACES << " is absent (a clone without ../shared)"); \
+    return;                                                                            \
+  }
+// The bundled copy of MSR hm_0 (workloads/traces), which every clone has.
+inline std::string bundled_trace(const std::string& name) {
+  return std::string(SSD_SOURCE_DIR) + "/workloads/traces/" + name;
+}
+
 struct TraceTotals {
   std::uint64_t requests = 0, reads = 0, sectors = 0, max_issuer = 0;
   stimuli::HostRequest first, last;
