@@ -43,6 +43,7 @@ WorkloadScan scan_workload(Workload& workload, const RequestAdmission& admission
   while (workload.next(req)) {
     if (per_stream) workload.completed(req.issuer);
     ++scan.requests;
+    scan.bytes += std::uint64_t(req.sectors) * fw::kSectorBytes;
     scan.folded += admission.admit(req, workload);
     scan.last_arrival_seconds = admission.arrival_seconds(req);
   }

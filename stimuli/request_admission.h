@@ -40,6 +40,7 @@ class RequestAdmission {
 
 struct WorkloadScan {
   std::uint64_t requests = 0, folded = 0;
+  std::uint64_t bytes = 0;          // sectors x 512 of every request
   double last_arrival_seconds = 0;  // open loop: the simulated arrival of the last request
 };
 

@@ -12,6 +12,7 @@
 
 #include "platforms/functional/functional_drive.h"
 #include "platforms/report/report.h"
+#include "platforms/report/report_invariants.h"
 #include "platforms/run/drive_testbench.h"
 #include "stimuli/open_trace.h"
 #include "stimuli/repeated_workload.h"
@@ -82,7 +83,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());
 
   RunFacts facts;
-  bench.check_workload();  // bad input stops the run here, before preconditioning
+  const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   const auto pre_t0 = std::chrono::steady_clock::now();
   PreconditionSpec pre = o.precondition;
   pre.seed = o.synthetic.seed + 1000;
@@ -131,6 +132,7 @@ RunOutcome run_simulation(const RunOptions& o) {
 
   RunOutcome out;
   out.report = build_report(cfg, bench.metrics(), facts);
+  check_report_invariants(out.report, {scan.requests, scan.bytes});
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped");
   return out;
 }

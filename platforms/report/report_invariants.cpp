@@ -1,0 +1,83 @@
+#include "platforms/report/report_invariants.h"
+
+#include <fmt/format.h>
+
+#include "tlm/time_base.h"
+
+namespace ssd::platform {
+
+namespace {
+
+using json = nlohmann::json;
+constexpr double kSlack = 1e-9;  // floating-point rounding of ratios
+
+[[noreturn]] void violated(const std::string& name, const std::string& detail) {
+  throw InvariantError(fmt::format("internal error: report invariant '{}' violated: {}", name, detail));
+}
+
+void at_most_one(const json& value, const std::string& where) {
+  const double v = value.get<double>();
+  if (!(v >= 0 && v <= 1 + kSlack)) violated("busy fraction within [0, 1]", fmt::format("{} = {}", where, v));
+}
+
+void percentiles_ordered(const json& l, const std::string& where) {
+  if (l["count"].get<std::uint64_t>() == 0) return;
+  const char* keys[] = {"p50", "p90", "p99", "p99_9", "p99_99", "max"};
+  double previous = 0;
+  for (const char* k : keys) {
+    const double v = l[k].get<double>();
+    if (v + kSlack < previous)
+      violated("latency percentiles non-decreasing", fmt::format("{}.{} = {} below the previous {}", where, k, v, previous));
+    previous = v;
+  }
+  const double mean = l["mean"].get<double>();
+  if (mean > l["max"].get<double>() * (1 + kSlack) || mean < 0)
+    violated("latency mean within [0, max]", fmt::format("{}.mean = {}, max = {}", where, mean, l["max"].get<double>()));
+}
+
+}  // namespace
+
+void check_report_invariants(const json& r, const WorkloadTotals& workload) {
+  const json& host = r["host"];
+  const json& hw = r["hardware"];
+  for (const double seconds : {host["simulated_seconds"].get<double>(), hw["simulated_seconds"].get<double>()})
+    if (!(seconds >= 0 && seconds <= tlmx::max_simulated_seconds()))
+      violated("simulated time within the time base", fmt::format("{} s, limit {}", seconds, tlmx::describe_limit()));
+
+  for (std::size_t c = 0; c < hw["channels"].size(); ++c) {
+    const json& ch = hw["channels"][c];
+    at_most_one(ch["busy_fraction"], fmt::format("hardware.channels[{}].busy_fraction", c));
+    for (std::size_t d = 0; d < ch["dies"].size(); ++d)
+      at_most_one(ch["dies"][d]["busy_fraction"], fmt::format("hardware.channels[{}].dies[{}].busy_fraction", c, d));
+  }
+  for (const char* part : {"system_bus", "sram", "dram"})
+    at_most_one(hw[part]["busy_fraction"], std::string("hardware.") + part + ".busy_fraction");
+  at_most_one(hw["cores"]["utilization"], "hardware.cores.utilization");
+  for (std::size_t k = 0; k < hw["cores"]["per_core"].size(); ++k)
+    at_most_one(hw["cores"]["per_core"][k]["utilization"], fmt::format("hardware.cores.per_core[{}].utilization", k));
+
+  const std::uint64_t completed = host["requests"].get<std::uint64_t>();
+  if (completed != workload.requests)
+    violated("requests completed equal requests issued",
+             fmt::format("{} completed, the workload holds {}", completed, workload.requests));
+  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>())
+    violated("requests are reads or writes", fmt::format("{} requests, {} reads, {} writes", completed,
+                                                         host["reads"].get<std::uint64_t>(),
+                                                         host["writes"].get<std::uint64_t>()));
+  const std::uint64_t bytes = host["read_bytes"].get<std::uint64_t>() + host["write_bytes"].get<std::uint64_t>();
+  if (bytes != workload.bytes)
+    violated("bytes moved match the requests", fmt::format("{} bytes moved, the workload's requests hold {}", bytes,
+                                                            workload.bytes));
+
+  percentiles_ordered(host["latency_us"], "host.latency_us");
+  percentiles_ordered(host["read_latency_us"], "host.read_latency_us");
+  percentiles_ordered(host["write_latency_us"], "host.write_latency_us");
+
+  const json& ftl = r["ftl_metrics"];
+  if (host["write_bytes"].get<std::uint64_t>() > 0 && ftl.contains("waf")) {
+    const double waf = ftl["waf"].get<double>();
+    if (waf + kSlack < 1.0) violated("WAF >= 1 when data was written", fmt::format("WAF = {}", waf));
+  }
+}
+
+}  // namespace ssd::platform
