@@ -18,8 +18,9 @@ namespace ssd::stimuli {
 
 class BlkparseTrace : public TextTrace {
  public:
-  explicit BlkparseTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "blkparse", policy) {}
+  explicit BlkparseTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "blkparse", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

@@ -15,8 +15,9 @@ namespace ssd::stimuli {
 
 class DisksimTrace : public TextTrace {
  public:
-  explicit DisksimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "disksim", policy) {}
+  explicit DisksimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "disksim", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

@@ -24,8 +24,9 @@ namespace ssd::stimuli {
 
 class MqsimTrace : public TextTrace {
  public:
-  explicit MqsimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "mqsim", policy) {}
+  explicit MqsimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "mqsim", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

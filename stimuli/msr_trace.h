@@ -35,8 +35,9 @@ namespace ssd::stimuli {
 class MsrTrace : public TextTrace {
  public:
   // Throws WorkloadError("cannot open trace file '<path>'") if the file cannot be opened.
-  explicit MsrTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "msr", policy) {}
+  explicit MsrTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "msr", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

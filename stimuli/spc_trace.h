@@ -16,8 +16,9 @@ namespace ssd::stimuli {
 
 class SpcTrace : public TextTrace {
  public:
-  explicit SpcTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "spc", policy) {}
+  explicit SpcTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "spc", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;
