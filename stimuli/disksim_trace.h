@@ -2,8 +2,8 @@
 //
 // Format: one request per line, blank-separated: time_ms devno blkno bcount flags. time_ms is
 // a decimal number of milliseconds; blkno and bcount are in 512-byte sectors; flags bit 0 set
-// means read. Mapping: arrival_ns = time_ms x 1e6 (relative to the first request, clamped to
-// stay non-decreasing), lba = blkno, sectors = bcount, issuer = devno.
+// means read. Mapping: arrival_ns = time_ms x 1e6 (relative to the first request; times
+// going backwards are clamped, refused or sorted: see stimuli/text_trace.h), lba = blkno, sectors = bcount, issuer = devno.
 #pragma once
 
 #include <string>
