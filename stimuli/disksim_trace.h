@@ -2,8 +2,8 @@
 //
 // Format: one request per line, blank-separated: time_ms devno blkno bcount flags. time_ms is
 // a decimal number of milliseconds; blkno and bcount are in 512-byte sectors; flags bit 0 set
-// means read. Mapping: arrival_ns = time_ms x 1e6 (relative to the first request, clamped to
-// stay non-decreasing), lba = blkno, sectors = bcount, issuer = devno.
+// means read. Mapping: arrival_ns = time_ms x 1e6 (relative to the first request; times
+// going backwards are clamped, refused or sorted: see stimuli/text_trace.h), lba = blkno, sectors = bcount, issuer = devno.
 #pragma once
 
 #include <string>
@@ -15,8 +15,9 @@ namespace ssd::stimuli {
 
 class DisksimTrace : public TextTrace {
  public:
-  explicit DisksimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "disksim", policy) {}
+  explicit DisksimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "disksim", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

@@ -37,6 +37,10 @@ class Workload {
   // Malformed lines a trace reader skipped (MalformedLines::Skip), and the first one's message.
   virtual std::uint64_t skipped_lines() const { return 0; }
   virtual std::string first_skipped() const { return ""; }
+  // Requests of a trace whose time went backwards (before an earlier request's), and the largest
+  // such step; see stimuli/text_trace.h for what happened to them (clamped, sorted or refused).
+  virtual std::uint64_t backward_steps() const { return 0; }
+  virtual std::uint64_t largest_backward_step_ns() const { return 0; }
 };
 
 class WorkloadError : public std::runtime_error {

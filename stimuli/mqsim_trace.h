@@ -4,8 +4,8 @@
 //   ArrivalTime_ns DeviceNumber StartLBA SizeInSectors Type
 // LBA and size are in 512-byte sectors; Type 0 = write, 1 = read.
 //
-// Mapping to HostRequest: arrival_ns = ArrivalTime - first ArrivalTime (clamped to stay
-// non-decreasing), lba = StartLBA, sectors = SizeInSectors, issuer = DeviceNumber, write =
+// Mapping to HostRequest: arrival_ns = ArrivalTime - first ArrivalTime (times going backwards
+// are clamped, refused or sorted: see stimuli/text_trace.h), lba = StartLBA, sectors = SizeInSectors, issuer = DeviceNumber, write =
 // Type 0. Several devices share one address space here (MQSim does the same); use --fold to
 // bring addresses beyond the drive into it.
 //
@@ -24,8 +24,9 @@ namespace ssd::stimuli {
 
 class MqsimTrace : public TextTrace {
  public:
-  explicit MqsimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "mqsim", policy) {}
+  explicit MqsimTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "mqsim", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

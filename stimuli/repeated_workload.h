@@ -28,6 +28,8 @@ class RepeatedWorkload : public Workload {
   }
   std::uint64_t skipped_lines() const override { return current_->skipped_lines(); }
   std::string first_skipped() const override { return current_->first_skipped(); }
+  std::uint64_t backward_steps() const override { return current_->backward_steps(); }
+  std::uint64_t largest_backward_step_ns() const override { return current_->largest_backward_step_ns(); }
 
  private:
   Factory open_;

@@ -2,7 +2,8 @@
 //
 // Format: comma-separated ASU,LBA,Size,Opcode,Timestamp[,more fields ignored]. LBA is in
 // 512-byte sectors within the ASU, Size in bytes, Opcode r or w (either case), Timestamp in
-// seconds from the trace start. Mapping: arrival_ns = Timestamp x 1e9 (clamped non-decreasing),
+// seconds from the trace start. Mapping: arrival_ns = Timestamp x 1e9 (backward steps
+// clamped, refused or sorted: stimuli/text_trace.h),
 // lba = LBA, sectors = ceil(Size / 512), issuer = ASU (several ASUs share one address space:
 // see the device options of `ssdsim run`).
 #pragma once
@@ -16,8 +17,9 @@ namespace ssd::stimuli {
 
 class SpcTrace : public TextTrace {
  public:
-  explicit SpcTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop)
-      : TextTrace(path, "spc", policy) {}
+  explicit SpcTrace(const std::string& path, MalformedLines policy = MalformedLines::Stop,
+      TimeOrder order = TimeOrder::Clamp)
+      : TextTrace(path, "spc", policy, order) {}
 
  protected:
   Line parse(std::string_view line, HostRequest& r) override;

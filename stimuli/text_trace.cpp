@@ -1,6 +1,36 @@
 #include "stimuli/text_trace.h"
 
+#include <cstdio>
+
 namespace ssd::stimuli {
+
+const char* time_order_name(TimeOrder order) {
+  switch (order) {
+    case TimeOrder::Sort: return "sort";
+    case TimeOrder::Refuse: return "refuse";
+    case TimeOrder::Clamp: break;
+  }
+  return "clamp";
+}
+
+namespace {
+// Exact to the nanosecond (a double would round the 19 digits of a FILETIME-based time).
+std::string seconds(std::uint64_t ns) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%llu.%09llu s", static_cast<unsigned long long>(ns / 1000000000u),
+                static_cast<unsigned long long>(ns % 1000000000u));
+  return text;
+}
+}  // namespace
+
+void TextTrace::refuse_backward_step(std::uint64_t t) const {
+  // Both times in seconds of the trace's own clock, as a user would look them up in the file.
+  throw WorkloadError(lines_.position() + ": time goes backwards (--time-order refuse): this request's time, " +
+                      seconds(t) + ", is " + seconds(clock_.behind(t)) + " before that of line " +
+                      std::to_string(latest_line_) + ", " + seconds(clock_.latest()) +
+                      " (--time-order sort replays the trace in time order; clamp replays it in file order, "
+                      "no request earlier than the one before)");
+}
 
 bool TextTrace::next(HostRequest& r) {
   // A year of trace time: beyond it a timestamp is a glitch (and would overflow simulated time).
@@ -11,7 +41,7 @@ bool TextTrace::next(HostRequest& r) {
     try {
       kind = parse(line, r);
       if (kind == Line::Request && clock_.beyond(r.arrival_ns, kMaxSpanNs))
-        fail("expected a time within a year of the first request's (a clock glitch? --skip-bad-lines skips it)");
+        fail("expected a time within a year of the other requests' (a clock glitch? --skip-bad-lines skips it)");
     } catch (const WorkloadError& e) {
       if (policy_ == MalformedLines::Stop) throw;
       if (skipped_++ == 0) first_skipped_ = e.what();
@@ -22,7 +52,13 @@ bool TextTrace::next(HostRequest& r) {
       ++ignored_;
       continue;
     }
-    r.arrival_ns = clock_.arrival(r.arrival_ns);
+    // Not a malformed line: --skip-bad-lines does not skip a refused backward step.
+    if (order_ == TimeOrder::Refuse && clock_.behind(r.arrival_ns) > 0) refuse_backward_step(r.arrival_ns);
+    if (clock_.behind(r.arrival_ns) == 0) latest_line_ = lines_.line_number();
+    if (order_ == TimeOrder::Sort)
+      clock_.record(r.arrival_ns);
+    else
+      r.arrival_ns = clock_.arrival(r.arrival_ns);
     ++requests_;
     return true;
   }

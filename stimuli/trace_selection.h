@@ -37,6 +37,8 @@ class TraceSelection : public Workload {
   double fraction_done() const override { return trace_->fraction_done(); }
   std::uint64_t skipped_lines() const override { return trace_->skipped_lines(); }
   std::string first_skipped() const override { return trace_->first_skipped(); }
+  std::uint64_t backward_steps() const override { return trace_->backward_steps(); }
+  std::uint64_t largest_backward_step_ns() const override { return trace_->largest_backward_step_ns(); }
   std::uint64_t left_out() const { return left_out_; }  // other devices, before the window
 
  private:

@@ -3,7 +3,7 @@
 # waveform rendering), if missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev catch2 libyaml-cpp-dev nlohmann-json3-dev
-          libcli11-dev libfmt-dev python3 python3-matplotlib python3-jsonschema gtkwave xvfb xauth imagemagick)
+          libcli11-dev libfmt-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev python3 python3-matplotlib python3-jsonschema gtkwave xvfb xauth imagemagick)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -48,6 +48,9 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["workload"] = {{"description", f.workload},
                    {"skipped_lines", f.skipped_lines},
                    {"first_skipped", f.first_skipped},
+                   {"time_order", f.time_order},
+                   {"backward_steps", f.backward_steps},
+                   {"largest_backward_step_s", f.largest_backward_step_s},
                    {"mode", f.mode},
                    {"queue_depth", f.queue_depth},
                    {"time_scale", f.time_scale},
@@ -221,6 +224,23 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   return r;
 }
 
+namespace {
+// A trace whose time went backwards: a warning when the steps were clamped (the replay then
+// squeezes them, and every figure per second with them), a note when they were sorted.
+std::string time_order_note(const json& w) {
+  const std::uint64_t steps = w.value("backward_steps", std::uint64_t(0));
+  if (steps == 0) return "";
+  const double largest = w.value("largest_backward_step_s", 0.0);
+  if (w.value("time_order", std::string("clamp")) == "sort")
+    return fmt::format("  time order: {} requests went back in time (largest step {:.6g} s); replayed sorted by time\n",
+                       steps, largest);
+  return fmt::format("  WARNING: {} requests went back in time (largest step {:.6g} s) and were clamped to the "
+                     "previous arrival, so the replay is squeezed; --time-order sort replays the trace in time "
+                     "order, --time-order refuse stops at the first\n",
+                     steps, largest);
+}
+}  // namespace
+
 std::string summary_text(const json& r) {
   const json& h = r["host"];
   const json& ftl = r["ftl_metrics"];
@@ -229,6 +249,7 @@ std::string summary_text(const json& r) {
                    r["ftl"]["name"].get<std::string>(), r["workload"]["description"].get<std::string>());
   s += fmt::format("  preconditioning: {} ({:.1f} s wall)\n", r["workload"]["precondition"].get<std::string>(),
                    r["simulation"]["precondition_wall_seconds"].get<double>());
+  s += time_order_note(r["workload"]);
   s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.5g} IOPS, {:.4g} MB/s\n",
                    h["requests"].get<std::uint64_t>(), h["reads"].get<std::uint64_t>(), h["writes"].get<std::uint64_t>(),
                    h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());

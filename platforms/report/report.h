@@ -16,6 +16,9 @@ struct RunFacts {
   std::string workload;             // description of the workload
   std::uint64_t skipped_lines = 0;  // malformed trace lines skipped (--skip-bad-lines)
   std::string first_skipped;
+  std::string time_order = "clamp";  // what was done with trace times going backwards (--time-order)
+  std::uint64_t backward_steps = 0;  // requests whose trace time went backwards
+  double largest_backward_step_s = 0;
   std::string mode;                 // "open-loop" or "closed-loop"
   std::uint32_t queue_depth = 0;
   double time_scale = 1.0;

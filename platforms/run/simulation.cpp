@@ -63,7 +63,8 @@ RunOutcome run_simulation(const RunOptions& o) {
       if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * fw::kSectorBytes);
       if (!o.trace.empty()) {
         auto trace = stimuli::open_trace(o.trace, o.trace_format,
-                                         o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop);
+                                         o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop,
+                                         o.time_order);
         if (!o.selection.selects_anything()) return trace;
         return std::make_unique<stimuli::TraceSelection>(std::move(trace), o.selection);
       }
@@ -110,6 +111,9 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.workload = bench.workload().describe();
   facts.skipped_lines = bench.workload().skipped_lines();
   facts.first_skipped = bench.workload().first_skipped();
+  facts.time_order = stimuli::time_order_name(o.time_order);
+  facts.backward_steps = bench.workload().backward_steps();
+  facts.largest_backward_step_s = double(bench.workload().largest_backward_step_ns()) / 1e9;
   facts.mode = o.open_loop ? "open-loop" : "closed-loop";
   facts.queue_depth = host.queue_depth();  // with per-job iodepths: their sum
   facts.time_scale = o.time_scale;

@@ -11,6 +11,7 @@
 #include "platforms/config/precondition.h"
 #include "stimuli/job_workload.h"
 #include "stimuli/synthetic_workload.h"
+#include "stimuli/text_trace.h"
 #include "stimuli/trace_selection.h"
 
 namespace ssd::platform {
@@ -20,6 +21,7 @@ struct RunOptions {
   std::string trace;                  // trace file; empty: the synthetic workload
   std::string trace_format = "auto";  // see stimuli/open_trace.h
   bool skip_bad_lines = false;        // skip (and count) malformed trace lines instead of stopping
+  stimuli::TimeOrder time_order = stimuli::TimeOrder::Clamp;  // trace times going backwards
   stimuli::TraceSelectionSpec selection;  // device filter/merge and time window of a trace
   std::vector<stimuli::JobSpec> jobs;     // fio-style jobs (when not empty: instead of trace/synthetic)
   std::uint32_t repeat = 1;           // replay the workload this many times back to back

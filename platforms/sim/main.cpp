@@ -111,6 +111,16 @@ int sc_main(int argc, char* argv[]) {
       ->capture_default_str();
   cmd_run->add_flag("--skip-bad-lines", run.skip_bad_lines,
                     "skip (and count) malformed trace lines instead of stopping at the first");
+  std::string time_order = "clamp";
+  auto* time_order_option =
+      cmd_run->add_option("--time-order", time_order,
+                          "trace requests whose time goes backwards: clamp (replay at the previous arrival, with a "
+                          "warning), sort (replay the trace in time order; bounded memory, spills to $TMPDIR), "
+                          "refuse (stop at the first, naming file:line)")
+          ->check(CLI::IsMember({"clamp", "sort", "refuse"}))
+          ->capture_default_str();
+  bool sort_by_time = false;
+  cmd_run->add_flag("--sort-by-time", sort_by_time, "same as --time-order sort")->excludes(time_order_option);
   std::uint32_t device = 0;
   auto* device_option = cmd_run->add_option("--device", device, "replay only this device of a multi-device trace")
                             ->check(kDecimal);
@@ -241,6 +251,10 @@ int sc_main(int argc, char* argv[]) {
     }
     const bool jobs_have_rates = !run.jobs.empty() && run.jobs.front().rate_iops > 0;
     run.open_loop = mode == "open" || (mode == "auto" && (!run.trace.empty() || jobs_have_rates));
+    if (sort_by_time) time_order = "sort";
+    run.time_order = time_order == "sort"     ? stimuli::TimeOrder::Sort
+                     : time_order == "refuse" ? stimuli::TimeOrder::Refuse
+                                              : stimuli::TimeOrder::Clamp;
     if (cmd_run->count("--device")) run.selection.device = device;
     if (device_offset % fw::kSectorBytes != 0)
       throw CLI::ValidationError("--device-offset-bytes", "must be a multiple of 512, got " + std::to_string(device_offset));
