@@ -76,7 +76,6 @@ void EmbeddedCore::run(unsigned core) {
       return;
     }
     c.busy = false;
-    if (vcd_) vcd_->change(vcd_busy_[core], 0);
   }
   if (jobs_.empty()) return;  // static sensitivity: the next post() wakes us
   in_job_ = true;
@@ -91,15 +90,16 @@ void EmbeddedCore::run(unsigned core) {
   const sc_time spent = offset_;
   offset_ = sc_core::SC_ZERO_TIME;
   *busy_ticks_[core] += spent.value();
-  if (vcd_) {
-    vcd_->change(vcd_jobs_, jobs_.size());
-    vcd_->change(vcd_busy_[core], 1);
-  }
   c.busy = true;
   c.busy_until = now + spent;
-  // Wake at the end of the job only if something is waiting, or to trace the falling edge;
-  // otherwise the next post() finds the core idle (busy_until passed) without an extra event.
-  if (!jobs_.empty() || vcd_) sc_core::next_trigger(spent);
+  if (vcd_) {  // the falling edge is known now: traced ahead, never woken for (observers never perturb)
+    vcd_->change(vcd_jobs_, jobs_.size());
+    vcd_->change(vcd_busy_[core], 1);
+    vcd_->change_at(vcd_busy_[core], 0, c.busy_until.value());
+  }
+  // Wake at the end of the job only if something is waiting; otherwise the next post() finds
+  // the core idle (busy_until passed) without an extra event.
+  if (!jobs_.empty()) sc_core::next_trigger(spent);
 }
 
 }  // namespace ssd::hw
