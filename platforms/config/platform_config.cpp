@@ -277,6 +277,7 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
   c.dram.bandwidth_mbps = r.real("dram.bandwidth_mbps", 6400, 0, 1e6, true);
   c.core.count = r.integer("core.count", 1, 1, 16);
   c.core.clock_mhz = r.real("core.clock_mhz", 400, 0, 10000, true);
+  c.core.dispatch = r.choice("core.dispatch", "first_idle", hw::core_dispatch_names());
 
   fw::FirmwareCosts& k = c.firmware.costs;
   c.firmware.buffer_slots = r.integer("firmware.buffer_slots", 1024, 1, 1048576);

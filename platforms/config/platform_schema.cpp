@@ -41,6 +41,8 @@ const std::vector<SchemaEntry>& platform_schema() {
       {"dram.bandwidth_mbps", "real", "(0, 1e6]", "6400", "DRAM bandwidth, MB/s"},
       {"core.count", "int", "1..16", "1", "embedded cores running the firmware"},
       {"core.clock_mhz", "real", "(0, 10000]", "400", "core clock"},
+      {"core.dispatch", "choice", "first_idle, round_robin, least_loaded, channel_affinity", "first_idle",
+       "which core runs a firmware job (see hw/core/core_dispatch.h)"},
       {"firmware.buffer_slots", "int", "1..1048576", "1024",
        "data-buffer pages in DRAM: bounds the host data in flight (a command waits for free pages)"},
       {"firmware.write_cache", "bool", "true/false", "false",

@@ -102,7 +102,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   if (!host.finished())
     throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                    std::to_string(host.completed()) + " requests completed: nothing left to happen (firmware deadlock?)");
-  bench.top().finalize(sc_core::sc_time_stamp());
+  const sc_core::sc_time drive_idle = bench.top().finalize(sc_core::sc_time_stamp());
   if (vcd) vcd->close();
 
   stimuli::IntegrityOracle& oracle = bench.oracle();
@@ -113,7 +113,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.queue_depth = host.queue_depth();  // with per-job iodepths: their sum
   facts.time_scale = o.time_scale;
   facts.simulated_seconds = host.last_completion().to_seconds();
-  facts.idle_seconds = sc_core::sc_time_stamp().to_seconds();
+  facts.idle_seconds = drive_idle.to_seconds();
   facts.delta_cycles = sc_core::sc_delta_count();
   facts.pages_checked = oracle.pages_checked();
   facts.mismatches = oracle.mismatches();
