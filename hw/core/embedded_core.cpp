@@ -1,5 +1,6 @@
 #include "hw/core/embedded_core.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -14,7 +15,9 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
     : sc_module(name),
       bus("bus"),
       cfg_(config),
+      dispatch_(make_core_dispatch(config.dispatch)),
       cores_(config.count),
+      loads_(config.count),
       period_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
       scratch_(4096),
       cycles_(metrics.set("hw.cores").counter("cycles")),
@@ -24,27 +27,53 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
   if (vcd_) vcd_jobs_ = vcd_->add("ssd.cores", "jobs_waiting", 16);
   for (unsigned k = 0; k < cfg_.count; ++k) {
     MetricSet& m = metrics.set("hw.cores.core" + std::to_string(k));
-    busy_ticks_.push_back(&m.counter("busy_ticks"));
-    jobs_run_.push_back(&m.counter("jobs"));
-    if (vcd_) vcd_busy_.push_back(vcd_->add("ssd.cores", "core" + std::to_string(k) + "_busy", 1));
-    sc_core::sc_spawn_options opts;
-    opts.spawn_method();
-    opts.set_sensitivity(&work_);
-    opts.dont_initialize();
-    sc_core::sc_spawn([this, k] { run(k); }, sc_core::sc_gen_unique_name("core"), &opts);
+    Core& c = cores_[k];
+    c.busy_ticks = &m.counter("busy_ticks");
+    c.compute_ticks = &m.counter("compute_ticks");
+    c.memory_wait_ticks = &m.counter("memory_wait_ticks");
+    c.idle_ticks = &m.counter("idle_ticks");
+    c.cycles = &m.counter("cycles");
+    c.table_accesses = &m.counter("table_accesses");
+    c.jobs = &m.counter("jobs");
+    if (vcd_) c.vcd_busy = vcd_->add("ssd.cores", "core" + std::to_string(k) + "_busy", 1);
   }
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.set_sensitivity(&work_);
+  opts.dont_initialize();
+  sc_core::sc_spawn([this] { schedule(); }, sc_core::sc_gen_unique_name("scheduler"), &opts);
 }
 
-void EmbeddedCore::post(Job job) {
-  jobs_.push_back(std::move(job));
-  if (vcd_) vcd_->change(vcd_jobs_, jobs_.size());
-  work_.notify(sc_core::SC_ZERO_TIME);
+void EmbeddedCore::post(Job job, JobHint hint) {
+  const sc_time now = sc_core::sc_time_stamp();
+  for (unsigned k = 0; k < cores_.size(); ++k)
+    loads_[k] = CoreLoad{cores_[k].busy_until > now, cores_[k].waiting.size(), *cores_[k].busy_ticks};
+  const unsigned k = dispatch_->assign(hint, loads_);
+  sc_time ready;  // when a core can start this job (at the earliest)
+  if (k == CoreDispatch::kSharedQueue) {
+    shared_.push_back(std::move(job));
+    ready = cores_[0].busy_until;
+    for (const Core& c : cores_) ready = std::min(ready, c.busy_until);
+  } else {
+    if (k >= cores_.size())
+      SC_REPORT_ERROR(name(), ("core dispatch chose core " + std::to_string(k) + " of " +
+                               std::to_string(cores_.size())).c_str());
+    cores_[k].waiting.push_back(std::move(job));
+    ready = cores_[k].busy_until;
+  }
+  if (vcd_) vcd_->change(vcd_jobs_, jobs_waiting());
+  // Wake the scheduler if the job can start now, or if it is not due to wake by then anyway.
+  if (ready <= now || !armed_ || ready < wake_at_) work_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
   if (!in_job_) return;
+  const std::uint64_t ticks = static_cast<std::uint64_t>(std::llround(period_ticks_ * double(cycles)));
+  Core& c = cores_[current_];
   cycles_ += cycles;
-  offset_ += sc_time::from_value(static_cast<std::uint64_t>(std::llround(period_ticks_ * double(cycles))));
+  *c.cycles += cycles;
+  *c.compute_ticks += ticks;
+  offset_ += sc_time::from_value(ticks);
 }
 
 void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write) {
@@ -63,43 +92,75 @@ void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write
     SC_REPORT_ERROR(name(), ("firmware table access failed at address " + std::to_string(address) + ": " +
                              access_.get_response_string())
                                 .c_str());
+  const std::uint64_t waited = (offset_ - before).value();  // latency and contention on the way
+  Core& c = cores_[current_];
   ++accesses_;
-  access_ticks_ += (offset_ - before).value();
+  ++*c.table_accesses;
+  access_ticks_ += waited;
+  *c.memory_wait_ticks += waited;
 }
 
-void EmbeddedCore::run(unsigned core) {
-  CoreState& c = cores_[core];
+void EmbeddedCore::schedule() {
   const sc_time now = sc_core::sc_time_stamp();
-  if (c.busy) {
-    if (now < c.busy_until) {  // woken by new work while still busy
-      sc_core::next_trigger(c.busy_until - now);
-      return;
-    }
-    c.busy = false;
-    if (vcd_) vcd_->change(vcd_busy_[core], 0);
-  }
-  if (jobs_.empty()) return;  // static sensitivity: the next post() wakes us
+  armed_ = false;
+  for (unsigned k = 0; k < cores_.size(); ++k)
+    if (cores_[k].busy_until <= now && has_work(cores_[k])) run_jobs(k, now);
+  if (vcd_) vcd_->change(vcd_jobs_, jobs_waiting());
+  arm_wake(now);
+}
+
+void EmbeddedCore::run_jobs(unsigned core, sc_time now) {
+  Core& c = cores_[core];
+  current_ = core;
   in_job_ = true;
   offset_ = sc_core::SC_ZERO_TIME;
   do {
-    Job job = std::move(jobs_.front());
-    jobs_.pop_front();
+    std::deque<Job>& from = c.waiting.empty() ? shared_ : c.waiting;
+    Job job = std::move(from.front());
+    from.pop_front();
     job();
-    ++*jobs_run_[core];
-  } while (cfg_.count == 1 && !jobs_.empty());
+    ++*c.jobs;
+  } while (cores_.size() == 1 && has_work(c));  // several cores: one job each, so they interleave in time order
   in_job_ = false;
   const sc_time spent = offset_;
   offset_ = sc_core::SC_ZERO_TIME;
-  *busy_ticks_[core] += spent.value();
-  if (vcd_) {
-    vcd_->change(vcd_jobs_, jobs_.size());
-    vcd_->change(vcd_busy_[core], 1);
-  }
-  c.busy = true;
+  *c.busy_ticks += spent.value();
   c.busy_until = now + spent;
-  // Wake at the end of the job only if something is waiting, or to trace the falling edge;
-  // otherwise the next post() finds the core idle (busy_until passed) without an extra event.
-  if (!jobs_.empty() || vcd_) sc_core::next_trigger(spent);
+  if (vcd_) {  // the falling edge is known now: traced ahead, never woken for (observers never perturb)
+    vcd_->change(c.vcd_busy, 1);
+    vcd_->change_at(c.vcd_busy, 0, c.busy_until.value());
+  }
+}
+
+void EmbeddedCore::arm_wake(sc_time now) {
+  bool any = false;
+  sc_time next;
+  for (const Core& c : cores_)
+    if (has_work(c) && (!any || c.busy_until < next)) {
+      next = c.busy_until;
+      any = true;
+    }
+  if (!any) return;  // static sensitivity: the next post() wakes us
+  armed_ = true;
+  wake_at_ = next;
+  sc_core::next_trigger(next - now, work_);
+}
+
+std::size_t EmbeddedCore::jobs_waiting() const {
+  std::size_t n = shared_.size();
+  for (const Core& c : cores_) n += c.waiting.size();
+  return n;
+}
+
+sc_time EmbeddedCore::drained_at() const {
+  sc_time t;
+  for (const Core& c : cores_) t = std::max(t, c.busy_until);
+  return t;
+}
+
+void EmbeddedCore::finalize(sc_time end) {
+  const std::uint64_t elapsed = std::max(end, drained_at()).value();
+  for (Core& c : cores_) *c.idle_ticks = elapsed - *c.busy_ticks;
 }
 
 }  // namespace ssd::hw

@@ -1,25 +1,37 @@
 // The controller's embedded core(s) running host-compiled, annotated firmware.
 //
-// Work arrives as jobs (a fetched host command, a flash completion). An idle core takes the
-// next job, runs the firmware natively, and the firmware annotates what it spends: cycles
-// (at the core clock) and table accesses (TLM transactions to SRAM/DRAM through the system bus,
-// issued at the job's local time, so they contend with DMA). Whatever the job starts (flash
-// commands, DMA, completions) is posted with the local time as annotated delay. The core is
-// busy until the job's local time has passed, then takes the next job. With several cores,
-// jobs go to whichever core is idle; the firmware's state is shared (jobs run one at a time in
-// the host, but overlap in simulated time). A single core that finds several jobs waiting runs
-// them back to back in one activation (the same timing as one after the other, with fewer
-// kernel events); each core is a method process, so no thread stacks are switched.
+// Work arrives as jobs (a fetched host command, a flash completion). A free core takes the next
+// job, runs the firmware natively, and the firmware annotates what it spends: cycles (at the
+// core clock) and table accesses (TLM transactions to SRAM/DRAM through the system bus, issued
+// at the job's local time, so they contend with DMA). Whatever the job starts (flash commands,
+// DMA, completions) is posted with the local time as annotated delay. The core is busy until
+// the job's local time has passed, then takes its next job.
+//
+// Which core runs a job is a policy (core.dispatch, see hw/core/core_dispatch.h): first_idle
+// (one shared queue, the lowest-numbered free core takes the oldest job; the default),
+// round_robin, least_loaded or channel_affinity. The firmware's state is shared: jobs run one
+// at a time in the host but overlap in simulated time. One method process schedules every
+// core, in core order, so which core goes first never depends on the kernel's process order;
+// it wakes only when a posted job can start or a core with waiting work becomes free. A single
+// core that finds several jobs waiting runs them back to back in one activation (the same
+// timing as one after the other, with fewer kernel events).
+//
+// Each core's time splits into compute (cycles / clock), memory wait (table accesses: bus and
+// memory latency plus contention) and idle (the rest of the run): compute_ticks,
+// memory_wait_ticks and, after finalize(), idle_ticks under hw.cores.coreN.
 #pragma once
 
 #include <deque>
 #include <functional>
+#include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "common/metrics.h"
+#include "hw/core/core_dispatch.h"
 #include "tlm/vcd_tracer.h"
 
 namespace ssd::hw {
@@ -27,6 +39,7 @@ namespace ssd::hw {
 struct CoreConfig {
   std::uint32_t count = 1;
   double clock_mhz = 400;
+  std::string dispatch = "first_idle";  // one of core_dispatch_names()
 };
 
 class EmbeddedCore : public sc_core::sc_module {
@@ -37,7 +50,7 @@ class EmbeddedCore : public sc_core::sc_module {
                tlmx::VcdTracer* vcd);
 
   using Job = std::function<void()>;
-  void post(Job job);
+  void post(Job job, JobHint hint = {});
 
   // Annotation API for the running job (outside a job, e.g. at boot, charges are ignored).
   void charge_cycles(std::uint64_t cycles);
@@ -46,26 +59,40 @@ class EmbeddedCore : public sc_core::sc_module {
   bool in_job() const { return in_job_; }
   const CoreConfig& config() const { return cfg_; }
 
- private:
-  void run(unsigned core);
+  // When the last job started so far ends (a job may end after the last kernel event).
+  sc_core::sc_time drained_at() const;
+  // Publishes each core's idle time for a run that lasted until `end` (not before drained_at()).
+  void finalize(sc_core::sc_time end);
 
-  struct CoreState {
-    bool busy = false;
+ private:
+  struct Core {
     sc_core::sc_time busy_until;
+    std::deque<Job> waiting;  // assigned to this core by the dispatch policy
+    std::uint64_t *busy_ticks, *compute_ticks, *memory_wait_ticks, *idle_ticks, *cycles, *table_accesses, *jobs;
+    int vcd_busy = -1;
   };
+  void schedule();                      // the method process: starts what can start, arms the next wake-up
+  void run_jobs(unsigned core, sc_core::sc_time now);
+  void arm_wake(sc_core::sc_time now);  // for the earliest free time of a core with work waiting
+  bool has_work(const Core& c) const { return !c.waiting.empty() || !shared_.empty(); }
+  std::size_t jobs_waiting() const;
+
   CoreConfig cfg_;
-  std::vector<CoreState> cores_;
-  double period_ticks_;  // a cycle in kernel ticks, unrounded: charges round once, not per cycle
+  std::unique_ptr<CoreDispatch> dispatch_;
+  std::vector<Core> cores_;
+  std::vector<CoreLoad> loads_;  // reused by post()
+  std::deque<Job> shared_;       // jobs for whichever core is free first
+  double period_ticks_;          // a cycle in kernel ticks, unrounded: charges round once, not per cycle
   sc_core::sc_time offset_;
-  std::deque<Job> jobs_;
-  sc_core::sc_event work_;
+  unsigned current_ = 0;         // the core running the job in progress
   bool in_job_ = false;
+  sc_core::sc_event work_;
+  bool armed_ = false;           // the scheduler waits for wake_at_ (or an earlier post)
+  sc_core::sc_time wake_at_;
   tlm::tlm_generic_payload access_;
   std::vector<unsigned char> scratch_;
-  std::vector<std::uint64_t*> busy_ticks_, jobs_run_;
   std::uint64_t &cycles_, &accesses_, &access_ticks_;
   tlmx::VcdTracer* vcd_;
-  std::vector<int> vcd_busy_;
   int vcd_jobs_ = -1;
 };
 

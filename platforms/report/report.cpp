@@ -1,5 +1,7 @@
 #include "platforms/report/report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "platforms/config/parameter.h"
@@ -181,7 +183,13 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
     const std::string s = "hw.cores.core" + std::to_string(k);
     const double b = double(counter(metrics, s, "busy_ticks")) / end_ticks;
     core_busy += b;
-    cores.push_back({{"utilization", b}, {"jobs", counter(metrics, s, "jobs")}});
+    cores.push_back({{"utilization", b},
+                     {"jobs", counter(metrics, s, "jobs")},
+                     {"cycles", counter(metrics, s, "cycles")},
+                     {"table_accesses", counter(metrics, s, "table_accesses")},
+                     {"compute_us", ticks_us(counter(metrics, s, "compute_ticks"))},  // + memory wait + idle
+                     {"memory_wait_us", ticks_us(counter(metrics, s, "memory_wait_ticks"))},  // = simulated time
+                     {"idle_us", ticks_us(counter(metrics, s, "idle_ticks"))}});
   }
   auto memory = [&](const std::string& s) {
     return json{{"busy_fraction", double(counter(metrics, s, "busy_ticks")) / end_ticks},
@@ -276,6 +284,12 @@ std::string summary_text(const json& r) {
   s += fmt::format("  hardware: channels {:.2f}% busy, core {:.2f}% busy, system bus {:.2f}% busy\n", 100 * ch_busy,
                    100 * r["hardware"]["cores"]["utilization"].get<double>(),
                    100 * r["hardware"]["system_bus"]["busy_fraction"].get<double>());
+  const double hw_us = std::max(1e-30, r["hardware"]["simulated_seconds"].get<double>() * 1e6);
+  std::size_t k = 0;
+  for (const auto& c : r["hardware"]["cores"]["per_core"])
+    s += fmt::format("  core {}: {:.2f}% compute, {:.2f}% memory wait, {:.2f}% idle; {} jobs\n", k++,
+                     100 * c["compute_us"].get<double>() / hw_us, 100 * c["memory_wait_us"].get<double>() / hw_us,
+                     100 * c["idle_us"].get<double>() / hw_us, c["jobs"].get<std::uint64_t>());
   const json& in = r["integrity"];
   s += fmt::format("  integrity: {} pages checked, {} mismatches{}\n", in["pages_checked"].get<std::uint64_t>(),
                    in["mismatches"].get<std::uint64_t>(),

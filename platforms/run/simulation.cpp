@@ -34,15 +34,15 @@ double peak_rss_mib() {
 
 }  // namespace
 
-// Prints "simulated T s, N requests (R/s), P% read, ETA" on one stderr line, at most twice a
-// second of wall time; the share read comes from the workload (synthetic and job counts, or the
-// bytes of a trace file read so far).
+// Prints "simulated T s, N requests (R/s), P% read, ETA" on one stderr line: at the first call,
+// then at most twice a second of wall time; the share read comes from the workload (synthetic and
+// job counts, or the bytes of a trace file read so far).
 static std::function<void(std::uint64_t, double, double)> progress_printer() {
   auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
-  auto last = std::make_shared<double>(0.0);
+  auto last = std::make_shared<double>(-1.0);  // the first call prints
   return [start, last](std::uint64_t done, double simulated_s, double fraction) {
     const double wall = seconds_since(*start);
-    if (wall - *last < 0.5) return;
+    if (*last >= 0 && wall - *last < 0.5) return;
     *last = wall;
     std::string line = fmt::format("\r  simulated {:.3f} s, {} requests ({:.0f}/s)", simulated_s, done, done / wall);
     if (fraction > 0 && fraction < 1)
@@ -104,7 +104,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   if (!host.finished())
     throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                    std::to_string(host.completed()) + " requests completed: nothing left to happen (firmware deadlock?)");
-  bench.top().finalize(sc_core::sc_time_stamp());
+  const sc_core::sc_time drive_idle = bench.top().finalize(sc_core::sc_time_stamp());
   if (vcd) vcd->close();
 
   stimuli::IntegrityOracle& oracle = bench.oracle();
@@ -118,7 +118,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.queue_depth = host.queue_depth();  // with per-job iodepths: their sum
   facts.time_scale = o.time_scale;
   facts.simulated_seconds = host.last_completion().to_seconds();
-  facts.idle_seconds = sc_core::sc_time_stamp().to_seconds();
+  facts.idle_seconds = drive_idle.to_seconds();
   facts.delta_cycles = sc_core::sc_delta_count();
   facts.pages_checked = oracle.pages_checked();
   facts.mismatches = oracle.mismatches();

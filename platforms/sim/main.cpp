@@ -183,6 +183,11 @@ int sc_main(int argc, char* argv[]) {
       ->delimiter(',');
   cmd_run->add_flag("--no-verify", no_verify, "skip the end-of-run mapping/OOB check of the whole drive");
   cmd_run->add_flag("-q,--quiet", quiet, "print nothing but errors");
+  std::string progress = "auto";
+  cmd_run->add_option("--progress", progress, "progress line on stderr: auto (unless --quiet, when stderr is a terminal), "
+                                              "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
 
   // ftls, validate, params
   auto* cmd_ftls = app.add_subcommand("ftls", "list the FTLs the firmware can run");
@@ -267,7 +272,7 @@ int sc_main(int argc, char* argv[]) {
     }
     if (no_vcd) run.vcd_path.clear();
     run.verify_mapping = !no_verify;
-    run.progress = !quiet && isatty(STDERR_FILENO);
+    run.progress = progress == "always" || (progress == "auto" && !quiet && isatty(STDERR_FILENO));
     try {
       run.precondition = platform::PreconditionSpec::parse(precondition);
     } catch (const std::invalid_argument& e) {

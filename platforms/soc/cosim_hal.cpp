@@ -73,12 +73,13 @@ void CoSimHal::issue(const fw::HalOp& op) {
   flash[static_cast<int>(channel)]->nb_transport_fw(s.trans, phase, delay);
 }
 
-tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int channel, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                              sc_core::sc_time&) {
   // The command's slot stays untouched until the firmware has handled this completion, so the
   // job reads the result from it (a two-pointer capture needs no allocation).
   const tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
-  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token}); });
+  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token}); },
+             hw::JobHint{channel});  // sockets are bound in channel order
   return tlm::TLM_COMPLETED;
 }
 

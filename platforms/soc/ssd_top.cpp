@@ -1,5 +1,6 @@
 #include "platforms/soc/ssd_top.h"
 
+#include <algorithm>
 #include <string>
 
 namespace ssd::platform {
@@ -36,8 +37,11 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   hal_->on_host_command = [this](const fw::HostCommand& cmd) { firmware_->on_host_command(cmd); };
 }
 
-void SsdTop::finalize(sc_core::sc_time end) {
-  for (auto& ch : channels_) ch->end_of_simulation_stats(end);
+sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {
+  const sc_core::sc_time idle = std::max(end, core_->drained_at());
+  for (auto& ch : channels_) ch->end_of_simulation_stats(idle);
+  core_->finalize(idle);
+  return idle;
 }
 
 }  // namespace ssd::platform

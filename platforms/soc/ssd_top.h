@@ -39,8 +39,10 @@ class SsdTop : public sc_core::sc_module {
   CoSimHal& hal() { return *hal_; }
   HalSwitch& hal_switch() { return *switch_; }
   const AddressMap& address_map() const { return map_; }
-  // Adds end-of-run figures (busy time of operations still in progress) before reporting.
-  void finalize(sc_core::sc_time end);
+  // Adds end-of-run figures (busy time of operations still in progress, the cores' idle time)
+  // before reporting, for a run whose last event was at `end`. Returns when the drive went idle:
+  // `end`, or later if a firmware job was still running (its charges need no kernel event).
+  sc_core::sc_time finalize(sc_core::sc_time end);
 
  private:
   AddressMap map_;
