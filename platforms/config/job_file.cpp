@@ -1,6 +1,8 @@
 #include "platforms/config/job_file.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include <yaml-cpp/yaml.h>
@@ -73,10 +75,18 @@ std::vector<double> numbers_after(const std::string& text, std::size_t count) {
 
 std::vector<stimuli::JobSpec> load_job_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError("cannot read job file '" + path + "'");
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(path, ec)) in.open(path, std::ios::binary);
+  if (!in.is_open()) throw ConfigError("cannot read job file '" + path + "'");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw ConfigError("cannot read job file '" + path + "'");
+  return load_job_text(text, path);
+}
+
+std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
   }

@@ -28,5 +28,7 @@
 namespace ssd::platform {
 
 std::vector<stimuli::JobSpec> load_job_file(const std::string& path);
+// The same from the file's text; `path` only names it in errors (the fuzz targets use this).
+std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::string& path);
 
 }  // namespace ssd::platform

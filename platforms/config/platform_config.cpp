@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -132,13 +134,20 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
 }  // namespace
 
 PlatformConfig load_platform(const std::string& path, const std::vector<std::string>& overrides) {
-  YAML::Node root;
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError("cannot read platform file '" + path + "'");
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(path, ec)) in.open(path, std::ios::binary);
+  if (!in.is_open()) throw ConfigError("cannot read platform file '" + path + "'");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw ConfigError("cannot read platform file '" + path + "'");
+  return load_platform_text(text, path, overrides);
+}
+
+PlatformConfig load_platform_text(const std::string& text, const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError("cannot read platform file '" + path + "'");
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
   }

@@ -48,5 +48,8 @@ struct PlatformConfig {
 // Reads `path`, applies overrides ("key=value"; key a dotted path, a unique last component,
 // or ftl.<parameter>), validates everything. Throws ConfigError naming the file and parameter.
 PlatformConfig load_platform(const std::string& path, const std::vector<std::string>& overrides = {});
+// The same from the file's text; `path` only names it in errors (the fuzz targets use this).
+PlatformConfig load_platform_text(const std::string& text, const std::string& path,
+                                  const std::vector<std::string>& overrides = {});
 
 }  // namespace ssd::platform
