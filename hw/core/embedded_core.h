@@ -57,6 +57,7 @@ class EmbeddedCore : public sc_core::sc_module {
   void access(std::uint64_t address, std::uint32_t bytes, bool write);
   sc_core::sc_time offset() const { return offset_; }
   bool in_job() const { return in_job_; }
+  unsigned current_core() const { return current_; }  // the core running the job (valid in a job)
   const CoreConfig& config() const { return cfg_; }
 
   // When the last job started so far ends (a job may end after the last kernel event).
