@@ -1,8 +1,9 @@
 // Observers never perturb: waveform tracing, the progress line and CSV output only read the
 // model, so the same run with any of them on gives a report identical, bit for bit, to the run
-// with all of them off (all but the `simulation` section: wall time, kernel delta cycles and the
-// output paths). Every FTL, on two cores so the order in which cores take jobs matters, with a
-// mixed workload on a filled drive so garbage collection or merges run while it is observed.
+// with all of them off (all but the `simulation` section: wall time and the output paths; even
+// the kernel's delta cycles must be equal). Every FTL, on two cores so the order in which cores
+// take jobs matters, with a mixed workload on a filled drive so garbage collection or merges run
+// while it is observed.
 #include <catch2/catch.hpp>
 
 #include "cli_support.h"
@@ -18,7 +19,8 @@ std::vector<std::string> workload_args(const std::string& ftl) {
 }
 
 // Runs the workload with `observers` added to the command line; returns the report without the
-// simulation section (it holds wall-clock figures and the waveform path) and the platform file.
+// simulation section (wall-clock figures and the waveform path) and the platform file, but with
+// the kernel's delta cycles: an observer must not add kernel activity either (no wake-ups).
 json observed_run(const std::string& ftl, const TempDir& dir, const std::string& name,
                   const std::vector<std::string>& observers, Result* result = nullptr) {
   std::vector<std::string> args = workload_args(ftl);
@@ -30,7 +32,9 @@ json observed_run(const std::string& ftl, const TempDir& dir, const std::string&
   REQUIRE(r.exited());
   REQUIRE(r.exit_code == 0);
   json j = load_json(report);
+  const json delta_cycles = j.at("simulation").at("delta_cycles");
   j.erase("simulation");
+  j["delta_cycles"] = delta_cycles;
   j["platform"].erase("file");
   if (result) *result = r;
   return j;
