@@ -176,7 +176,7 @@ TEST_CASE("waves: signal groups, FST output, and a headless PNG of the waveform"
   CHECK(be32(20) == 900);
 }
 
-TEST_CASE("jobs: the example job files run, with one issuer per job; bad job files are named", "[cli][jobs]") {
+TEST_CASE("jobs: the example job files run, with one issuer per job, bad job files are named", "[cli][jobs]") {
   TempDir dir;
   for (const char* file : {"workloads/oltp_and_backup.yaml", "workloads/rate_limited.yaml"}) {
     INFO(file);

@@ -23,7 +23,7 @@ double write_mb_s(DriveTestbench& d) {
 }
 }  // namespace
 
-TEST_CASE("With the write cache a QD1 write completes before its program; without, after", "[model][buffer]") {
+TEST_CASE("With the write cache a QD1 write completes before its program, without, after", "[model][buffer]") {
   stimuli::HostModelConfig qd1{1, {}, {}};
   DriveTestbench through("through", tiny({}), writes(300), qd1);
   DriveTestbench cached("cached", tiny({"firmware.write_cache=true"}), writes(300), qd1);

@@ -36,7 +36,7 @@ TEST_CASE("DiskSim reader: the shared ascii.trace", "[stimuli][disksim]") {
   CHECK(t.monotonic);
 }
 
-TEST_CASE("blkparse reader: D events of the shared YCSB trace; a glitched time stops or is skipped",
+TEST_CASE("blkparse reader: D events of the shared YCSB trace, a glitched time stops or is skipped",
           "[stimuli][blkparse]") {
   SKIP_WITHOUT_SHARED_TRACES();
   const std::string path = kTraces + "blkparse/ycsb-ext4.txt";

@@ -131,7 +131,7 @@ TEST_CASE("Programs after a pending erase wait for it and hold the block's next 
   CHECK(f.hal.has(OpKind::Erase, f.page(4, 0)));
 }
 
-TEST_CASE("Depending on a finished operation is a no-op; callbacks run before successors", "[scheduler]") {
+TEST_CASE("Depending on a finished operation is a no-op, callbacks run before successors", "[scheduler]") {
   Fixture f;
   OpRef r = f.ops.read(f.page(5, 0));
   f.ops.submit(r);

@@ -97,7 +97,7 @@ TEST_CASE("A partial-page write reads the old page before programming it", "[ftl
   CHECK(oracle.expected(0) == merge_tokens(write_token(0, 1), write_token(0, 2)));
 }
 
-TEST_CASE("The data buffer bounds the host pages in flight; commands wait their turn", "[firmware][buffer]") {
+TEST_CASE("The data buffer bounds the host pages in flight, commands wait their turn", "[firmware][buffer]") {
   auto cfg = test::tiny_drive(3);
   cfg.firmware.buffer_slots = 4;
   platform::FunctionalDrive drive(cfg);

@@ -69,7 +69,7 @@ TEST_CASE("steady-state fill: every logical page written, last writes distribute
   CHECK(fill.predicted_waf() == Approx(1.0 / (1.0 - u)));
 }
 
-TEST_CASE("steady-state fill: same seed, same sequence; bad sizes rejected", "[stimuli][precondition]") {
+TEST_CASE("steady-state fill: same seed, same sequence, bad sizes rejected", "[stimuli][precondition]") {
   SteadyStateFill a(1000, 1100, 1, 5), b(1000, 1100, 1, 5);
   HostRequest ra, rb;
   while (a.next(ra)) {

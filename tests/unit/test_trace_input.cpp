@@ -146,7 +146,7 @@ TEST_CASE("Archive and compression formats that are not read are named", "[stimu
   CHECK_THAT(read_error(lz4), Catch::Contains("lz4-compressed"));
 }
 
-TEST_CASE("A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 are refused by name", "[stimuli][input][encoding]") {
+TEST_CASE("A UTF-8 byte-order mark is skipped, UTF-16 and UTF-32 are refused by name", "[stimuli][input][encoding]") {
   ScratchDir dir;
   const std::string text = file_bytes(fixture("small.csv"));
   MsrTrace plain(fixture("small.csv"));
