@@ -1,6 +1,7 @@
 // A workload replayed several times back to back (short traces do not write enough to bring a
 // drive's garbage collection to steady state). Pass k's arrivals are shifted by the end of pass
-// k-1 plus one mean inter-arrival gap, so the request rate of the trace is kept.
+// k-1 plus the pass's span divided by its request count (span/n: for n requests one gap short of
+// the mean span/(n-1), so the replayed rate is n/(n-1) of the trace's, negligible for real traces).
 #pragma once
 
 #include <cstdint>
