@@ -1,7 +1,7 @@
 // A workload replayed several times back to back (short traces do not write enough to bring a
 // drive's garbage collection to steady state). Pass k's arrivals are shifted by the end of pass
-// k-1 plus the pass's span divided by its request count (span/n: for n requests one gap short of
-// the mean span/(n-1), so the replayed rate is n/(n-1) of the trace's, negligible for real traces).
+// k-1 plus the pass's span divided by its request count (span/n, a little under the mean gap
+// span/(n-1)): n requests every span x (n+1)/n, i.e. n^2/(n^2-1) times the trace's rate.
 #pragma once
 
 #include <cstdint>
