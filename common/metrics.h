@@ -1,11 +1,19 @@
-// The one way statistics are gathered: every component (firmware or model) owns a MetricSet
-// under a dotted name and increments references into it; the report walks the registry.
+// The one statistics registry. Every component owns a MetricSet under a dotted name and
+// increments references into it; the report, its CSV row and summary (which read the report)
+// are built from the registry alone. Hardware models publish under their SystemC name
+// ("ssd.channel0", "ssd.channel0.die3"; hw/stats.h), the firmware under plain names ("ftl",
+// "firmware", "firmware.ops"), the host model under "host".
+// Kinds: counters, gauges, busy-time and duration accumulators (kernel ticks), histograms and
+// series. A set placed with report_as() appears in the report's hardware section, nested under
+// its nearest placed ancestor, with no report code of its own: counters as they are, busy
+// time as a fraction of the run, durations in microseconds (name + "_us").
 // Standard-library only, so firmware and SystemC models share it.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/histogram.h"
@@ -24,6 +32,12 @@ class MetricSet {
     return *p;
   }
 
+  // Kernel ticks the part was busy; the report shows them as the fraction of the run under
+  // this name ("busy_fraction", "utilization").
+  std::uint64_t& busy(const std::string& fraction_name) { return busy_[fraction_name]; }
+  // Kernel ticks spent (waiting, computing); the report shows microseconds under name + "_us".
+  std::uint64_t& duration(const std::string& name) { return durations_[name]; }
+
   IntervalSeries& series(const std::string& name) {
     auto& p = series_[name];
     if (!p) p = std::make_unique<IntervalSeries>();
@@ -33,20 +47,37 @@ class MetricSet {
   void reset() {
     for (auto& [name, v] : counters_) v = 0;
     for (auto& [name, v] : gauges_) v = 0;
+    for (auto& [name, v] : busy_) v = 0;
+    for (auto& [name, v] : durations_) v = 0;
     for (auto& [name, h] : histograms_) *h = LatencyHistogram();
     for (auto& [name, s] : series_) s->reset();
   }
 
   const std::map<std::string, std::uint64_t>& counters() const { return counters_; }
   const std::map<std::string, double>& gauges() const { return gauges_; }
+  const std::map<std::string, std::uint64_t>& busy() const { return busy_; }
+  const std::map<std::string, std::uint64_t>& durations() const { return durations_; }
   const std::map<std::string, std::unique_ptr<LatencyHistogram>>& histograms() const { return histograms_; }
   const std::map<std::string, std::unique_ptr<IntervalSeries>>& series() const { return series_; }
+
+  // Where the set appears in the report's hardware section: under `key` of its nearest placed
+  // ancestor (or of the section), as element `index` of an array when one is given.
+  struct Placement {
+    std::string key;
+    std::optional<std::size_t> index;
+  };
+  void report_as(std::string key, std::optional<std::size_t> index = std::nullopt) {
+    placement_ = Placement{std::move(key), index};
+  }
+  const std::optional<Placement>& placement() const { return placement_; }
 
  private:
   std::map<std::string, std::uint64_t> counters_;
   std::map<std::string, double> gauges_;
+  std::map<std::string, std::uint64_t> busy_, durations_;
   std::map<std::string, std::unique_ptr<LatencyHistogram>> histograms_;
   std::map<std::string, std::unique_ptr<IntervalSeries>> series_;
+  std::optional<Placement> placement_;
 };
 
 class MetricsRegistry {

@@ -9,16 +9,17 @@ namespace ssd::hw {
 
 using sc_core::sc_time;
 
-SystemBus::SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricSet& metrics)
+SystemBus::SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricsRegistry& metrics)
     : sc_module(name),
       initiators("initiators"),
       targets("targets"),
       cfg_(config),
       cycle_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
-      busy_ticks_(metrics.counter("busy_ticks")),
-      wait_ticks_(metrics.counter("wait_ticks")),
-      transfers_(metrics.counter("transfers")),
-      bytes_(metrics.counter("bytes")) {
+      busy_ticks_(stats_of(*this, metrics).busy("busy_fraction")),
+      wait_ticks_(stats_of(*this, metrics).duration("wait")),
+      transfers_(stats_of(*this, metrics).counter("transfers")),
+      bytes_(stats_of(*this, metrics).counter("bytes")) {
+  stats_of(*this, metrics).report_as("system_bus");
   initiators.register_b_transport(this, &SystemBus::b_transport);
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "hw/stats.h"
 #include "tlm/busy_calendar.h"
 
 namespace ssd::hw {
@@ -28,7 +29,7 @@ class SystemBus : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<SystemBus> initiators;
   tlm_utils::multi_passthrough_initiator_socket<SystemBus> targets;
 
-  SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricSet& metrics);
+  SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricsRegistry& metrics);
 
   // Maps [base, base+size) to the target bound at targets[index]; addresses reach the target
   // relative to base.

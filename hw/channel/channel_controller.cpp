@@ -26,11 +26,12 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       array_(array),
       vcd_(vcd),
       posted_("posted"),
-      bus_busy_ticks_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_busy_ticks")),
-      bus_transfers_(metrics.set("hw.channel" + std::to_string(config.channel)).counter("bus_transfers")),
+      bus_busy_ticks_(stats_of(*this, metrics).busy("busy_fraction")),
+      bus_transfers_(stats_of(*this, metrics).counter("transfers")),
       first_die_(config.channel * config.geometry.dies_per_channel()) {
   flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
-  const std::string ch = "ssd.channel" + std::to_string(cfg_.channel);
+  stats_of(*this, metrics).report_as("channels", cfg_.channel);
+  const std::string ch = this->name();
   if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
   dma_dummy_.resize(std::max(cfg_.geometry.page_bytes, cfg_.geometry.oob_bytes));
   SC_METHOD(step);
@@ -38,8 +39,9 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
     auto die = std::make_unique<Die>();
     die->index = d;
-    MetricSet& m = metrics.set("hw.channel" + std::to_string(cfg_.channel) + ".die" + std::to_string(d));
-    die->busy_ticks = &m.counter("busy_ticks");
+    MetricSet& m = stats_of(*this, "die" + std::to_string(d), metrics);
+    m.report_as("dies", d);
+    die->busy_ticks = &m.busy("busy_fraction");
     die->reads = &m.counter("reads");
     die->programs = &m.counter("programs");
     die->erases = &m.counter("erases");

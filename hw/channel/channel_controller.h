@@ -31,6 +31,7 @@
 #include "common/metrics.h"
 #include "hw/nand/nand_array.h"
 #include "hw/nand/nand_timing.h"
+#include "hw/stats.h"
 #include "tlm/flash_command.h"
 #include "tlm/vcd_tracer.h"
 

@@ -20,22 +20,24 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
       loads_(config.count),
       period_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
       scratch_(4096),
-      cycles_(metrics.set("hw.cores").counter("cycles")),
-      accesses_(metrics.set("hw.cores").counter("table_accesses")),
-      access_ticks_(metrics.set("hw.cores").counter("table_access_ticks")),
+      cycles_(stats_of(*this, metrics).counter("cycles")),
+      accesses_(stats_of(*this, metrics).counter("table_accesses")),
+      access_ticks_(stats_of(*this, metrics).duration("table_access")),
       vcd_(vcd) {
-  if (vcd_) vcd_jobs_ = vcd_->add("ssd.cores", "jobs_waiting", 16);
+  stats_of(*this, metrics).report_as("cores");
+  if (vcd_) vcd_jobs_ = vcd_->add(this->name(), "jobs_waiting", 16);
   for (unsigned k = 0; k < cfg_.count; ++k) {
-    MetricSet& m = metrics.set("hw.cores.core" + std::to_string(k));
+    MetricSet& m = stats_of(*this, "core" + std::to_string(k), metrics);
+    m.report_as("per_core", k);
     Core& c = cores_[k];
-    c.busy_ticks = &m.counter("busy_ticks");
-    c.compute_ticks = &m.counter("compute_ticks");
-    c.memory_wait_ticks = &m.counter("memory_wait_ticks");
-    c.idle_ticks = &m.counter("idle_ticks");
+    c.busy_ticks = &m.busy("utilization");
+    c.compute_ticks = &m.duration("compute");
+    c.memory_wait_ticks = &m.duration("memory_wait");
+    c.idle_ticks = &m.duration("idle");
     c.cycles = &m.counter("cycles");
     c.table_accesses = &m.counter("table_accesses");
     c.jobs = &m.counter("jobs");
-    if (vcd_) c.vcd_busy = vcd_->add("ssd.cores", "core" + std::to_string(k) + "_busy", 1);
+    if (vcd_) c.vcd_busy = vcd_->add(this->name(), "core" + std::to_string(k) + "_busy", 1);
   }
   sc_core::sc_spawn_options opts;
   opts.spawn_method();

@@ -18,7 +18,7 @@
 //
 // Each core's time splits into compute (cycles / clock), memory wait (table accesses: bus and
 // memory latency plus contention) and idle (the rest of the run): compute_ticks,
-// memory_wait_ticks and, after finalize(), idle_ticks under hw.cores.coreN.
+// memory wait and, after finalize(), idle: durations under <name>.coreN (hw/stats.h).
 #pragma once
 
 #include <deque>
@@ -32,6 +32,7 @@
 
 #include "common/metrics.h"
 #include "hw/core/core_dispatch.h"
+#include "hw/stats.h"
 #include "tlm/vcd_tracer.h"
 
 namespace ssd::hw {

@@ -25,14 +25,15 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
       later_("later"),
       slots_(config.queue_depth),
       scratch_(1 << 16),
-      commands_(metrics.set("hw.host_interface").counter("commands")),
-      bytes_down_(metrics.set("hw.host_interface").counter("bytes_to_device")),
-      bytes_up_(metrics.set("hw.host_interface").counter("bytes_to_host")),
-      link_wait_ticks_(metrics.set("hw.host_interface").counter("link_wait_ticks")),
+      commands_(stats_of(*this, metrics).counter("commands")),
+      bytes_down_(stats_of(*this, metrics).counter("bytes_to_device")),
+      bytes_up_(stats_of(*this, metrics).counter("bytes_to_host")),
+      link_wait_ticks_(stats_of(*this, metrics).duration("link_wait")),
       vcd_(vcd) {
   host.register_nb_transport_fw(this, &HostInterface::nb_transport_fw);
   for (std::uint32_t s = config.queue_depth; s-- > 0;) free_slots_.push_back(s);
-  if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host_interface", "outstanding", 16);
+  stats_of(*this, metrics).report_as("host_interface");
+  if (vcd_) vcd_outstanding_ = vcd_->add(this->name(), "outstanding", 16);
   SC_METHOD(accept);
   sensitive << doorbells_.get_event();
   dont_initialize();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "hw/stats.h"
 #include "tlm/busy_calendar.h"
 #include "tlm/callback_queue.h"
 #include "tlm/host_command.h"

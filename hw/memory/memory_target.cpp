@@ -8,15 +8,16 @@ namespace ssd::hw {
 
 using sc_core::sc_time;
 
-MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& config, MetricSet& metrics)
+MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& config, MetricsRegistry& metrics)
     : sc_module(name),
       socket("socket"),
       cfg_(config),
-      reads_(metrics.counter("reads")),
-      writes_(metrics.counter("writes")),
-      bytes_(metrics.counter("bytes")),
-      busy_ticks_(metrics.counter("busy_ticks")),
-      wait_ticks_(metrics.counter("wait_ticks")) {
+      reads_(stats_of(*this, metrics).counter("reads")),
+      writes_(stats_of(*this, metrics).counter("writes")),
+      bytes_(stats_of(*this, metrics).counter("bytes")),
+      busy_ticks_(stats_of(*this, metrics).busy("busy_fraction")),
+      wait_ticks_(stats_of(*this, metrics).duration("wait")) {
+  stats_of(*this, metrics).report_as(basename());  // "sram", "dram"
   socket.register_b_transport(this, &MemoryTarget::b_transport);
 }
 

@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/metrics.h"
+#include "hw/stats.h"
 #include "tlm/busy_calendar.h"
 
 namespace ssd::hw {
@@ -27,7 +28,7 @@ class MemoryTarget : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<MemoryTarget> socket;
 
-  MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& config, MetricSet& metrics);
+  MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& config, MetricsRegistry& metrics);
   std::uint64_t size() const { return cfg_.size_bytes; }
 
  private:

@@ -1,6 +1,9 @@
 #include "platforms/report/report.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -32,16 +35,32 @@ json latency_json(const LatencyHistogram& h) {
               {"max", us(double(h.max()))}};
 }
 
+// A distribution of counts (not times): its figures as they are.
+json distribution_json(const LatencyHistogram& h) {
+  return json{{"count", h.count()},      {"mean", h.mean()},
+              {"p50", h.percentile(0.5)}, {"p90", h.percentile(0.9)},
+              {"p99", h.percentile(0.99)}, {"max", h.max()}};
+}
+
 json counters_json(const MetricSet& s) {
   json j = json::object();
   for (const auto& [k, v] : s.counters()) j[k] = v;
   return j;
 }
 
-}  // namespace
+// Latency distributions as CDF points (for plots): [quantile, microseconds].
+json cdf_json(const LatencyHistogram& h) {
+  json points = json::array();
+  if (h.count() == 0) return points;
+  std::vector<double> qs;
+  for (int i = 1; i < 100; ++i) qs.push_back(i / 100.0);
+  for (double q : {0.995, 0.999, 0.9995, 0.9999, 1.0}) qs.push_back(q);
+  for (double q : qs) points.push_back({q, double(h.percentile(q)) / 1000.0});
+  return points;
+}
 
-json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& f) {
-  json r;
+// What was run: platform, FTL, workload, preconditioning, and the integrity check.
+void describe_run(const PlatformConfig& config, const RunFacts& f, json& r) {
   r["schema"] = "ssd-vp-report/1";
   r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", config.effective}};
   json ftl_parameters = json::object();
@@ -61,48 +80,14 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
                           {"settling_page_writes", f.precondition.random_page_writes},
                           {"settled_waf", f.precondition.write_amplification},
                           {"chunk_waf", f.precondition.settling_waf}};
+  r["integrity"] = {{"pages_checked", f.pages_checked},
+                    {"mismatches", f.mismatches},
+                    {"first_mismatch", f.first_mismatch},
+                    {"mapping_check", f.mapping_check}};
+}
 
-  // Host metrics.
-  const MetricSet& host = *metrics.sets().at("host");
-  const std::uint64_t reads = host.counters().at("reads"), writes = host.counters().at("writes");
-  const std::uint64_t rbytes = host.counters().at("read_bytes"), wbytes = host.counters().at("write_bytes");
-  const double t = f.simulated_seconds > 0 ? f.simulated_seconds : 1e-30;
-  LatencyHistogram all;
-  all.merge(*host.histograms().at("read_latency_ns"));
-  all.merge(*host.histograms().at("write_latency_ns"));
-  r["host"] = {{"requests", reads + writes},
-               {"reads", reads},
-               {"writes", writes},
-               {"read_bytes", rbytes},
-               {"write_bytes", wbytes},
-               {"simulated_seconds", f.simulated_seconds},
-               {"iops", double(reads + writes) / t},
-               {"read_iops", double(reads) / t},
-               {"write_iops", double(writes) / t},
-               {"mb_per_s", double(rbytes + wbytes) / 1e6 / t},
-               {"read_mb_per_s", double(rbytes) / 1e6 / t},
-               {"write_mb_per_s", double(wbytes) / 1e6 / t},
-               {"latency_us", latency_json(all)},
-               {"read_latency_us", latency_json(*host.histograms().at("read_latency_ns"))},
-               {"write_latency_us", latency_json(*host.histograms().at("write_latency_ns"))},
-               {"held_for_ordering", host.counters().at("held_for_ordering")},
-               {"folded_requests", host.counters().at("folded_requests")}};
-
-  // Latency distributions as CDF points (for plots): [quantile, microseconds].
-  auto cdf = [](const LatencyHistogram& h) {
-    json points = json::array();
-    if (h.count() == 0) return points;
-    std::vector<double> qs;
-    for (int i = 1; i < 100; ++i) qs.push_back(i / 100.0);
-    for (double q : {0.995, 0.999, 0.9995, 0.9999, 1.0}) qs.push_back(q);
-    for (double q : qs) points.push_back({q, double(h.percentile(q)) / 1000.0});
-    return points;
-  };
-  r["host"]["latency_cdf_us"] = {{"all", cdf(all)},
-                                 {"read", cdf(*host.histograms().at("read_latency_ns"))},
-                                 {"write", cdf(*host.histograms().at("write_latency_ns"))}};
-
-  // Per issuer (trace device / process / stream; the first 64, then "other").
+// Per issuer (trace device / process / stream; the first 64, then "other").
+json issuers_json(const MetricsRegistry& metrics) {
   json issuers = json::object();
   const std::string prefix = "host.issuers.";
   for (const auto& [path, set] : metrics.sets()) {
@@ -113,10 +98,11 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
     issuers[path.substr(prefix.size())] = {{"reads", ir}, {"writes", iw},
                                            {"latency_us", latency_json(*set->histograms().at("latency_ns"))}};
   }
-  r["host"]["issuers"] = issuers;
+  return issuers;
+}
 
-  // Over time: completions per interval of simulated time.
-  const IntervalSeries& series = *host.series().at("completions");
+// Over time: completions per interval of simulated time.
+json over_time_json(const IntervalSeries& series) {
   const double interval_s = double(series.length_ns()) / 1e9;
   json points = json::array();
   for (std::size_t i = 0; i < series.intervals().size(); ++i) {
@@ -130,23 +116,48 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
                       {"mean_latency_us", n ? double(p.latency_sum_ns) / n / 1000.0 : 0.0},
                       {"max_latency_us", double(p.latency_max_ns) / 1000.0}});
   }
-  r["host"]["over_time"] = {{"interval_s", interval_s}, {"points", points}};
+  return {{"interval_s", interval_s}, {"points", points}};
+}
 
-  r["integrity"] = {{"pages_checked", f.pages_checked},
-                    {"mismatches", f.mismatches},
-                    {"first_mismatch", f.first_mismatch},
-                    {"mapping_check", f.mapping_check}};
+// Host metrics, from the host model's set "host".
+json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
+  const MetricSet& host = *metrics.sets().at("host");
+  const std::uint64_t reads = host.counters().at("reads"), writes = host.counters().at("writes");
+  const std::uint64_t rbytes = host.counters().at("read_bytes"), wbytes = host.counters().at("write_bytes");
+  const double t = simulated_seconds > 0 ? simulated_seconds : 1e-30;
+  const LatencyHistogram& read_latency = *host.histograms().at("read_latency_ns");
+  const LatencyHistogram& write_latency = *host.histograms().at("write_latency_ns");
+  LatencyHistogram all;
+  all.merge(read_latency);
+  all.merge(write_latency);
+  return {{"requests", reads + writes},
+          {"reads", reads},
+          {"writes", writes},
+          {"read_bytes", rbytes},
+          {"write_bytes", wbytes},
+          {"simulated_seconds", simulated_seconds},
+          {"iops", double(reads + writes) / t},
+          {"read_iops", double(reads) / t},
+          {"write_iops", double(writes) / t},
+          {"mb_per_s", double(rbytes + wbytes) / 1e6 / t},
+          {"read_mb_per_s", double(rbytes) / 1e6 / t},
+          {"write_mb_per_s", double(wbytes) / 1e6 / t},
+          {"latency_us", latency_json(all)},
+          {"read_latency_us", latency_json(read_latency)},
+          {"write_latency_us", latency_json(write_latency)},
+          {"held_for_ordering", host.counters().at("held_for_ordering")},
+          {"folded_requests", host.counters().at("folded_requests")},
+          {"latency_cdf_us", {{"all", cdf_json(all)}, {"read", cdf_json(read_latency)}, {"write", cdf_json(write_latency)}}},
+          {"issuers", issuers_json(metrics)},
+          {"over_time", over_time_json(*host.series().at("completions"))}};
+}
 
-  // FTL metrics.
-  json ftl = counters_json(*metrics.sets().at("ftl"));
-  for (const auto& [k, v] : metrics.sets().at("ftl")->gauges()) ftl[k] = v;
-  for (const auto& [k, h] : metrics.sets().at("ftl")->histograms())  // distributions of counts
-    ftl[k] = {{"count", h->count()},
-              {"mean", h->mean()},
-              {"p50", h->percentile(0.5)},
-              {"p90", h->percentile(0.9)},
-              {"p99", h->percentile(0.99)},
-              {"max", h->max()}};
+// FTL metrics: the FTL's own set "ftl" whole, plus the firmware runtime's figures.
+json ftl_section(const MetricsRegistry& metrics) {
+  const MetricSet& set = *metrics.sets().at("ftl");
+  json ftl = counters_json(set);
+  for (const auto& [k, v] : set.gauges()) ftl[k] = v;
+  for (const auto& [k, h] : set.histograms()) ftl[k] = distribution_json(*h);
   const std::uint64_t host_pages = counter(metrics, "ftl", "host_pages_written");
   const std::uint64_t programmed = counter(metrics, "ftl", "flash_pages_programmed");
   ftl["waf"] = host_pages ? double(programmed) / double(host_pages) : 0.0;
@@ -154,81 +165,92 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   ftl["buffer_waits"] = counter(metrics, "firmware", "buffer_waits");
   ftl["buffer_pages_high_water"] = counter(metrics, "firmware", "buffer_pages_high_water");
   ftl["operations"] = counters_json(*metrics.sets().at("firmware.ops"));
-  r["ftl_metrics"] = ftl;
+  return ftl;
+}
 
-  // Hardware metrics; busy fractions are over the simulated time until the drive went idle,
-  // which includes GC still running after the host's last completion.
+// One placed set's own figures (see common/metrics.h): counters and gauges as they are, busy
+// time as a fraction of the run, durations in microseconds, histograms as distributions.
+json set_figures(const MetricSet& set, double end_ticks) {
+  json j = counters_json(set);
+  for (const auto& [k, v] : set.gauges()) j[k] = v;
+  for (const auto& [k, ticks] : set.busy()) j[k] = double(ticks) / end_ticks;
+  for (const auto& [k, ticks] : set.durations()) j[k + "_us"] = tlmx::ticks_to_seconds(ticks) * 1e6;
+  for (const auto& [k, h] : set.histograms()) j[k] = distribution_json(*h);
+  return j;
+}
+
+void place(json& parent, const MetricSet::Placement& where, json node) {
+  if (!where.index) {
+    parent[where.key] = std::move(node);
+    return;
+  }
+  json& list = parent[where.key];
+  if (!list.is_array()) list = json::array();
+  while (list.size() <= *where.index) list.push_back(nullptr);
+  list[*where.index] = std::move(node);
+}
+
+// The nearest placed ancestor by SystemC name ("ssd.channel0" of "ssd.channel0.die3"); "" if none.
+std::string placed_parent(const MetricsRegistry& metrics, std::string path) {
+  for (auto dot = path.rfind('.'); dot != std::string::npos; dot = path.rfind('.')) {
+    path.resize(dot);
+    auto it = metrics.sets().find(path);
+    if (it != metrics.sets().end() && it->second->placement()) return path;
+  }
+  return "";
+}
+
+// Every set placed with report_as(), nested as the SystemC hierarchy nests them.
+json placed_sets(const MetricsRegistry& metrics, double end_ticks) {
+  std::map<std::string, std::vector<const std::string*>> children;  // parent path -> placed children
+  for (const auto& [path, set] : metrics.sets())
+    if (set->placement()) children[placed_parent(metrics, path)].push_back(&path);
+  std::function<json(const std::string&, json)> add_children = [&](const std::string& parent, json node) {
+    for (const std::string* path : children[parent]) {
+      const MetricSet& set = *metrics.sets().at(*path);
+      place(node, *set.placement(), add_children(*path, set_figures(set, end_ticks)));
+    }
+    return node;
+  };
+  return add_children("", json::object());
+}
+
+// Hardware metrics; busy fractions are over the simulated time until the drive went idle,
+// which includes GC still running after the host's last completion.
+json hardware_section(const MetricsRegistry& metrics, const RunFacts& f) {
   const double hw_seconds = std::max(f.simulated_seconds, f.idle_seconds);
   const double end_ticks = hw_seconds > 0 ? hw_seconds / tlmx::ticks_to_seconds(1) : 1;
-  auto ticks_us = [](std::uint64_t ticks) { return tlmx::ticks_to_seconds(ticks) * 1e6; };
-  json channels = json::array();
-  for (std::uint32_t ch = 0; ch < config.geometry.channels; ++ch) {
-    const std::string cs = "hw.channel" + std::to_string(ch);
-    json dies = json::array();
-    for (std::uint32_t d = 0; d < config.geometry.dies_per_channel(); ++d) {
-      const std::string ds = cs + ".die" + std::to_string(d);
-      dies.push_back({{"busy_fraction", double(counter(metrics, ds, "busy_ticks")) / end_ticks},
-                      {"reads", counter(metrics, ds, "reads")},
-                      {"programs", counter(metrics, ds, "programs")},
-                      {"erases", counter(metrics, ds, "erases")},
-                      {"multiplane_operations", counter(metrics, ds, "multiplane_operations")}});
-    }
-    channels.push_back({{"busy_fraction", double(counter(metrics, cs, "bus_busy_ticks")) / end_ticks},
-                        {"transfers", counter(metrics, cs, "bus_transfers")},
-                        {"dies", dies}});
+  json hw = placed_sets(metrics, end_ticks);
+  hw["simulated_seconds"] = hw_seconds;
+  if (hw.contains("cores")) {  // all cores: the mean of their utilizations
+    double busy = 0;
+    for (const json& core : hw["cores"]["per_core"]) busy += core["utilization"].get<double>();
+    hw["cores"]["utilization"] = busy / double(hw["cores"]["per_core"].size());
   }
-  json cores = json::array();
-  double core_busy = 0;
-  for (std::uint32_t k = 0; k < config.core.count; ++k) {
-    const std::string s = "hw.cores.core" + std::to_string(k);
-    const double b = double(counter(metrics, s, "busy_ticks")) / end_ticks;
-    core_busy += b;
-    cores.push_back({{"utilization", b},
-                     {"jobs", counter(metrics, s, "jobs")},
-                     {"cycles", counter(metrics, s, "cycles")},
-                     {"table_accesses", counter(metrics, s, "table_accesses")},
-                     {"compute_us", ticks_us(counter(metrics, s, "compute_ticks"))},  // + memory wait + idle
-                     {"memory_wait_us", ticks_us(counter(metrics, s, "memory_wait_ticks"))},  // = simulated time
-                     {"idle_us", ticks_us(counter(metrics, s, "idle_ticks"))}});
-  }
-  auto memory = [&](const std::string& s) {
-    return json{{"busy_fraction", double(counter(metrics, s, "busy_ticks")) / end_ticks},
-                {"wait_us", ticks_us(counter(metrics, s, "wait_ticks"))},
-                {"reads", counter(metrics, s, "reads")},
-                {"writes", counter(metrics, s, "writes")},
-                {"bytes", counter(metrics, s, "bytes")}};
-  };
-  r["hardware"] = {
-      {"simulated_seconds", hw_seconds},
-      {"channels", channels},
-      {"system_bus",
-       {{"busy_fraction", double(counter(metrics, "hw.bus", "busy_ticks")) / end_ticks},
-        {"wait_us", ticks_us(counter(metrics, "hw.bus", "wait_ticks"))},
-        {"transfers", counter(metrics, "hw.bus", "transfers")},
-        {"bytes", counter(metrics, "hw.bus", "bytes")}}},
-      {"sram", memory("hw.sram")},
-      {"dram", memory("hw.dram")},
-      {"cores",
-       {{"utilization", core_busy / config.core.count},
-        {"cycles", counter(metrics, "hw.cores", "cycles")},
-        {"table_accesses", counter(metrics, "hw.cores", "table_accesses")},
-        {"table_access_us", ticks_us(counter(metrics, "hw.cores", "table_access_ticks"))},
-        {"per_core", cores}}},
-      {"host_interface",
-       {{"commands", counter(metrics, "hw.host_interface", "commands")},
-        {"bytes_to_device", counter(metrics, "hw.host_interface", "bytes_to_device")},
-        {"bytes_to_host", counter(metrics, "hw.host_interface", "bytes_to_host")},
-        {"link_wait_us", ticks_us(counter(metrics, "hw.host_interface", "link_wait_ticks"))}}}};
   json erase_counts = json::array();  // [erase count, blocks]
   for (const auto& [erases, blocks] : f.erase_counts) erase_counts.push_back({erases, blocks});
-  r["hardware"]["erase_count_histogram"] = erase_counts;
+  hw["erase_count_histogram"] = erase_counts;
+  return hw;
+}
 
-  r["simulation"] = {{"wall_seconds", f.wall_seconds},
-                     {"precondition_wall_seconds", f.precondition_wall_seconds},
-                     {"requests_per_wall_second", f.wall_seconds > 0 ? double(reads + writes) / f.wall_seconds : 0.0},
-                     {"delta_cycles", f.delta_cycles},
-                     {"peak_rss_mib", f.peak_rss_mib},
-                     {"vcd", f.vcd_path}};
+json simulation_section(const RunFacts& f, std::uint64_t requests) {
+  return {{"wall_seconds", f.wall_seconds},
+          {"precondition_wall_seconds", f.precondition_wall_seconds},
+          {"requests_per_wall_second", f.wall_seconds > 0 ? double(requests) / f.wall_seconds : 0.0},
+          {"delta_cycles", f.delta_cycles},
+          {"peak_rss_mib", f.peak_rss_mib},
+          {"vcd", f.vcd_path}};
+}
+
+}  // namespace
+
+json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& f) {
+  json r;
+  describe_run(config, f, r);
+  r["host"] = host_section(metrics, f.simulated_seconds);
+  r["ftl_metrics"] = ftl_section(metrics);
+  r["hardware"] = hardware_section(metrics, f);
+  r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
 }
 

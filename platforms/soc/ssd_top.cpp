@@ -10,15 +10,15 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     : sc_module(name) {
   map_.sram_size = c.sram.size_bytes;
   map_.dram_size = c.dram.size_bytes;
-  bus_ = std::make_unique<hw::SystemBus>("bus", c.bus, metrics.set("hw.bus"));
-  sram_ = std::make_unique<hw::MemoryTarget>("sram", c.sram, metrics.set("hw.sram"));
-  dram_ = std::make_unique<hw::MemoryTarget>("dram", c.dram, metrics.set("hw.dram"));
+  bus_ = std::make_unique<hw::SystemBus>("bus", c.bus, metrics);
+  sram_ = std::make_unique<hw::MemoryTarget>("sram", c.sram, metrics);
+  dram_ = std::make_unique<hw::MemoryTarget>("dram", c.dram, metrics);
   bus_->targets.bind(sram_->socket);
   bus_->targets.bind(dram_->socket);
   bus_->map(map_.sram_base, map_.sram_size, 0, "sram");
   bus_->map(map_.dram_base, map_.dram_size, 1, "dram");
 
-  core_ = std::make_unique<hw::EmbeddedCore>("core", c.core, metrics, vcd);
+  core_ = std::make_unique<hw::EmbeddedCore>("cores", c.core, metrics, vcd);
   core_->bus.bind(bus_->initiators);
   host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, map_.dram_base, metrics, vcd);
   host_if_->dma.bind(bus_->initiators);

@@ -101,8 +101,8 @@ class ChannelBench : public sc_core::sc_module {
       : sc_module(name),
         cfg(c),
         array(c.geometry),
-        bus("bus", c.system_bus, metrics.set("hw.bus")),
-        dram("dram", c.dram, metrics.set("hw.dram")),
+        bus("bus", c.system_bus, metrics),
+        dram("dram", c.dram, metrics),
         ctrl("channel0", hw::ChannelControllerConfig{0, c.geometry, c.nand, c.bus_timing, c.scheduler, 0}, array,
              metrics, nullptr),
         script("script") {

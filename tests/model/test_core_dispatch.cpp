@@ -41,7 +41,7 @@ struct CoreBench : sc_core::sc_module {
   CoreBench(sc_core::sc_module_name name, unsigned cores, const std::string& dispatch, std::vector<JobSpec> specs)
       : sc_module(name),
         // 36 ns latency + 64 B at 1000 MB/s = 100 ns per access
-        memory("memory", hw::MemoryConfig{1 << 20, sc_time(36, SC_NS), 1000}, metrics.set("hw.sram")),
+        memory("memory", hw::MemoryConfig{1 << 20, sc_time(36, SC_NS), 1000}, metrics),
         core("core", hw::CoreConfig{cores, 100, dispatch}, metrics, nullptr),
         jobs(std::move(specs)),
         ran(jobs.size()) {
@@ -63,8 +63,8 @@ struct CoreBench : sc_core::sc_module {
     }
   }
 
-  std::uint64_t counter(unsigned k, const char* name) {
-    return metrics.set("hw.cores.core" + std::to_string(k)).counter(name);
+  MetricSet& core_stats(unsigned k) {  // published under the core's SystemC name
+    return metrics.set(std::string(core.name()) + ".core" + std::to_string(k));
   }
   std::vector<unsigned> cores_run() const {
     std::vector<unsigned> v;
@@ -94,7 +94,7 @@ TEST_CASE("first_idle: the lowest-numbered free core takes the oldest job", "[mo
     CHECK(burst.ran[i].start_us == Approx(10.0 * double(i / 4)));
   }
   CHECK(sparse.cores_run() == std::vector<unsigned>(6, 0));
-  CHECK(sparse.counter(0, "jobs") == 6);
+  CHECK(sparse.core_stats(0).counter("jobs") == 6);
 }
 
 TEST_CASE("round_robin: job i runs on core i mod N, even when another core is free", "[model][core]") {
@@ -108,8 +108,8 @@ TEST_CASE("round_robin: job i runs on core i mod N, even when another core is fr
     for (std::size_t i = 0; i < 10; ++i) CHECK(b->ran[i].core == i % 3);
     std::uint64_t most = 0, least = ~std::uint64_t(0);
     for (unsigned k = 0; k < 3; ++k) {
-      most = std::max(most, b->counter(k, "jobs"));
-      least = std::min(least, b->counter(k, "jobs"));
+      most = std::max(most, b->core_stats(k).counter("jobs"));
+      least = std::min(least, b->core_stats(k).counter("jobs"));
     }
     CHECK(most - least <= 1);
   }
@@ -130,8 +130,8 @@ TEST_CASE("least_loaded: fewest jobs first, then the least busy time, balances b
   CoreBench burst("burst", 2, "least_loaded", stream(5, 1000, 0));
   sc_core::sc_start();
   CHECK(least.cores_run() == std::vector<unsigned>{0, 1, 1, 1, 0, 1});
-  CHECK(least.counter(0, "busy_ticks") == sc_time(60, SC_US).value());
-  CHECK(least.counter(1, "busy_ticks") == sc_time(40, SC_US).value());
+  CHECK(least.core_stats(0).busy("utilization") == sc_time(60, SC_US).value());
+  CHECK(least.core_stats(1).busy("utilization") == sc_time(40, SC_US).value());
   CHECK(first.cores_run() == std::vector<unsigned>(6, 0));
   CHECK(burst.cores_run() == std::vector<unsigned>{0, 1, 0, 1, 0});
   CHECK(burst.ran[4].start_us == Approx(20.0));
@@ -159,19 +159,19 @@ TEST_CASE("Core time splits into compute, memory wait and idle, and they add up"
   const sc_time end = sc_core::sc_time_stamp();
   one.core.finalize(end);
   two.core.finalize(end);
-  CHECK(one.counter(0, "cycles") == 1500);
-  CHECK(one.counter(0, "compute_ticks") == sc_time(15, SC_US).value());
-  CHECK(one.counter(0, "memory_wait_ticks") == sc_time(1200, SC_NS).value());
-  CHECK(one.counter(0, "table_accesses") == 12);
+  CHECK(one.core_stats(0).counter("cycles") == 1500);
+  CHECK(one.core_stats(0).duration("compute") == sc_time(15, SC_US).value());
+  CHECK(one.core_stats(0).duration("memory_wait") == sc_time(1200, SC_NS).value());
+  CHECK(one.core_stats(0).counter("table_accesses") == 12);
   CHECK(one.ran[2].start_us == Approx(100.0));
-  CHECK(two.counter(0, "memory_wait_ticks") == sc_time(100, SC_NS).value());
-  CHECK(two.counter(1, "memory_wait_ticks") == sc_time(200, SC_NS).value());
+  CHECK(two.core_stats(0).duration("memory_wait") == sc_time(100, SC_NS).value());
+  CHECK(two.core_stats(1).duration("memory_wait") == sc_time(200, SC_NS).value());
   for (CoreBench* b : {&one, &two}) {
     const std::uint64_t elapsed = std::max(end, b->core.drained_at()).value();
     for (unsigned k = 0; k < b->core.config().count; ++k) {
       INFO(b->name() << " core " << k);
-      CHECK(b->counter(k, "busy_ticks") == b->counter(k, "compute_ticks") + b->counter(k, "memory_wait_ticks"));
-      CHECK(b->counter(k, "compute_ticks") + b->counter(k, "memory_wait_ticks") + b->counter(k, "idle_ticks") ==
+      CHECK(b->core_stats(k).busy("utilization") == b->core_stats(k).duration("compute") + b->core_stats(k).duration("memory_wait"));
+      CHECK(b->core_stats(k).duration("compute") + b->core_stats(k).duration("memory_wait") + b->core_stats(k).duration("idle") ==
             elapsed);
     }
   }

@@ -17,8 +17,8 @@ struct Drive {
   std::unique_ptr<DriveTestbench> bench;
 };
 
-std::uint64_t core_counter(DriveTestbench& d, unsigned k, const char* name) {
-  return d.metrics().set("hw.cores.core" + std::to_string(k)).counter(name);
+MetricSet& core_stats(DriveTestbench& d, unsigned k) {  // published under the core's SystemC name
+  return d.metrics().set(std::string(d.top().name()) + ".cores.core" + std::to_string(k));
 }
 
 }  // namespace
@@ -52,7 +52,7 @@ TEST_CASE("The same firmware work costs the same compute cycles on 1, 2 and 4 co
   const std::uint64_t cycles_per_read =
       k.host_command + k.host_page + k.map_lookup + 2 * (k.op_issue + k.op_complete) + k.host_complete;
   for (auto* drives : {&read_drives, &mixed_drives}) {
-    const std::uint64_t cycles_one_core = (*drives)[0].bench->metrics().set("hw.cores").counter("cycles");
+    const std::uint64_t cycles_one_core = (*drives)[0].bench->metrics().set(std::string((*drives)[0].bench->top().name()) + ".cores").counter("cycles");
     if (drives == &read_drives) CHECK(cycles_one_core == cycles_per_read * reads.count);
     CHECK(cycles_one_core > 0);
     for (Drive& d : *drives) {
@@ -64,21 +64,21 @@ TEST_CASE("The same firmware work costs the same compute cycles on 1, 2 and 4 co
       std::uint64_t cycles = 0, compute = 0, memory_wait = 0, accesses = 0;
       for (unsigned c = 0; c < d.cores; ++c) {
         INFO("core " << c);
-        CHECK(core_counter(b, c, "jobs") > 0);
+        CHECK(core_stats(b, c).counter("jobs") > 0);
         // compute is the core's cycles at 10 ns (1000 kernel ticks of 10 ps)
-        CHECK(core_counter(b, c, "compute_ticks") == core_counter(b, c, "cycles") * 1000);
-        CHECK(core_counter(b, c, "busy_ticks") == core_counter(b, c, "compute_ticks") + core_counter(b, c, "memory_wait_ticks"));
-        CHECK(core_counter(b, c, "compute_ticks") + core_counter(b, c, "memory_wait_ticks") +
-                  core_counter(b, c, "idle_ticks") ==
+        CHECK(core_stats(b, c).duration("compute") == core_stats(b, c).counter("cycles") * 1000);
+        CHECK(core_stats(b, c).busy("utilization") == core_stats(b, c).duration("compute") + core_stats(b, c).duration("memory_wait"));
+        CHECK(core_stats(b, c).duration("compute") + core_stats(b, c).duration("memory_wait") +
+                  core_stats(b, c).duration("idle") ==
               elapsed);
-        cycles += core_counter(b, c, "cycles");
-        compute += core_counter(b, c, "compute_ticks");
-        memory_wait += core_counter(b, c, "memory_wait_ticks");
-        accesses += core_counter(b, c, "table_accesses");
+        cycles += core_stats(b, c).counter("cycles");
+        compute += core_stats(b, c).duration("compute");
+        memory_wait += core_stats(b, c).duration("memory_wait");
+        accesses += core_stats(b, c).counter("table_accesses");
       }
-      MetricSet& all = b.metrics().set("hw.cores");
+      MetricSet& all = b.metrics().set(std::string(b.top().name()) + ".cores");
       CHECK(cycles == all.counter("cycles"));
-      CHECK(memory_wait == all.counter("table_access_ticks"));
+      CHECK(memory_wait == all.duration("table_access"));
       CHECK(accesses == all.counter("table_accesses"));
       // Conservation: the same work costs the same on any number of cores.
       CHECK(cycles == cycles_one_core);

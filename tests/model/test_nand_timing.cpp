@@ -67,7 +67,7 @@ TEST_CASE("Multi-plane program runs both planes in one array time", "[model][nan
   const sc_time expected = b.dma(2) + (b.cmd(7) + b.transfer()) * 2.0 + sc_time(600, SC_US);
   CHECK(diff_ticks(b.script.done_at(a), expected) <= 1);
   CHECK(b.script.done_at(d) == b.script.done_at(a));
-  CHECK(b.metrics.set("hw.channel0.die0").counter("multiplane_operations") == 1);
+  CHECK(b.metrics.set(std::string(b.ctrl.name()) + ".die0").counter("multiplane_operations") == 1);
 }
 
 TEST_CASE("Without multi-plane the same two programs take two array times", "[model][nand][timing]") {

@@ -44,8 +44,8 @@ TEST_CASE("Halving the core clock raises QD1 latency by exactly the firmware sha
   const fw::FirmwareCosts& k = fast.config().firmware.costs;
   const std::uint64_t cycles_per_read =
       k.host_command + k.host_page + k.map_lookup + 2 * (k.op_issue + k.op_complete) + k.host_complete;
-  CHECK(fast.metrics().set("hw.cores").counter("cycles") == cycles_per_read * reads.count);
-  CHECK(slow.metrics().set("hw.cores").counter("cycles") == cycles_per_read * reads.count);
+  CHECK(fast.metrics().set(std::string(fast.top().name()) + ".cores").counter("cycles") == cycles_per_read * reads.count);
+  CHECK(slow.metrics().set(std::string(slow.top().name()) + ".cores").counter("cycles") == cycles_per_read * reads.count);
 
   const double firmware_share_ns = double(cycles_per_read) * (1e3 / 100 - 1e3 / 200);  // cycles x (10 ns - 5 ns)
   const double fast_ns = fast.metrics().set("host").histogram("read_latency_ns").mean();
