@@ -1,13 +1,12 @@
 #include "platforms/report/report.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "platforms/config/parameter.h"
+#include "platforms/report/statistics_json.h"
 #include "tlm/time_base.h"
 
 namespace ssd::platform {
@@ -33,13 +32,6 @@ json latency_json(const LatencyHistogram& h) {
               {"p99_9", us(double(h.percentile(0.999)))},
               {"p99_99", us(double(h.percentile(0.9999)))},
               {"max", us(double(h.max()))}};
-}
-
-// A distribution of counts (not times): its figures as they are.
-json distribution_json(const LatencyHistogram& h) {
-  return json{{"count", h.count()},      {"mean", h.mean()},
-              {"p50", h.percentile(0.5)}, {"p90", h.percentile(0.9)},
-              {"p99", h.percentile(0.99)}, {"max", h.max()}};
 }
 
 json counters_json(const MetricSet& s) {
@@ -168,59 +160,12 @@ json ftl_section(const MetricsRegistry& metrics) {
   return ftl;
 }
 
-// One placed set's own figures (see common/metrics.h): counters and gauges as they are, busy
-// time as a fraction of the run, durations in microseconds, histograms as distributions.
-json set_figures(const MetricSet& set, double end_ticks) {
-  json j = counters_json(set);
-  for (const auto& [k, v] : set.gauges()) j[k] = v;
-  for (const auto& [k, ticks] : set.busy()) j[k] = double(ticks) / end_ticks;
-  for (const auto& [k, ticks] : set.durations()) j[k + "_us"] = tlmx::ticks_to_seconds(ticks) * 1e6;
-  for (const auto& [k, h] : set.histograms()) j[k] = distribution_json(*h);
-  return j;
-}
-
-void place(json& parent, const MetricSet::Placement& where, json node) {
-  if (!where.index) {
-    parent[where.key] = std::move(node);
-    return;
-  }
-  json& list = parent[where.key];
-  if (!list.is_array()) list = json::array();
-  while (list.size() <= *where.index) list.push_back(nullptr);
-  list[*where.index] = std::move(node);
-}
-
-// The nearest placed ancestor by SystemC name ("ssd.channel0" of "ssd.channel0.die3"); "" if none.
-std::string placed_parent(const MetricsRegistry& metrics, std::string path) {
-  for (auto dot = path.rfind('.'); dot != std::string::npos; dot = path.rfind('.')) {
-    path.resize(dot);
-    auto it = metrics.sets().find(path);
-    if (it != metrics.sets().end() && it->second->placement()) return path;
-  }
-  return "";
-}
-
-// Every set placed with report_as(), nested as the SystemC hierarchy nests them.
-json placed_sets(const MetricsRegistry& metrics, double end_ticks) {
-  std::map<std::string, std::vector<const std::string*>> children;  // parent path -> placed children
-  for (const auto& [path, set] : metrics.sets())
-    if (set->placement()) children[placed_parent(metrics, path)].push_back(&path);
-  std::function<json(const std::string&, json)> add_children = [&](const std::string& parent, json node) {
-    for (const std::string* path : children[parent]) {
-      const MetricSet& set = *metrics.sets().at(*path);
-      place(node, *set.placement(), add_children(*path, set_figures(set, end_ticks)));
-    }
-    return node;
-  };
-  return add_children("", json::object());
-}
-
 // Hardware metrics; busy fractions are over the simulated time until the drive went idle,
 // which includes GC still running after the host's last completion.
 json hardware_section(const MetricsRegistry& metrics, const RunFacts& f) {
   const double hw_seconds = std::max(f.simulated_seconds, f.idle_seconds);
   const double end_ticks = hw_seconds > 0 ? hw_seconds / tlmx::ticks_to_seconds(1) : 1;
-  json hw = placed_sets(metrics, end_ticks);
+  json hw = placed_statistics_json(metrics, end_ticks);
   hw["simulated_seconds"] = hw_seconds;
   if (hw.contains("cores")) {  // all cores: the mean of their utilizations
     double busy = 0;

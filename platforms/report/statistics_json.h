@@ -1,0 +1,19 @@
+// The statistics registry as report JSON (see common/metrics.h): the sets models placed with
+// report_as(), nested as the SystemC hierarchy nests them, each with its counters and gauges
+// as they are, busy time as a fraction of the run (end_ticks kernel ticks), durations in
+// microseconds (name + "_us") and histograms as distributions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "common/histogram.h"
+#include "common/metrics.h"
+
+namespace ssd::platform {
+
+nlohmann::json placed_statistics_json(const MetricsRegistry& metrics, double end_ticks);
+
+// A distribution of counts (not times): its figures as they are.
+nlohmann::json distribution_json(const LatencyHistogram& h);
+
+}  // namespace ssd::platform
