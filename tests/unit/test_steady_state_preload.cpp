@@ -132,7 +132,7 @@ TEST_CASE("page-mapping preload: a consistent drive in steady state, GC from the
   // Every logical page mapped to a page holding its baseline data; every valid page accounted.
   CHECK(platform::verify_drive(drive, oracle) == "");
   // Free blocks at the GC threshold on every plane, every other block written.
-  for (std::uint32_t p = 0; p < c.geometry.total_planes(); ++p) CHECK(ftl.blocks().free_blocks(p) == 4);
+  for (std::uint32_t p = 0; p < c.geometry.total_planes(); ++p) CHECK(ftl.blocks().free_segments_in_group(p) == 4);
 
   // The next writes reclaim blocks at once, at the model's write amplification (1% chunks are
   // noisy on a drive this small: compare 30% of a capacity).

@@ -30,7 +30,7 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, cons
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t planes = g.total_planes(), ppb = g.pages_per_block;
   for (std::uint32_t p = 0; p < planes; ++p)
-    if (blocks_.free_blocks(p) != g.blocks_per_plane)
+    if (blocks_.free_segments_in_group(p) != g.blocks_per_plane)
       throw std::logic_error("steady-state preload needs a fresh drive (plane " + std::to_string(p) + " is written)");
 
   GreedyDomainSpec spec;
@@ -58,15 +58,15 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, cons
     }
     for (const GreedyDomainState::Block& b : used) {
       using Role = GreedyDomainState::Block::Role;
-      const std::uint32_t stream = b.role == Role::HostFrontier ? std::uint32_t(kHostStream)
-                                   : b.role == Role::GcFrontier ? std::uint32_t(kGcStream)
-                                                                : BlockManager::kNoStream;
-      const Ppn first = g.first_page(blocks_.preload_block(plane, b.programmed, stream));
+      const std::uint32_t frontier = b.role == Role::HostFrontier ? blocks_.plane_frontier(plane, kHostStream)
+                                     : b.role == Role::GcFrontier ? blocks_.plane_frontier(plane, kGcStream)
+                                                                  : SegmentSpace::kNoFrontier;
+      const Ppn first = blocks_.to_ppn(blocks_.first_spn(blocks_.preload(0, b.programmed, frontier, plane)));
       dealer.write_block(
           b.programmed, b.valid, [first](std::uint32_t off) { return first + off; },
           [this, first](std::uint32_t off, Lpn lpn) {
             l2p_[lpn] = first + off;
-            blocks_.mark_valid(first + off);
+            blocks_.mark_valid(blocks_.to_spn(first + off));
           });
     }
   }
