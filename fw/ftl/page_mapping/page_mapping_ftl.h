@@ -33,7 +33,7 @@ struct PageMappingParams {
   static PageMappingParams parse(FtlOptions& options, const FlashGeometry& geometry);
 };
 
-class PageMappingFtl : public Ftl {
+class PageMappingFtl : public Ftl, public SteadyStatePreload {
  public:
   explicit PageMappingFtl(FtlContext& ctx);
 
@@ -42,9 +42,10 @@ class PageMappingFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
   bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(blocks_.to_spn(ppn)); }
+  SteadyStatePreload* steady_state_preload() override { return this; }
   // Every plane fills all but its GC threshold's blocks before GC starts on it.
   std::uint64_t pages_before_gc() const override;
-  // Each plane laid out as greedy GC leaves it (fw/ftl/common/greedy_steady_state.h); see the
+  // Each plane laid out as greedy GC leaves it (fw/precondition/greedy_steady_state.h); see the
   // definition for how planes, blocks and pages are dealt out.
   std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) override;
 

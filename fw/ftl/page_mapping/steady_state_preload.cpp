@@ -11,7 +11,7 @@
 //   GC threshold, with a host and a GC frontier partly written.
 // - Which logical pages are live where: a random permutation of all of them dealt out over the
 //   valid slots (uniform overwrites leave no pattern), each valid slot at a random offset among
-//   its block's written pages (fw/ftl/common/steady_state_dealer.h).
+//   its block's written pages (fw/precondition/steady_state_dealer.h).
 // - Stale pages hold a random logical page's OOB and no valid data (kUnwrittenToken): GC never
 //   reads them, and a mapping bug that returned one would fail the integrity check.
 // - Erase counts stay zero (the wear of the writes that never ran is not made up).
@@ -20,8 +20,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "fw/ftl/common/greedy_steady_state.h"
-#include "fw/ftl/common/steady_state_dealer.h"
+#include "fw/precondition/greedy_steady_state.h"
+#include "fw/precondition/steady_state_dealer.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
