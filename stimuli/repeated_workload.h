@@ -1,6 +1,7 @@
 // A workload replayed several times back to back (short traces do not write enough to bring a
 // drive's garbage collection to steady state). Pass k's arrivals are shifted by the end of pass
-// k-1 plus one mean inter-arrival gap, so the request rate of the trace is kept.
+// k-1 plus the pass's span divided by its request count (span/n, a little under the mean gap
+// span/(n-1)): n requests every span x (n+1)/n, i.e. n^2/(n^2-1) times the trace's rate.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "common/checked_value.h"
+
 namespace ssd::fw {
 
 namespace {
@@ -11,44 +13,37 @@ std::string range_error(const std::string& key, const std::string& value, const 
 }  // namespace
 
 double FtlOptions::real(const std::string& key, double fallback, double min, double max, const std::string& what) {
+  const ValueRange range{min, max};
+  std::string expected;
   double v = fallback;
-  auto it = values_.find(key);
-  std::ostringstream expect;
-  expect << "a number in [" << min << ", " << max << "] (" << what << ")";
-  if (it != values_.end()) {
-    try {
-      std::size_t used = 0;
-      v = std::stod(it->second, &used);
-      if (used != it->second.size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      throw FtlOptionError(range_error(key, it->second, expect.str()));
-    }
+  if (auto it = values_.find(key); it != values_.end()) {
+    const auto parsed = checked_quantity(it->second, range, expected);
+    if (!parsed) throw FtlOptionError(range_error(key, it->second, expected + " (" + what + ")"));
+    v = *parsed;
   }
-  if (!(v >= min && v <= max)) throw FtlOptionError(range_error(key, std::to_string(v), expect.str()));
+  expected = "a number in " + range.text();
+  if (!range.contains(v)) throw FtlOptionError(range_error(key, std::to_string(v), expected + " (" + what + ")"));
   std::ostringstream os;
   os << v;
   effective_[key] = os.str();
-  descriptions_[key] = expect.str();
+  descriptions_[key] = expected + " (" + what + ")";
   return v;
 }
 
 std::int64_t FtlOptions::integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max,
                                  const std::string& what) {
+  const ValueRange range{double(min), double(max)};
+  std::string expected;
   std::int64_t v = fallback;
-  auto it = values_.find(key);
-  std::string expect = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "] (" + what + ")";
-  if (it != values_.end()) {
-    try {
-      std::size_t used = 0;
-      v = std::stoll(it->second, &used);
-      if (used != it->second.size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      throw FtlOptionError(range_error(key, it->second, expect));
-    }
+  if (auto it = values_.find(key); it != values_.end()) {
+    const auto parsed = checked_count(it->second, range, expected);
+    if (!parsed) throw FtlOptionError(range_error(key, it->second, expected + " (" + what + ")"));
+    v = *parsed;
   }
-  if (v < min || v > max) throw FtlOptionError(range_error(key, std::to_string(v), expect));
+  expected = "a whole number in " + range.text();
+  if (v < min || v > max) throw FtlOptionError(range_error(key, std::to_string(v), expected + " (" + what + ")"));
   effective_[key] = std::to_string(v);
-  descriptions_[key] = expect;
+  descriptions_[key] = expected + " (" + what + ")";
   return v;
 }
 

@@ -1,6 +1,9 @@
 #include "platforms/config/job_file.h"
 
+#include "common/checked_value.h"
+
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -23,15 +26,29 @@ class JobReader {
     throw ConfigError(file_ + ":" + std::to_string(at.Mark().line + 1) + ": " + prefix_ + "." + key + ": expected " +
                       expected);
   }
-  template <typename T>
-  T get(const std::string& key, T fallback, const std::string& expected) {
-    seen_.insert(key);
-    if (!node_[key]) return fallback;
-    try {
-      return node_[key].as<T>();
-    } catch (const YAML::Exception&) {
-      fail(key, expected);
-    }
+  std::string text(const std::string& key, const std::string& fallback, const std::string& expected) {
+    const auto n = value(key);
+    if (!n) return fallback;
+    if (!n->IsScalar()) fail(key, expected);
+    return n->Scalar();
+  }
+  // Whole numbers and quantities are parsed as every configuration value is (common/checked_value.h):
+  // "-1" or "2.5" for a count is refused, not wrapped or cut.
+  std::uint64_t count(const std::string& key, std::uint64_t fallback, double hi, const std::string& what) {
+    const auto n = value(key);
+    if (!n) return fallback;
+    std::string expected;
+    const auto v = n->IsScalar() ? checked_count(n->Scalar(), ValueRange{0, hi}, expected) : std::nullopt;
+    if (!v) fail(key, what + ": " + (n->IsScalar() ? expected : "a single value"));
+    return static_cast<std::uint64_t>(*v);
+  }
+  double quantity(const std::string& key, double fallback, const ValueRange& range, const std::string& what) {
+    const auto n = value(key);
+    if (!n) return fallback;
+    std::string expected;
+    const auto v = n->IsScalar() ? checked_quantity(n->Scalar(), range, expected) : std::nullopt;
+    if (!v) fail(key, what + ": " + (n->IsScalar() ? expected : "a single value"));
+    return *v;
   }
   void mark_read(const std::string& key) { seen_.insert(key); }
   void reject_unknown() const {
@@ -45,6 +62,15 @@ class JobReader {
   const YAML::Node& node() const { return node_; }
 
  private:
+  // The value at `key`, or nullopt when absent or empty (const lookup: a non-const
+  // operator[] would create the key).
+  std::optional<YAML::Node> value(const std::string& key) {
+    seen_.insert(key);
+    const YAML::Node& map = node_;
+    const YAML::Node n = map[key];
+    if (!n || n.IsNull()) return std::nullopt;
+    return n;
+  }
   std::string file_;
   YAML::Node node_;
   std::string prefix_;
@@ -58,14 +84,9 @@ std::vector<double> numbers_after(const std::string& text, std::size_t count) {
     const std::size_t colon = text.find(':', pos);
     if (colon == std::string::npos) return {};
     const std::size_t end = text.find(':', colon + 1);
-    try {
-      std::size_t used = 0;
-      const std::string part = text.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1);
-      out.push_back(std::stod(part, &used));
-      if (used != part.size()) return {};
-    } catch (const std::exception&) {
-      return {};
-    }
+    double v;
+    if (!parse_number(text.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1), v)) return {};
+    out.push_back(v);
     pos = colon + 1;
   }
   return out;
@@ -104,36 +125,36 @@ std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::
                         "]: expected a map of job settings");
     JobReader r(path, node, i);
     stimuli::JobSpec s;
-    s.name = r.get<std::string>("name", "job" + std::to_string(i + 1), "a name");
-    const std::string pattern = r.get<std::string>("pattern", "random", "random or sequential");
+    s.name = r.text("name", "job" + std::to_string(i + 1), "a name");
+    const std::string pattern = r.text("pattern", "random", "random or sequential");
     if (pattern != "random" && pattern != "sequential") r.fail("pattern", "random or sequential");
     s.pattern = pattern == "random" ? stimuli::JobSpec::Pattern::Random : stimuli::JobSpec::Pattern::Sequential;
-    s.read_fraction = r.get<double>("read_fraction", 0.0, "a number in [0, 1]");
+    s.read_fraction = r.quantity("read_fraction", 0.0, {0, 1}, "the share of reads");
     if (node["block_size"] && node["block_size"].IsSequence()) {
       r.mark_read("block_size");
       s.sizes.clear();
       for (const auto& pair : node["block_size"]) {
         if (!pair.IsSequence() || pair.size() != 2) r.fail("block_size", "a size in bytes or a list of [bytes, weight]");
-        try {
-          s.sizes.emplace_back(pair[0].as<std::uint32_t>(), pair[1].as<double>());
-        } catch (const YAML::Exception&) {
-          r.fail("block_size", "a size in bytes or a list of [bytes, weight]");
-        }
+        std::string expected;
+        const auto bytes = pair[0].IsScalar() ? checked_count(pair[0].Scalar(), {0, 4294967295.0}, expected) : std::nullopt;
+        const auto weight = pair[1].IsScalar() ? checked_quantity(pair[1].Scalar(), {0, 1e12}, expected) : std::nullopt;
+        if (!bytes || !weight) r.fail("block_size", "a size in bytes or a list of [bytes, weight]");
+        s.sizes.emplace_back(std::uint32_t(*bytes), *weight);
       }
     } else {
-      s.sizes = {{r.get<std::uint32_t>("block_size", 4096, "a size in bytes or a list of [bytes, weight]"), 1.0}};
+      s.sizes = {{std::uint32_t(r.count("block_size", 4096, 4294967295.0, "a size in bytes or a list of [bytes, weight]")), 1.0}};
     }
-    s.count = r.get<std::uint64_t>("count", 1000, "a number of requests");
-    s.range_start_bytes = r.get<std::uint64_t>("range_start", 0, "bytes");
-    s.range_bytes = r.get<std::uint64_t>("range_bytes", 0, "bytes (0: to the end of the drive)");
-    s.align_bytes = r.get<std::uint32_t>("align", 0, "bytes (0: the smallest block size)");
-    s.rate_iops = r.get<double>("rate_iops", 0.0, "requests per second (0: closed loop)");
-    const std::string arrivals = r.get<std::string>("arrivals", "uniform", "uniform or poisson");
+    s.count = r.count("count", 1000, 1e15, "a number of requests");
+    s.range_start_bytes = r.count("range_start", 0, 1e18, "bytes");
+    s.range_bytes = r.count("range_bytes", 0, 1e18, "bytes (0: to the end of the drive)");
+    s.align_bytes = std::uint32_t(r.count("align", 0, 4294967295.0, "bytes (0: the smallest block size)"));
+    s.rate_iops = r.quantity("rate_iops", 0.0, {0, 1e12}, "requests per second (0: closed loop)");
+    const std::string arrivals = r.text("arrivals", "uniform", "uniform or poisson");
     if (arrivals != "uniform" && arrivals != "poisson") r.fail("arrivals", "uniform or poisson");
     s.poisson = arrivals == "poisson";
-    s.weight = r.get<std::uint32_t>("weight", 1, "a positive integer");
-    s.iodepth = r.get<std::uint32_t>("iodepth", 0, "a queue depth (0: the jobs share the host's)");
-    const std::string skew = r.get<std::string>("skew", "uniform", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
+    s.weight = std::uint32_t(r.count("weight", 1, 4294967295.0, "a positive integer"));
+    s.iodepth = std::uint32_t(r.count("iodepth", 0, 65536, "a queue depth (0: the jobs share the host's)"));
+    const std::string skew = r.text("skew", "uniform", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
     if (skew == "uniform") {
       s.skew = stimuli::JobSpec::Skew::Uniform;
     } else if (skew.rfind("zipf:", 0) == 0) {
@@ -150,7 +171,7 @@ std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::
     } else {
       r.fail("skew", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
     }
-    s.seed = r.get<std::uint64_t>("seed", i + 1, "an unsigned integer");
+    s.seed = r.count("seed", i + 1, 9007199254740992.0, "an unsigned integer (up to 2^53)");
     r.reject_unknown();
     jobs.push_back(s);
   }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/checked_value.h"
 #include "platforms/config/platform_config.h"
 
 namespace ssd::platform {
@@ -12,20 +13,6 @@ namespace ssd::platform {
 namespace {
 
 using json = nlohmann::json;
-
-std::string number_text(double v) { return fmt::format("{:g}", v); }
-
-// A finite decimal number and nothing else ("12", "0.5", "1e6"); false otherwise.
-bool parse_number(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  std::size_t used = 0;
-  try {
-    out = std::stod(s, &used);
-  } catch (const std::exception&) {
-    return false;
-  }
-  return used == s.size() && std::isfinite(out);
-}
 
 std::string scalar_text(const YAML::Node& node) {
   if (node.IsScalar()) return node.Scalar();
@@ -55,9 +42,8 @@ std::string Parameter::range_text() const {
       for (const auto& c : choices) all += (all.empty() ? "" : ", ") + c;
       return all;
     }
-    case ParamType::List:
-      return fmt::format("1 to 10 values in {}{}, {}]", lo_open ? "(" : "[", number_text(lo), number_text(hi));
-    default: return fmt::format("{}{}, {}]", lo_open ? "(" : "[", number_text(lo), number_text(hi));
+    case ParamType::List: return "1 to 10 values in " + ValueRange{lo, hi, lo_open}.text();
+    default: return ValueRange{lo, hi, lo_open}.text();
   }
 }
 
@@ -67,10 +53,8 @@ json Parameter::parse(const YAML::Node& node, const std::string& file) const {
   auto fail = [&](const std::string& expect) -> json {
     throw ConfigError(fmt::format("{}: {} = {} is invalid: expected {}", file, key, shown, expect));
   };
-  auto in_range = [&](double v) { return (lo_open ? v > lo : v >= lo) && v <= hi; };
-  auto what = [&](const char* kind) {
-    return fmt::format("{} in {}{}", kind, range_text(), unit.empty() ? "" : " " + unit);
-  };
+  const ValueRange range{lo, hi, lo_open};
+  std::string expected;
   if (type == ParamType::List) {
     YAML::Node seq = node;
     if (node.IsScalar()) {
@@ -83,9 +67,9 @@ json Parameter::parse(const YAML::Node& node, const std::string& file) const {
     if (!seq.IsSequence() || seq.size() < 1 || seq.size() > 10) return fail("a list of 1 to 10 numbers");
     json out = json::array();
     for (const auto& e : seq) {
-      double v;
-      if (!e.IsScalar() || !parse_number(e.Scalar(), v) || !in_range(v)) return fail(what("numbers"));
-      out.push_back(v);
+      const auto v = e.IsScalar() ? checked_quantity(e.Scalar(), range, expected, unit) : std::nullopt;
+      if (!v) return fail("numbers in " + range.text() + (unit.empty() ? "" : " " + unit));
+      out.push_back(*v);
     }
     return out;
   }
@@ -94,25 +78,18 @@ json Parameter::parse(const YAML::Node& node, const std::string& file) const {
   switch (type) {
     case ParamType::Text: return s;
     case ParamType::Flag:
-      if (s == "true" || s == "yes" || s == "on") return true;
-      if (s == "false" || s == "no" || s == "off") return false;
-      return fail("true or false");
+      if (const auto v = checked_flag(s, expected)) return *v;
+      return fail(expected);
     case ParamType::Choice:
       for (const auto& c : choices)
         if (s == c) return s;
       return fail("one of " + range_text());
-    case ParamType::Count: {
-      double v;
-      if (!parse_number(s, v)) return fail(what("a whole number"));
-      if (v != std::floor(v)) return fail(fmt::format("a whole number ({} is not a whole number) in {}", s, range_text()));
-      if (!in_range(v)) return fail(what("a whole number"));
-      return static_cast<std::uint64_t>(v);
-    }
-    case ParamType::Quantity: {
-      double v;
-      if (!parse_number(s, v) || !in_range(v)) return fail(what("a number"));
-      return v;
-    }
+    case ParamType::Count:
+      if (const auto v = checked_count(s, range, expected)) return static_cast<std::uint64_t>(*v);
+      return fail(expected);
+    case ParamType::Quantity:
+      if (const auto v = checked_quantity(s, range, expected, unit)) return *v;
+      return fail(expected);
     default: return fail("a value");
   }
 }

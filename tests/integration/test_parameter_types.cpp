@@ -76,3 +76,20 @@ TEST_CASE("parameters: the report's effective values are typed JSON", "[cli][par
   CHECK(e["channel.scheduler"].is_string());
   CHECK(e["ftl.overprovisioning"].is_number());
 }
+
+TEST_CASE("parameters: job files and FTL options parse values the same strict way", "[cli][params]") {
+  TempDir dir;
+  // yaml-cpp alone reads "-1" as a huge unsigned count and cuts nothing off "2.5": both refused.
+  for (const char* count : {"-1", "2.5", "12abc"}) {
+    const std::string jobs = dir.file("jobs.yaml");
+    write_text(jobs, std::string("jobs:\n  - name: a\n    count: ") + count + "\n");
+    RunReport rr = run_report({"-p", tiny_platform(), "--jobs", jobs, "--precondition", "none"}, dir);
+    INFO(count << "\n" << rr.result.describe());
+    CHECK(rr.result.exit_code == 2);
+    CHECK(contains(rr.result.err, "jobs[0].count"));
+  }
+  const Result ftl = run_ssdsim({"validate", tiny_platform(), "--set", "ftl.gc_threshold_blocks=2.5"}, dir);
+  INFO(ftl.describe());
+  CHECK(ftl.exit_code == 2);
+  CHECK(contains(ftl.err, "2.5 is not a whole number"));
+}
