@@ -10,6 +10,7 @@
 #include "common/metrics.h"
 #include "fw/ftl/ftl_options.h"
 #include "fw/hal/hal.h"
+#include "fw/precondition/steady_state_preload.h"
 #include "fw/runtime/firmware_costs.h"
 #include "fw/runtime/op_scheduler.h"
 
@@ -71,20 +72,10 @@ class Ftl {
   // Host write of one logical page.
   virtual WriteOutcome write(const PageWrite& page) = 0;
 
-  // --- Preconditioning ---
-  // Physical pages (data and the FTL's own metadata) a fresh drive can program before this
-  // FTL's garbage collection must start, or 0 when it cannot say. When it can, and it places
-  // writes in program order, preconditioning builds the steady state of random writes directly
-  // (stimuli/steady_state_fill.h) instead of running them.
-  virtual std::uint64_t pages_before_gc() const { return 0; }
-  // Faster still, on a fresh drive over a HAL that can preload: puts the drive straight into the
-  // steady state of uniform random page writes over every logical page, each page holding
-  // token_of(lpn) (flash contents through Hal::preload, tables set to match). Returns what it
-  // did, or "" when this FTL cannot (the preconditioner then writes its way there).
-  virtual std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
-    (void)seed, (void)token_of;
-    return "";
-  }
+  // --- Preconditioning (fw/precondition/steady_state_preload.h) ---
+  // What this FTL's family offers to bring a drive to the steady state of random writes
+  // quickly; nullptr when it offers nothing (the preconditioner then writes its way there).
+  virtual SteadyStatePreload* steady_state_preload() { return nullptr; }
 
   // --- Integrity checking (after a run, with nothing in flight) ---
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker

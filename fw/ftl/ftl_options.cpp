@@ -12,39 +12,35 @@ std::string range_error(const std::string& key, const std::string& value, const 
 }
 }  // namespace
 
-double FtlOptions::real(const std::string& key, double fallback, double min, double max, const std::string& what) {
-  const ValueRange range{min, max};
+// The value at `key` (or the fallback), parsed by `parse` and checked against `range`; records
+// its effective text and description.
+template <typename T, typename Parse>
+T FtlOptions::checked(const std::string& key, T fallback, const ValueRange& range, const char* kind,
+                      const std::string& what, Parse parse) {
   std::string expected;
-  double v = fallback;
+  T v = fallback;
   if (auto it = values_.find(key); it != values_.end()) {
-    const auto parsed = checked_quantity(it->second, range, expected);
+    const auto parsed = parse(it->second, range, expected);
     if (!parsed) throw FtlOptionError(range_error(key, it->second, expected + " (" + what + ")"));
-    v = *parsed;
+    v = static_cast<T>(*parsed);
   }
-  expected = "a number in " + range.text();
-  if (!range.contains(v)) throw FtlOptionError(range_error(key, std::to_string(v), expected + " (" + what + ")"));
+  expected = std::string(kind) + " in " + range.text() + " (" + what + ")";
   std::ostringstream os;
   os << v;
+  if (!range.contains(double(v))) throw FtlOptionError(range_error(key, os.str(), expected));
   effective_[key] = os.str();
-  descriptions_[key] = expected + " (" + what + ")";
+  descriptions_[key] = expected;
   return v;
+}
+
+double FtlOptions::real(const std::string& key, double fallback, double min, double max, const std::string& what) {
+  return checked<double>(key, fallback, {min, max}, "a number", what,
+                         [](const std::string& t, const ValueRange& r, std::string& e) { return checked_quantity(t, r, e); });
 }
 
 std::int64_t FtlOptions::integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max,
                                  const std::string& what) {
-  const ValueRange range{double(min), double(max)};
-  std::string expected;
-  std::int64_t v = fallback;
-  if (auto it = values_.find(key); it != values_.end()) {
-    const auto parsed = checked_count(it->second, range, expected);
-    if (!parsed) throw FtlOptionError(range_error(key, it->second, expected + " (" + what + ")"));
-    v = *parsed;
-  }
-  expected = "a whole number in " + range.text();
-  if (v < min || v > max) throw FtlOptionError(range_error(key, std::to_string(v), expected + " (" + what + ")"));
-  effective_[key] = std::to_string(v);
-  descriptions_[key] = expected + " (" + what + ")";
-  return v;
+  return checked<std::int64_t>(key, fallback, {double(min), double(max)}, "a whole number", what, checked_count);
 }
 
 std::string FtlOptions::choice(const std::string& key, const std::string& fallback,

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/checked_value.h"
+
 namespace ssd::fw {
 
 class FtlOptionError : public std::runtime_error {
@@ -37,6 +39,10 @@ class FtlOptions {
   const std::map<std::string, std::string>& descriptions() const { return descriptions_; }
 
  private:
+  template <typename T, typename Parse>
+  T checked(const std::string& key, T fallback, const ValueRange& range, const char* kind, const std::string& what,
+            Parse parse);
+
   std::map<std::string, std::string> values_;
   std::map<std::string, std::string> effective_;
   std::map<std::string, std::string> descriptions_;

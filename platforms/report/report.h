@@ -8,7 +8,7 @@
 
 #include "common/metrics.h"
 #include "platforms/config/platform_config.h"
-#include "platforms/config/precondition.h"
+#include "fw/precondition/precondition_spec.h"
 
 namespace ssd::platform {
 
@@ -22,7 +22,7 @@ struct RunFacts {
   std::string mode;                 // "open-loop" or "closed-loop"
   std::uint32_t queue_depth = 0;
   double time_scale = 1.0;
-  PreconditionOutcome precondition;  // what was done before measuring
+  fw::PreconditionOutcome precondition;  // what was done before measuring
   double simulated_seconds = 0;     // from first arrival to last completion
   double idle_seconds = 0;          // when the drive went idle (background GC may outlast the host)
   double wall_seconds = 0;          // timed simulation only

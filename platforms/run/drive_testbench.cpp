@@ -42,8 +42,8 @@ stimuli::WorkloadScan DriveTestbench::check_workload() {
   return stimuli::scan_workload(*copy, stimuli::RequestAdmission(admission_rules_));
 }
 
-PreconditionOutcome DriveTestbench::precondition(const PreconditionSpec& spec) {
-  if (!spec.writes_anything()) return PreconditionOutcome::fresh_drive();
+fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec& spec) {
+  if (!spec.writes_anything()) return fw::PreconditionOutcome::fresh_drive();
   FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
   top_->hal_switch().use(functional);
   // Fill requests of up to 256 KiB, which the data buffer can hold.
@@ -51,7 +51,7 @@ PreconditionOutcome DriveTestbench::precondition(const PreconditionSpec& spec) {
   Preconditioner preconditioner(firmware(), functional, *oracle_, metrics_.set("ftl"), config_.geometry.page_bytes,
                                 std::min<std::uint32_t>(512, config_.firmware.buffer_slots * page_sectors));
   oracle_->begin_preconditioning();
-  PreconditionOutcome outcome = preconditioner.run(spec);
+  fw::PreconditionOutcome outcome = preconditioner.run(spec);
   oracle_->end_preconditioning();
   top_->hal_switch().use(top_->hal());
   if (oracle_->mismatches())

@@ -32,7 +32,7 @@ class DriveTestbench {
   stimuli::WorkloadScan check_workload();
   // Before sc_start: preconditions the drive on the functional HAL (same firmware, same NAND
   // array; see platforms/run/preconditioner.h), then measurement starts from zero.
-  PreconditionOutcome precondition(const PreconditionSpec& spec);
+  fw::PreconditionOutcome precondition(const fw::PreconditionSpec& spec);
 
   const PlatformConfig& config() const { return config_; }
   MetricsRegistry& metrics() { return metrics_; }

@@ -7,9 +7,10 @@
 #include <functional>
 #include <stdexcept>
 
+#include "fw/precondition/settling.h"
+#include "fw/precondition/steady_state_fill.h"
 #include "platforms/functional/functional_drive.h"
 #include "stimuli/sequential_fill.h"
-#include "stimuli/steady_state_fill.h"
 #include "stimuli/synthetic_workload.h"
 
 namespace ssd::platform {
@@ -47,10 +48,8 @@ void Preconditioner::random_writes(std::uint64_t pages, std::uint64_t seed) {
   replay_functional(firmware_, hal_, random, oracle_, kQueueDepth);
 }
 
-void Preconditioner::settle(const SettlingRule& rule, std::uint64_t seed, PreconditionOutcome& out) {
-  // A whole number of chunks, so every write is counted and sampled.
-  const std::uint64_t chunk = rule.chunk_pages, max_pages = (rule.max_pages + chunk - 1) / chunk * chunk;
-  // One uninterrupted stream of random page writes, sampled every `chunk` requests, so each
+void Preconditioner::settle(const fw::SettlingRule& rule, std::uint64_t seed, fw::PreconditionOutcome& out) {
+  // One uninterrupted stream of random page writes, sampled every chunk of requests, so each
   // chunk's WAF is the drive's as it runs (draining at every boundary would let GC catch up).
   class Settling : public stimuli::Workload {
    public:
@@ -69,92 +68,62 @@ void Preconditioner::settle(const SettlingRule& rule, std::uint64_t seed, Precon
     std::uint64_t chunk_, issued_ = 0;
   };
 
-  std::vector<double>& waf = out.settling_waf;
-  std::uint64_t programmed0 = ftl_.counter("flash_pages_programmed"), host0 = ftl_.counter("host_pages_written");
-  std::uint64_t erases0 = ftl_.counter("erases");
-  // Returns whether to go on.
+  fw::SettlingMonitor monitor(rule, out, ftl_.counter("flash_pages_programmed"), ftl_.counter("host_pages_written"),
+                              ftl_.counter("erases"));
   auto chunk_done = [&]() {
-    const std::uint64_t programmed = ftl_.counter("flash_pages_programmed"), host = ftl_.counter("host_pages_written");
-    const std::uint64_t erases = ftl_.counter("erases");
-    waf.push_back(double(programmed - programmed0) / double(std::max<std::uint64_t>(1, host - host0)));
-    const bool gc_active = erases > erases0;
-    programmed0 = programmed, host0 = host, erases0 = erases;
-    out.random_page_writes += chunk;
-    const std::size_t n = waf.size();
-    if (!gc_active || n < rule.min_chunks) return out.random_page_writes < max_pages;
-    // Compare the mean WAF of two equal windows of chunks.
-    std::size_t recent_first, before_first, width;
-    if (rule.window == 0) {  // the two halves of every chunk after the first
-      width = (n - 1) / 2;
-      before_first = n - 2 * width;
-      recent_first = n - width;
-    } else {  // the last `window` chunks and the `window` chunks 2 x window chunks earlier
-      width = rule.window;
-      recent_first = n - width;
-      before_first = n - 3 * width;
-    }
-    double recent = 0, before = 0;
-    for (std::size_t i = 0; i < width; ++i) {
-      recent += waf[recent_first + i];
-      before += waf[before_first + i];
-    }
-    out.write_amplification = recent / double(width);
-    out.steady_reached = std::abs(recent - before) <= 0.02 * before;
-    return !out.steady_reached && out.random_page_writes < max_pages;
+    return monitor.chunk_done(ftl_.counter("flash_pages_programmed"), ftl_.counter("host_pages_written"),
+                              ftl_.counter("erases"));
   };
-  Settling settling(random_pages(max_pages + 1, seed), chunk_done, chunk);
+  Settling settling(random_pages(monitor.max_pages() + 1, seed), chunk_done, monitor.chunk_pages());
   replay_functional(firmware_, hal_, settling, oracle_, kQueueDepth);
 }
 
 std::string Preconditioner::steady_state_fill(std::uint64_t seed) {
-  const std::uint64_t logical = firmware_.ftl().logical_pages(), before_gc = firmware_.ftl().pages_before_gc();
+  fw::SteadyStatePreload* family = firmware_.ftl().steady_state_preload();
+  const std::uint64_t logical = firmware_.ftl().logical_pages(), before_gc = family ? family->pages_before_gc() : 0;
   if (before_gc <= logical) return "";
+  // Each write of the fill's order as a one-page host write.
+  class OnePageWrites : public stimuli::Workload {
+   public:
+    OnePageWrites(fw::SteadyStateFill& fill, std::uint32_t page_sectors) : fill_(fill), page_sectors_(page_sectors) {}
+    bool next(stimuli::HostRequest& r) override {
+      Lpn lpn;
+      if (!fill_.next(lpn)) return false;
+      r = stimuli::HostRequest{};
+      r.write = true;
+      r.lba = std::uint64_t(lpn) * page_sectors_;
+      r.sectors = page_sectors_;
+      return true;
+    }
+    std::string describe() const override { return fill_.describe(); }
+
+   private:
+    fw::SteadyStateFill& fill_;
+    std::uint32_t page_sectors_;
+  };
   // It writes every logical page, so it replaces the sequential fill.
-  stimuli::SteadyStateFill fill(logical, before_gc, page_bytes_ / fw::kSectorBytes, seed);
-  replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
+  fw::SteadyStateFill fill(logical, before_gc, seed);
+  OnePageWrites writes(fill, page_bytes_ / fw::kSectorBytes);
+  replay_functional(firmware_, hal_, writes, oracle_, kQueueDepth);
   return fmt::format(
       "steady-state fill ({} page writes laid out as after long uniform random writes: victim "
       "valid share {:.3f}, FIFO write amplification {:.2f})",
       fill.length(), fill.victim_valid_share(), fill.predicted_waf());
 }
 
-Preconditioner::SettlingRule Preconditioner::settling_rule(bool steady_start) const {
-  const std::uint64_t logical = firmware_.ftl().logical_pages();
-  const FlashGeometry& g = hal_.geometry();
-  SettlingRule rule;
-  rule.max_pages = 10 * logical;
-  if (steady_start) {
-    // Already steady by construction: small chunks (about 0.1% of the capacity, at least two
-    // blocks per plane), compared half against half. Chunks are a whole number of host blocks
-    // per plane: host writes stripe over the planes, so their frontiers close (and GC starts)
-    // on all planes at once every block, and chunks out of step with that rhythm see it as a
-    // beat in their WAF (measured: 10.6 vs 13.0 on 64 GiB with 1% chunks).
-    const std::uint64_t stripe = std::uint64_t(g.total_planes()) * g.pages_per_block;
-    rule.chunk_pages = stripe * std::max<std::uint64_t>(2, (logical / 1000 + stripe - 1) / stripe);
-    rule.window = 0;
-    rule.min_chunks = 9;
-  } else {
-    // From the sequential fill the WAF climbs for about a capacity: 5% chunks, and the last
-    // four compared with four chunks 40% of a capacity earlier, so a slow drift fails.
-    rule.chunk_pages = std::max<std::uint64_t>(1, logical / 20);
-    rule.window = 4;
-    rule.min_chunks = 20;
-  }
-  return rule;
-}
-
-PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
-  if (!spec.writes_anything()) return PreconditionOutcome::fresh_drive();
+fw::PreconditionOutcome Preconditioner::run(const fw::PreconditionSpec& spec) {
+  if (!spec.writes_anything()) return fw::PreconditionOutcome::fresh_drive();
   if (!spec.fill) throw std::invalid_argument("random preconditioning needs the sequential fill first");
-  PreconditionOutcome out;
+  fw::PreconditionOutcome out;
   const std::uint64_t logical = firmware_.ftl().logical_pages();
   // The starting state: the FTL's preload of the steady state, else a steady-state fill, else
   // the sequential fill (which random writes then age).
-  const bool steady_start_wanted = spec.random_capacities <= 0 && (spec.steady == PreconditionSpec::Steady::Direct ||
-                                                                   spec.steady == PreconditionSpec::Steady::Fill);
+  const bool steady_start_wanted = spec.random_capacities <= 0 && (spec.steady == fw::PreconditionSpec::Steady::Direct ||
+                                                                   spec.steady == fw::PreconditionSpec::Steady::Fill);
   std::string done;
-  if (steady_start_wanted && spec.steady == PreconditionSpec::Steady::Direct)
-    done = firmware_.ftl().preload_random_steady_state(spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
+  fw::SteadyStatePreload* family = firmware_.ftl().steady_state_preload();
+  if (steady_start_wanted && spec.steady == fw::PreconditionSpec::Steady::Direct && family)
+    done = family->preload_random_steady_state(spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
   if (steady_start_wanted && done.empty()) done = steady_state_fill(spec.seed);
   const bool steady_start = !done.empty();
   if (!steady_start) {
@@ -166,8 +135,8 @@ PreconditionOutcome Preconditioner::run(const PreconditionSpec& spec) {
     random_writes(pages, spec.seed);
     done += fmt::format(", then {} random page writes", pages);
   }
-  if (spec.steady != PreconditionSpec::Steady::No) {
-    settle(settling_rule(steady_start), spec.seed + 1, out);
+  if (spec.steady != fw::PreconditionSpec::Steady::No) {
+    settle(fw::SettlingRule::after(steady_start, hal_.geometry(), logical), spec.seed + 1, out);
     done += fmt::format(", then {} random page writes until steady state ({}: write amplification {:.3f})",
                         out.random_page_writes, out.steady_reached ? "reached" : "NOT reached within 10 capacities",
                         out.write_amplification);

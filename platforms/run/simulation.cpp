@@ -86,7 +86,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   RunFacts facts;
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   const auto pre_t0 = std::chrono::steady_clock::now();
-  PreconditionSpec pre = o.precondition;
+  fw::PreconditionSpec pre = o.precondition;
   pre.seed = o.synthetic.seed + 1000;
   facts.precondition = bench.precondition(pre);
   facts.precondition_wall_seconds = seconds_since(pre_t0);

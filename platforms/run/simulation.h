@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "platforms/config/platform_config.h"
-#include "platforms/config/precondition.h"
+#include "fw/precondition/precondition_spec.h"
 #include "stimuli/job_workload.h"
 #include "stimuli/synthetic_workload.h"
 #include "stimuli/text_trace.h"
@@ -30,7 +30,7 @@ struct RunOptions {
   bool open_loop = false;
   double time_scale = 1.0;
   bool fold_addresses = false;
-  PreconditionSpec precondition;      // seed: set from the synthetic seed when run
+  fw::PreconditionSpec precondition;      // seed: set from the synthetic seed when run
   std::string vcd_path;               // empty: no waveform
   double vcd_start_us = 0, vcd_end_us = 0;
   std::vector<std::string> vcd_groups;  // signal groups to keep (empty: all), see tlm/vcd_tracer.h

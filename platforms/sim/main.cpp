@@ -274,7 +274,7 @@ int sc_main(int argc, char* argv[]) {
     run.verify_mapping = !no_verify;
     run.progress = progress == "always" || (progress == "auto" && !quiet && isatty(STDERR_FILENO));
     try {
-      run.precondition = platform::PreconditionSpec::parse(precondition);
+      run.precondition = fw::PreconditionSpec::parse(precondition);
     } catch (const std::invalid_argument& e) {
       throw CLI::ValidationError("--precondition", e.what());
     }

@@ -41,7 +41,7 @@ TEST_CASE("The same firmware work costs the same compute cycles on 1, 2 and 4 co
     const std::vector<std::string> o{"core.clock_mhz=100", "core.count=" + std::to_string(cores)};
     read_drives.push_back({cores, std::make_unique<DriveTestbench>("reads" + std::to_string(cores), test::tiny_platform(o),
                                                                    test::synthetic(reads), qd16)});
-    read_drives.back().bench->precondition(PreconditionSpec::parse("fill"));
+    read_drives.back().bench->precondition(fw::PreconditionSpec::parse("fill"));
     mixed_drives.push_back({cores, std::make_unique<DriveTestbench>("mixed" + std::to_string(cores),
                                                                     test::tiny_platform(o), test::synthetic(mixed), qd16)});
   }

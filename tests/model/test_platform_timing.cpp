@@ -35,8 +35,8 @@ TEST_CASE("Halving the core clock raises QD1 latency by exactly the firmware sha
   stimuli::HostModelConfig qd1{1, {}, {}};
   DriveTestbench fast("fast", tiny({"core.clock_mhz=200"}), synthetic(reads), qd1);
   DriveTestbench slow("slow", tiny({"core.clock_mhz=100"}), synthetic(reads), qd1);
-  fast.precondition(PreconditionSpec::parse("fill"));
-  slow.precondition(PreconditionSpec::parse("fill"));
+  fast.precondition(fw::PreconditionSpec::parse("fill"));
+  slow.precondition(fw::PreconditionSpec::parse("fill"));
   sc_core::sc_start();
   REQUIRE(fast.host().finished());
   REQUIRE(slow.host().finished());

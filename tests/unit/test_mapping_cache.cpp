@@ -1,5 +1,6 @@
 // Unit tests of the demand FTLs' mapping cache (runs of (first LPN, first SPN, length), CAST
-// Figures 5 and 6) and of the segment space (SPN <-> PPN striping, allocation, victim choice).
+// Figures 5 and 6) and of the segment space (SPN <-> PPN striping, allocation, victim choice;
+// the striped layout and the plane-blocks layout of page mapping).
 // Every expectation is derived from the documented behaviour or the paper, not from a run.
 #include <catch2/catch.hpp>
 
@@ -341,6 +342,7 @@ struct SpaceRig {
   fw::SegmentSpace space;
   SpaceRig(std::uint32_t segment_planes, std::vector<std::uint8_t> kinds, std::uint32_t reserve)
       : space(hal, costs, segment_planes, std::move(kinds), reserve) {}
+  SpaceRig(fw::SegmentSpace::PlaneBlocks layout, std::uint32_t reserve) : space(hal, costs, layout, reserve) {}
 };
 
 // Allocates a whole segment on `frontier` at time `now`, all pages valid; returns the segment.
@@ -526,4 +528,76 @@ TEST_CASE("Cost-benefit prefers older segments and empty ones above all", "[ftl]
   CHECK(space.free_segments() == free_before + 1);
   CHECK(space.erase_count(empty) == 1);
   CHECK(space.choose_victim(fw::VictimPolicy::CostBenefit, 1000000) == older);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SegmentSpace, PlaneBlocks layout (page mapping): one block per segment, groups in physical
+// plane order, frontiers pinned to their plane, the reserve counted per plane.
+
+TEST_CASE("Plane blocks: a segment is its block and an SPN is its PPN", "[ftl][segment_space]") {
+  SpaceRig rig(fw::SegmentSpace::PlaneBlocks{2}, 1);
+  const FlashGeometry g = small_geometry();
+  const fw::SegmentSpace& space = rig.space;
+  REQUIRE(space.segments() == g.total_blocks());
+  REQUIRE(space.groups() == g.total_planes());
+  CHECK(space.segment_planes() == 1);
+  for (Spn spn = 0; spn < space.total_pages(); ++spn) {
+    CHECK(space.to_ppn(spn) == spn);
+    CHECK(space.to_spn(spn) == spn);
+  }
+  for (std::uint32_t s = 0; s < space.segments(); ++s) {
+    CHECK(space.blocks(s) == std::vector<BlockId>{s});
+    CHECK(space.group_of(s) == g.plane_of_block(s));
+  }
+  // Striping order stays channel first: the first two planes sit on different channels.
+  CHECK(g.decompose(g.first_page(g.block_at(space.stripe_plane(0), 0))).channel !=
+        g.decompose(g.first_page(g.block_at(space.stripe_plane(1), 0))).channel);
+}
+
+TEST_CASE("Plane blocks: frontiers stay on their plane, the reserve is per plane", "[ftl][segment_space]") {
+  SpaceRig rig(fw::SegmentSpace::PlaneBlocks{2}, 2);
+  fw::SegmentSpace& space = rig.space;
+  const FlashGeometry g = small_geometry();
+  const std::uint32_t plane = 5, host = space.plane_frontier(plane, 0), gc = space.plane_frontier(plane, 1);
+
+  // The host stream (not privileged) fills blocks 0, 1, ... of plane 5 until 2 are left free.
+  std::vector<BlockId> opened;
+  for (;;) {
+    const Spn spn = space.allocate(host, false, 0);
+    if (spn == kNoSpn) break;
+    const BlockId b = g.block_of(space.to_ppn(spn));
+    CHECK(g.plane_of_block(b) == plane);
+    if (g.page_in_block(spn) == 0) opened.push_back(b);
+  }
+  CHECK(opened.size() == g.blocks_per_plane - 2);
+  CHECK(opened.front() == g.block_at(plane, 0));  // free pool: lowest block first
+  CHECK(space.free_segments_in_group(plane) == 2);
+  CHECK(space.free_segments() == space.segments() - (g.blocks_per_plane - 2));
+  // Other planes keep all their blocks, and their host streams may still allocate.
+  CHECK(space.free_segments_in_group(plane - 1) == g.blocks_per_plane);
+  CHECK(space.can_allocate(space.plane_frontier(plane - 1, 0), false));
+
+  // The GC stream (privileged) takes the plane's reserve, and nothing else.
+  for (std::uint32_t i = 0; i < 2 * g.pages_per_block; ++i) {
+    const Spn spn = space.allocate(gc, true, 0);
+    REQUIRE(spn != kNoSpn);
+    CHECK(space.group_of(space.segment_of(spn)) == plane);
+    space.mark_valid(spn);  // full of valid copies: never a victim below
+  }
+  CHECK(space.free_segments_in_group(plane) == 0);
+  CHECK_FALSE(space.can_allocate(gc, true));
+
+  // Greedy within the plane: the closed block with the fewest valid pages, first among equals.
+  for (BlockId b : opened)
+    for (std::uint32_t p = 0; p < g.pages_per_block; ++p) space.mark_valid(g.first_page(b) + p);
+  space.invalidate(g.first_page(opened[3]), 0);
+  space.invalidate(g.first_page(opened[4]) + 1, 0);
+  CHECK(space.choose_victim_in_group(plane, fw::VictimPolicy::Greedy, 0) == opened[3]);
+  CHECK(space.choose_victim_in_group(plane - 1, fw::VictimPolicy::Greedy, 0) == fw::SegmentSpace::kNoSegment);
+  space.begin_reclaim(opened[3]);
+  CHECK(space.choose_victim_in_group(plane, fw::VictimPolicy::Greedy, 0) == opened[4]);
+  for (std::uint32_t p = 1; p < g.pages_per_block; ++p) space.invalidate(g.first_page(opened[3]) + p, 0);
+  space.finish_reclaim(opened[3]);
+  CHECK(space.free_segments_in_group(plane) == 1);
+  CHECK(space.erase_count(opened[3]) == 1);
 }

@@ -4,12 +4,12 @@
 #include <vector>
 
 #include "common/log_structured_model.h"
-#include "stimuli/steady_state_fill.h"
+#include "fw/precondition/steady_state_fill.h"
 
-using ssd::stimuli::HostRequest;
-using ssd::stimuli::SteadyStateFill;
+using ssd::Lpn;
+using ssd::fw::SteadyStateFill;
 
-TEST_CASE("steady-state fill: the victim's valid share solves u = exp(-(1-u) P/U)", "[stimuli][precondition]") {
+TEST_CASE("steady-state fill: the victim's valid share solves u = exp(-(1-u) P/U)", "[precondition]") {
   for (double r : {1.02, 1.07, 1.25, 2.0}) {
     const double u = ssd::fifo_victim_valid_share(r);
     INFO("P/U = " << r);
@@ -23,21 +23,16 @@ TEST_CASE("steady-state fill: the victim's valid share solves u = exp(-(1-u) P/U
 }
 
 TEST_CASE("steady-state fill: every logical page written, last writes distributed by age as the model says",
-          "[stimuli][precondition]") {
+          "[precondition]") {
   const std::uint64_t U = 20000, P = 23000;
-  const std::uint32_t page_sectors = 8;
-  SteadyStateFill fill(U, P, page_sectors, 42);
+  SteadyStateFill fill(U, P, 42);
   REQUIRE(fill.length() == P);
 
   std::vector<std::int64_t> last(U, -1);
   std::vector<std::uint32_t> at;
-  HostRequest r;
+  Lpn lpn;
   std::uint64_t n = 0;
-  while (fill.next(r)) {
-    REQUIRE(r.write);
-    REQUIRE(r.sectors == page_sectors);
-    REQUIRE(r.lba % page_sectors == 0);
-    const std::uint64_t lpn = r.lba / page_sectors;
+  while (fill.next(lpn)) {
     REQUIRE(lpn < U);
     last[lpn] = static_cast<std::int64_t>(n);
     at.push_back(static_cast<std::uint32_t>(lpn));
@@ -69,14 +64,14 @@ TEST_CASE("steady-state fill: every logical page written, last writes distribute
   CHECK(fill.predicted_waf() == Approx(1.0 / (1.0 - u)));
 }
 
-TEST_CASE("steady-state fill: same seed, same sequence, bad sizes rejected", "[stimuli][precondition]") {
-  SteadyStateFill a(1000, 1100, 1, 5), b(1000, 1100, 1, 5);
-  HostRequest ra, rb;
-  while (a.next(ra)) {
-    REQUIRE(b.next(rb));
-    REQUIRE(ra.lba == rb.lba);
+TEST_CASE("steady-state fill: same seed, same sequence, bad sizes rejected", "[precondition]") {
+  SteadyStateFill a(1000, 1100, 5), b(1000, 1100, 5);
+  Lpn la, lb;
+  while (a.next(la)) {
+    REQUIRE(b.next(lb));
+    REQUIRE(la == lb);
   }
-  CHECK_FALSE(b.next(rb));
-  CHECK_THROWS_AS(SteadyStateFill(1000, 1000, 8, 1), std::invalid_argument);
-  CHECK_THROWS_AS(SteadyStateFill(0, 10, 8, 1), std::invalid_argument);
+  CHECK_FALSE(b.next(lb));
+  CHECK_THROWS_AS(SteadyStateFill(1000, 1000, 1), std::invalid_argument);
+  CHECK_THROWS_AS(SteadyStateFill(0, 10, 1), std::invalid_argument);
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/log_structured_model.h"
-#include "fw/ftl/common/greedy_steady_state.h"
+#include "fw/precondition/greedy_steady_state.h"
 #include "fw/ftl/demand/demand_ftl.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 #include "fw_test_support.h"
@@ -54,9 +54,10 @@ double random_page_writes(platform::FunctionalDrive& drive, stimuli::IntegrityOr
 // Preloads the steady state as the preconditioner does (baseline tokens); returns what the FTL
 // says it did.
 std::string preload(platform::FunctionalDrive& drive, stimuli::IntegrityOracle& oracle, std::uint64_t seed) {
+  fw::SteadyStatePreload* family = drive.firmware().ftl().steady_state_preload();
+  REQUIRE(family != nullptr);
   oracle.begin_preconditioning();
-  const std::string what =
-      drive.firmware().ftl().preload_random_steady_state(seed, [&](Lpn lpn) { return oracle.baseline(lpn); });
+  const std::string what = family->preload_random_steady_state(seed, [&](Lpn lpn) { return oracle.baseline(lpn); });
   oracle.end_preconditioning();
   return what;
 }
@@ -132,7 +133,7 @@ TEST_CASE("page-mapping preload: a consistent drive in steady state, GC from the
   // Every logical page mapped to a page holding its baseline data; every valid page accounted.
   CHECK(platform::verify_drive(drive, oracle) == "");
   // Free blocks at the GC threshold on every plane, every other block written.
-  for (std::uint32_t p = 0; p < c.geometry.total_planes(); ++p) CHECK(ftl.blocks().free_blocks(p) == 4);
+  for (std::uint32_t p = 0; p < c.geometry.total_planes(); ++p) CHECK(ftl.blocks().free_segments_in_group(p) == 4);
 
   // The next writes reclaim blocks at once, at the model's write amplification (1% chunks are
   // noisy on a drive this small: compare 30% of a capacity).
@@ -147,7 +148,8 @@ TEST_CASE("page-mapping preload: a consistent drive in steady state, GC from the
   CHECK(platform::verify_drive(drive, oracle) == "");
 
   // Only a fresh drive can be preloaded.
-  CHECK_THROWS_AS(drive.firmware().ftl().preload_random_steady_state(1, [](Lpn) { return Token(1); }),
+  CHECK_THROWS_AS(drive.firmware().ftl().steady_state_preload()->preload_random_steady_state(
+                      1, [](Lpn) { return Token(1); }),
                   std::logic_error);
 }
 
@@ -208,4 +210,23 @@ TEST_CASE("DFTL and CAST preload: consistent drive and translation pages, GC fro
   for (std::uint32_t s = 0; s < demand.space().segments(); ++s)
     open += demand.space().state(s) == fw::SegmentState::Open;
   CHECK(open <= demand.params().current_blocks + 1);
+}
+
+TEST_CASE("Steady-state preload is offered by the program-order families only", "[precondition]") {
+  // Page mapping and the demand FTLs place writes in program order and preload; the hybrids
+  // offer nothing, so the preconditioner writes their steady state instead.
+  const std::string ftl = GENERATE(as<std::string>{}, "page_mapping", "dftl", "cast", "bast", "fast", "faster",
+                                   "last", "superblock");
+  platform::FunctionalDriveConfig c = test::tiny_drive();
+  c.geometry.blocks_per_plane = 64;
+  c.geometry.pages_per_block = 32;
+  c.geometry.page_bytes = 512;
+  c.firmware.ftl = ftl;
+  c.firmware.ftl_options = fw::FtlOptions(std::map<std::string, std::string>{{"overprovisioning", "0.25"}});
+  platform::FunctionalDrive drive(c);
+  fw::SteadyStatePreload* family = drive.firmware().ftl().steady_state_preload();
+  const bool program_order = ftl == "page_mapping" || ftl == "dftl" || ftl == "cast";
+  INFO(ftl);
+  CHECK((family != nullptr) == program_order);
+  if (family) CHECK(family->pages_before_gc() > drive.firmware().ftl().logical_pages());
 }

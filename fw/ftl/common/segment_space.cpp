@@ -13,10 +13,25 @@ FlashGeometry checked(const FlashGeometry& g, std::uint32_t width) {
                                 std::to_string(g.total_planes()) + " planes");
   return g;
 }
+
+// Channel-first order of all planes: consecutive entries sit on different channels, then
+// different ways, dies and planes.
+std::vector<std::uint32_t> channel_first_planes(const FlashGeometry& g) {
+  const std::uint32_t C = g.channels, W = g.ways, D = g.dies_per_way, P = g.planes_per_die;
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t k = 0; k < g.total_planes(); ++k) {
+    std::uint32_t ch = k % C, r = k / C;
+    std::uint32_t way = r % W;
+    r /= W;
+    std::uint32_t die = r % D, plane = r / D;
+    order.push_back(((ch * W + way) * D + die) * P + plane);
+  }
+  return order;
+}
 }  // namespace
 
-SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes,
-                           std::vector<std::uint8_t> frontier_kinds, std::uint32_t reserve)
+SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes, bool striped,
+                           std::uint32_t reserve, const char* table_name, std::uint32_t count_bytes)
     : hal_(hal),
       costs_(costs),
       geo_(checked(hal.geometry(), segment_planes)),
@@ -25,18 +40,12 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
       segments_(groups_ * geo_.blocks_per_plane),
       segment_pages_(segment_planes * geo_.pages_per_block),
       reserve_(reserve),
-      valid_(hal, "segment", std::uint64_t(segments_) * segment_pages_, segment_pages_, 4) {
-  // Channel-first order of all planes: consecutive members sit on different channels, then
-  // different ways, dies and planes.
-  const std::uint32_t C = geo_.channels, W = geo_.ways, D = geo_.dies_per_way, P = geo_.planes_per_die;
+      stripe_(channel_first_planes(geo_)),
+      valid_(hal, table_name, std::uint64_t(segments_) * segment_pages_, segment_pages_, count_bytes) {
   member_of_plane_.resize(geo_.total_planes());
   group_of_plane_.resize(geo_.total_planes());
   for (std::uint32_t k = 0; k < geo_.total_planes(); ++k) {
-    std::uint32_t ch = k % C, r = k / C;
-    std::uint32_t way = r % W;
-    r /= W;
-    std::uint32_t die = r % D, plane = r / D;
-    const std::uint32_t global = ((ch * W + way) * D + die) * P + plane;
+    const std::uint32_t global = striped ? stripe_[k] : k;
     member_plane_.push_back(global);
     member_of_plane_[global] = k % width_;
     group_of_plane_[global] = k / width_;
@@ -46,10 +55,28 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
   erase_count_.assign(segments_, 0);
   changed_at_.assign(segments_, 0);
   free_.resize(groups_);
-  for (std::uint32_t g = 0; g < groups_; ++g)
+  for (std::uint32_t g = 0; g < groups_; ++g) {
+    free_[g].reserve(geo_.blocks_per_plane);
     for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;) free_[g].push_back(g * geo_.blocks_per_plane + b);
+  }
   free_count_ = segments_;
+}
+
+SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes,
+                           std::vector<std::uint8_t> frontier_kinds, std::uint32_t reserve)
+    : SegmentSpace(hal, costs, segment_planes, true, reserve, "segment", 4) {
   for (std::uint8_t kind : frontier_kinds) frontiers_.push_back(Frontier{kind});
+}
+
+SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, PlaneBlocks layout, std::uint32_t reserve)
+    : SegmentSpace(hal, costs, 1, false, reserve, "block", 2) {
+  streams_ = layout.streams;
+  for (std::uint32_t plane = 0; plane < groups_; ++plane)
+    for (std::uint32_t s = 0; s < streams_; ++s) {
+      Frontier f;
+      f.group = plane;
+      frontiers_.push_back(f);
+    }
 }
 
 Ppn SegmentSpace::to_ppn(Spn spn) const {
@@ -76,20 +103,25 @@ std::vector<BlockId> SegmentSpace::blocks(std::uint32_t segment) const {
 bool SegmentSpace::can_allocate(std::uint32_t frontier, bool privileged) const {
   const Frontier& f = frontiers_[frontier];
   if (f.segment != kNoSegment && f.next < segment_pages_)
-    return privileged || !f.from_reserve || free_count_ > reserve_;
-  return free_count_ > (privileged ? 0u : reserve_);
+    return privileged || !f.from_reserve || free_for(f) > reserve_;
+  return free_for(f) > (privileged ? 0u : reserve_);
+}
+
+std::uint32_t SegmentSpace::take_free_in(std::uint32_t group, bool privileged) {
+  std::vector<std::uint32_t>& pool = free_[group];
+  if (pool.size() <= (privileged ? 0u : reserve_)) return kNoSegment;
+  const std::uint32_t s = pool.back();
+  pool.pop_back();
+  --free_count_;
+  return s;
 }
 
 std::uint32_t SegmentSpace::take_free(bool privileged) {
   if (free_count_ <= (privileged ? 0u : reserve_)) return kNoSegment;
   for (std::uint32_t tries = 0; tries < groups_; ++tries) {
-    std::vector<std::uint32_t>& pool = free_[group_cursor_];
+    const std::uint32_t group = group_cursor_;
     group_cursor_ = (group_cursor_ + 1) % groups_;
-    if (pool.empty()) continue;
-    const std::uint32_t s = pool.back();
-    pool.pop_back();
-    --free_count_;
-    return s;
+    if (!free_[group].empty()) return take_free_in(group, true);
   }
   return kNoSegment;
 }
@@ -98,8 +130,8 @@ Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_
   Frontier& f = frontiers_[frontier];
   if (!can_allocate(frontier, privileged)) return kNoSpn;
   if (f.segment == kNoSegment || f.next == segment_pages_) {
-    f.from_reserve = free_count_ <= reserve_;
-    const std::uint32_t s = take_free(privileged);
+    f.from_reserve = free_for(f) <= reserve_;
+    const std::uint32_t s = f.group == kAnyGroup ? take_free(privileged) : take_free_in(f.group, privileged);
     f.segment = s;
     f.next = 0;
     ++f.generation;
@@ -113,9 +145,13 @@ Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_
   return spn;
 }
 
-std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier) {
-  const std::uint32_t s = take_free(true);
-  if (s == kNoSegment) throw std::logic_error("preload: no free segment left");
+std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier,
+                                    std::uint32_t group) {
+  if (frontier != kNoFrontier && frontiers_[frontier].group != kAnyGroup) group = frontiers_[frontier].group;
+  const std::uint32_t s = group == kAnyGroup ? take_free(true) : take_free_in(group, true);
+  if (s == kNoSegment)
+    throw std::logic_error(group == kAnyGroup ? std::string("preload: no free segment left")
+                                              : "preload: plane group " + std::to_string(group) + " has no free segment");
   kind_[s] = kind;
   if (frontier == kNoFrontier) {
     if (programmed != segment_pages_) throw std::logic_error("preload: a closed segment must be fully written");
@@ -139,11 +175,20 @@ void SegmentSpace::invalidate(Spn spn, std::uint64_t now) {
 }
 
 std::uint32_t SegmentSpace::choose_victim(VictimPolicy policy, std::uint64_t now) {
-  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * segments_);
-  valid_.touch_counts(0, segments_);
+  return scan_victim(0, segments_, policy, now);
+}
+
+std::uint32_t SegmentSpace::choose_victim_in_group(std::uint32_t group, VictimPolicy policy, std::uint64_t now) {
+  return scan_victim(group * geo_.blocks_per_plane, geo_.blocks_per_plane, policy, now);
+}
+
+std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count, VictimPolicy policy,
+                                        std::uint64_t now) {
+  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * count);
+  valid_.touch_counts(first, count);
   std::uint32_t best = kNoSegment;
   double best_score = -1.0;
-  for (std::uint32_t s = 0; s < segments_; ++s) {
+  for (std::uint32_t s = first; s < first + count; ++s) {
     if (state_[s] != SegmentState::Closed) continue;
     const double u = double(valid_.valid_count(s)) / segment_pages_;
     double score;
@@ -180,7 +225,7 @@ void SegmentSpace::finish_reclaim(std::uint32_t s) {
                            std::to_string(valid_.valid_count(s)) + " valid pages");
   state_[s] = SegmentState::Free;
   ++erase_count_[s];
-  free_[s / geo_.blocks_per_plane].push_back(s);
+  free_[group_of(s)].push_back(s);
   ++free_count_;
 }
 

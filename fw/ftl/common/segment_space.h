@@ -1,13 +1,23 @@
-// Erase units for FTLs that address pages in allocation order (DFTL, CAST): a segment is the
-// block with the same index on each plane of a plane group, erased and reclaimed together.
-// Its pages are numbered in the order a write frontier fills them -- page 0 of every member
-// block (members in channel-first order), then page 1, ... -- so consecutive segment page
+// The one block/segment space of the firmware: free pools, write frontiers, valid pages,
+// victim choice and reclaim for every FTL (page mapping, DFTL/CAST, the hybrids, and the
+// ADAPT/MNK schemes to come). A segment is the block with the same index on each plane of a
+// plane group, erased and reclaimed together; a segment of one block on one plane is the
+// degenerate case (plain physical blocks).
+//
+// A segment's pages are numbered in the order a write frontier fills them -- page 0 of every
+// member block (members in channel-first order), then page 1, ... -- so consecutive segment page
 // numbers (SPNs) are consecutive allocations striped over channels and dies. That numbering is
 // what lets a mapping run (first LPN, first SPN, length) describe a multi-page write that was
 // spread over the whole array.
 //
-// segment_planes = all planes: one group, every write stripes over the array (default).
-// segment_planes = 1: segments are single blocks; frontiers open them round-robin over planes.
+// Two layouts:
+// - Striped (DFTL, CAST, hybrids): plane groups of `segment_planes` planes taken channel first.
+//   segment_planes = all planes: one group, every write stripes over the array; 1: segments are
+//   single blocks. Frontiers roam: each new segment comes from the next group round-robin, and
+//   the reserve counts the free segments of the whole space.
+// - PlaneBlocks (page mapping): one block per segment and groups in physical plane order, so a
+//   segment is its BlockId and an SPN is its PPN. Each plane has its own frontiers (one per
+//   stream) pinned to it, and the reserve counts that plane's free blocks.
 #pragma once
 
 #include <cstdint>
@@ -27,20 +37,37 @@ enum class VictimPolicy : std::uint8_t { Greedy, CostBenefit };
 
 class SegmentSpace {
  public:
-  // frontier_kinds: one entry per write frontier, the kind (caller-defined, e.g. data or
-  // translation) its segments get. reserve: free segments only privileged allocations may take.
+  // Striped layout. frontier_kinds: one entry per write frontier, the kind (caller-defined,
+  // e.g. data or translation) its segments get. reserve: free segments only privileged
+  // allocations may take.
   SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes,
                std::vector<std::uint8_t> frontier_kinds, std::uint32_t reserve);
 
+  // PlaneBlocks layout: `streams` frontiers per plane (frontier plane * streams + stream, see
+  // plane_frontier); reserve: free blocks per plane only privileged allocations may take.
+  struct PlaneBlocks {
+    std::uint32_t streams;
+  };
+  SegmentSpace(Hal& hal, const FirmwareCosts& costs, PlaneBlocks layout, std::uint32_t reserve);
+
+  const FlashGeometry& geometry() const { return geo_; }
   std::uint32_t segments() const { return segments_; }
   std::uint32_t segment_pages() const { return segment_pages_; }
   std::uint32_t segment_planes() const { return width_; }
+  std::uint32_t groups() const { return groups_; }
   std::uint64_t total_pages() const { return std::uint64_t(segments_) * segment_pages_; }
   std::uint32_t segment_of(Spn spn) const { return spn / segment_pages_; }
+  std::uint32_t group_of(std::uint32_t segment) const { return segment / geo_.blocks_per_plane; }
   Spn first_spn(std::uint32_t segment) const { return segment * segment_pages_; }
   Ppn to_ppn(Spn spn) const;
   Spn to_spn(Ppn ppn) const;
   std::vector<BlockId> blocks(std::uint32_t segment) const;
+
+  // Global plane index of the k-th plane in channel-first order, so consecutive allocations
+  // striped over planes go to different channels, then different ways, dies and planes.
+  std::uint32_t stripe_plane(std::uint64_t k) const { return stripe_[k % stripe_.size()]; }
+  // PlaneBlocks: the frontier of `stream` on `plane`.
+  std::uint32_t plane_frontier(std::uint32_t plane, std::uint32_t stream) const { return plane * streams_ + stream; }
 
   // Next page of a frontier, opening a free segment when its current one is full; kNoSpn when
   // the frontier needs a segment and may not take one. `now` is the caller's virtual clock.
@@ -59,9 +86,13 @@ class SegmentSpace {
 
   // Preconditioning: takes a free segment as already written up to `programmed` pages, of
   // `kind`; as `frontier`'s open segment (programmed < segment pages), or closed with
-  // kNoFrontier. The caller preloads the pages and marks the valid ones.
-  std::uint32_t preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier);
+  // kNoFrontier. It comes from the frontier's plane when the frontier is pinned to one, else
+  // from `group` when one is given, else round-robin. The caller preloads the pages and marks
+  // the valid ones.
+  std::uint32_t preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier,
+                        std::uint32_t group = kAnyGroup);
   static constexpr std::uint32_t kNoFrontier = 0xffffffffu;
+  static constexpr std::uint32_t kAnyGroup = 0xffffffffu;
 
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
   void invalidate(Spn spn, std::uint64_t now);
@@ -71,13 +102,18 @@ class SegmentSpace {
   std::uint8_t kind(std::uint32_t segment) const { return kind_[segment]; }
 
   // Closed segment to reclaim: fewest valid pages (greedy) or highest (1 - u) / 2u x age
-  // (cost-benefit, Kawaguchi et al.; age = time since the segment last changed). kNoSegment
-  // when none is closed.
+  // (cost-benefit, Kawaguchi et al.; age = time since the segment last changed); the first in
+  // segment order among equals. Over the whole space, or over one plane group's segments.
+  // kNoSegment when none is closed.
   std::uint32_t choose_victim(VictimPolicy policy, std::uint64_t now);
+  std::uint32_t choose_victim_in_group(std::uint32_t group, VictimPolicy policy, std::uint64_t now);
   void begin_reclaim(std::uint32_t segment);
   void finish_reclaim(std::uint32_t segment);  // after all its blocks are erased
 
   std::uint32_t free_segments() const { return free_count_; }
+  std::uint32_t free_segments_in_group(std::uint32_t group) const {
+    return static_cast<std::uint32_t>(free_[group].size());
+  }
   std::uint32_t erase_count(std::uint32_t segment) const { return erase_count_[segment]; }
 
   static constexpr std::uint32_t kNoSegment = 0xffffffffu;
@@ -85,18 +121,28 @@ class SegmentSpace {
  private:
   struct Frontier {
     std::uint8_t kind = 0;
+    std::uint32_t group = kAnyGroup;  // pinned to one plane group, or roaming
     std::uint32_t segment = kNoSegment;
     std::uint32_t next = 0;
     std::uint64_t generation = 0;
     bool from_reserve = false;
   };
-  std::uint32_t take_free(bool privileged);  // kNoSegment when none may be taken
+  SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes, bool striped,
+               std::uint32_t reserve, const char* table_name, std::uint32_t count_bytes);
+  // Free segments the frontier may draw from: its group's when pinned, else the whole space's.
+  std::uint32_t free_for(const Frontier& f) const {
+    return f.group == kAnyGroup ? free_count_ : free_segments_in_group(f.group);
+  }
+  std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
+  std::uint32_t take_free_in(std::uint32_t group, bool privileged);
+  std::uint32_t scan_victim(std::uint32_t first, std::uint32_t count, VictimPolicy policy, std::uint64_t now);
 
   Hal& hal_;
   const FirmwareCosts& costs_;
   FlashGeometry geo_;
-  std::uint32_t width_, groups_, segments_, segment_pages_, reserve_;
-  std::vector<std::uint32_t> member_plane_;  // group * width + member -> global plane
+  std::uint32_t width_, groups_, segments_, segment_pages_, reserve_, streams_ = 0;
+  std::vector<std::uint32_t> stripe_;           // channel-first order of all planes
+  std::vector<std::uint32_t> member_plane_;     // group * width + member -> global plane
   std::vector<std::uint32_t> member_of_plane_;  // global plane -> member index in its group
   std::vector<std::uint32_t> group_of_plane_;
   std::vector<SegmentState> state_;

@@ -48,7 +48,7 @@
 
 namespace ssd::fw {
 
-class DemandFtl : public Ftl {
+class DemandFtl : public Ftl, public SteadyStatePreload {
  public:
   DemandFtl(FtlContext& ctx, DemandVariant variant);
 
@@ -57,6 +57,7 @@ class DemandFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  SteadyStatePreload* steady_state_preload() override { return this; }
   // All segments but the GC threshold's (data and translation pages alike).
   std::uint64_t pages_before_gc() const override {
     return std::uint64_t(space_.segments() - params_.gc_threshold_segments) * space_.segment_pages();

@@ -13,7 +13,7 @@
 //   GC frontier the GC block (gc_destination=own) or, when GC copies into the current data
 //   blocks, a closed segment padded with stale pages.
 // - Logical pages are dealt over the valid slots by a random permutation
-//   (fw/ftl/common/steady_state_dealer.h); the mapping is stored in the translation pages (the
+//   (fw/precondition/steady_state_dealer.h); the mapping is stored in the translation pages (the
 //   mapping cache starts empty, as after a power cycle); stale pages hold a random logical
 //   page's OOB and kUnwrittenToken.
 // - Erase counts stay zero.
@@ -24,8 +24,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "fw/ftl/common/greedy_steady_state.h"
-#include "fw/ftl/common/steady_state_dealer.h"
+#include "fw/precondition/greedy_steady_state.h"
+#include "fw/precondition/steady_state_dealer.h"
 #include "fw/ftl/demand/demand_ftl.h"
 
 namespace ssd::fw {

@@ -36,7 +36,7 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
     : ctx_(ctx),
       counts_(ctx.metrics),
       params_(PageMappingParams::parse(ctx.options, ctx.hal.geometry())),
-      blocks_(ctx.hal, ctx.costs, 2, params_.gc_reserve_blocks),
+      blocks_(ctx.hal, ctx.costs, SegmentSpace::PlaneBlocks{2}, params_.gc_reserve_blocks),
       logical_pages_(params_.logical_pages),
       gc_threshold_(params_.gc_threshold_blocks),
       deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
@@ -45,7 +45,7 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
       gc_superseded_(ctx.metrics.counter("gc_pages_superseded")) {
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
-  gc_running_.assign(blocks_.planes(), false);
+  gc_running_.assign(blocks_.geometry().total_planes(), false);
 }
 
 std::uint64_t PageMappingFtl::pages_before_gc() const {
@@ -63,22 +63,22 @@ OpRef PageMappingFtl::read(const PageRead& page) {
 }
 
 std::uint32_t PageMappingFtl::next_host_plane() {
-  for (std::uint32_t tries = 0; tries < blocks_.planes(); ++tries) {
+  for (std::uint32_t tries = 0; tries < blocks_.geometry().total_planes(); ++tries) {
     std::uint32_t plane = blocks_.stripe_plane(stripe_cursor_++);
-    if (blocks_.can_allocate(plane, kHostStream, false)) return plane;
+    if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false)) return plane;
   }
-  return BlockManager::kNoBlock;
+  return kNoPlane;
 }
 
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
-  std::uint32_t plane = deferred_.empty() ? next_host_plane() : BlockManager::kNoBlock;
-  if (plane == BlockManager::kNoBlock) return deferred_.defer(page);  // no room: wait for GC
+  std::uint32_t plane = deferred_.empty() ? next_host_plane() : kNoPlane;
+  if (plane == kNoPlane) return deferred_.defer(page);  // no room: wait for GC
   return WriteOutcome{place_write(plane, page), true};
 }
 
 OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
-  Ppn ppn = blocks_.allocate(plane, kHostStream, false);
+  Ppn ppn = blocks_.to_ppn(blocks_.allocate(blocks_.plane_frontier(plane, kHostStream), false, 0));
   const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
@@ -93,10 +93,10 @@ Ppn PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
   ctx_.hal.charge_cycles(ctx_.costs.map_update);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   const Ppn old = l2p_[lpn];
-  if (old != kNoPpn) blocks_.invalidate(old);
+  if (old != kNoPpn) blocks_.invalidate(blocks_.to_spn(old), 0);
   l2p_[lpn] = new_ppn;
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Write);
-  blocks_.mark_valid(new_ppn);
+  blocks_.mark_valid(blocks_.to_spn(new_ppn));
   return old;
 }
 
@@ -107,9 +107,10 @@ void PageMappingFtl::after_overwrite(Ppn old) {
 }
 
 void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
-  if (gc_running_[plane] || blocks_.free_blocks(plane) >= gc_threshold_) return;
-  BlockId victim = blocks_.greedy_victim(plane);
-  if (victim == BlockManager::kNoBlock) return;  // nothing closed yet
+  // Planes are the space's groups, blocks its segments.
+  if (gc_running_[plane] || blocks_.free_segments_in_group(plane) >= gc_threshold_) return;
+  const std::uint32_t victim = blocks_.choose_victim_in_group(plane, VictimPolicy::Greedy, 0);
+  if (victim == SegmentSpace::kNoSegment) return;  // nothing closed yet
   // A victim with no invalid page would free nothing (relocating it takes a whole block): the
   // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
   if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block) return;
@@ -117,12 +118,13 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   ctx_.hal.note_gc(++gc_active_);
   ++gc_runs_;
   blocks_.begin_reclaim(victim);
-  OpRef erase = ctx_.ops.erase(victim);
+  const BlockId block = blocks_.blocks(victim).front();
+  OpRef erase = ctx_.ops.erase(block);
   ctx_.ops.on_complete(erase, [this, victim](const HalResult&) { finish_gc(victim); });
   const FlashGeometry& g = blocks_.geometry();
-  const Ppn first = g.first_page(victim);
+  const Ppn first = g.first_page(block);
   for (Ppn ppn = first; ppn < first + g.pages_per_block; ++ppn) {
-    if (!blocks_.is_valid(ppn)) continue;
+    if (!blocks_.is_valid(blocks_.to_spn(ppn))) continue;
     OpRef r = ctx_.ops.read(ppn);
     ctx_.ops.on_complete(r, [this, ppn](const HalResult& page) { relocate(ppn, page); });
     ctx_.ops.depend(r, erase);
@@ -141,7 +143,8 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
     return;
   }
   const std::uint32_t plane = blocks_.geometry().plane_of_block(blocks_.geometry().block_of(old_ppn));
-  Ppn ppn = blocks_.allocate(plane, kGcStream, true);
+  const Spn spn = blocks_.allocate(blocks_.plane_frontier(plane, kGcStream), true, 0);
+  const Ppn ppn = spn == kNoSpn ? kNoPpn : blocks_.to_ppn(spn);
   if (ppn == kNoPpn)
     throw std::logic_error("GC on plane " + std::to_string(plane) + " has no free block to relocate into");
   const Ppn old = remap(page.lpn, ppn);
@@ -152,8 +155,8 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
   ++counts_.flash_pages_programmed;
 }
 
-void PageMappingFtl::finish_gc(BlockId victim) {
-  const std::uint32_t plane = blocks_.geometry().plane_of_block(victim);
+void PageMappingFtl::finish_gc(std::uint32_t victim) {
+  const std::uint32_t plane = blocks_.group_of(victim);
   blocks_.finish_reclaim(victim);
   ++counts_.erases;
   gc_running_[plane] = false;
@@ -165,7 +168,7 @@ void PageMappingFtl::finish_gc(BlockId victim) {
 void PageMappingFtl::retry_deferred() {
   deferred_.retry([this](const PageWrite& page) {
     const std::uint32_t plane = next_host_plane();
-    return plane == BlockManager::kNoBlock ? OpRef{} : place_write(plane, page);
+    return plane == kNoPlane ? OpRef{} : place_write(plane, page);
   });
 }
 

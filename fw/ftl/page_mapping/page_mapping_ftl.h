@@ -16,9 +16,9 @@
 
 #include <vector>
 
-#include "fw/ftl/common/block_manager.h"
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/ftl_counters.h"
+#include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -33,7 +33,7 @@ struct PageMappingParams {
   static PageMappingParams parse(FtlOptions& options, const FlashGeometry& geometry);
 };
 
-class PageMappingFtl : public Ftl {
+class PageMappingFtl : public Ftl, public SteadyStatePreload {
  public:
   explicit PageMappingFtl(FtlContext& ctx);
 
@@ -41,33 +41,36 @@ class PageMappingFtl : public Ftl {
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
-  bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(ppn); }
+  bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(blocks_.to_spn(ppn)); }
+  SteadyStatePreload* steady_state_preload() override { return this; }
   // Every plane fills all but its GC threshold's blocks before GC starts on it.
   std::uint64_t pages_before_gc() const override;
-  // Each plane laid out as greedy GC leaves it (fw/ftl/common/greedy_steady_state.h); see the
+  // Each plane laid out as greedy GC leaves it (fw/precondition/greedy_steady_state.h); see the
   // definition for how planes, blocks and pages are dealt out.
   std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) override;
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
   void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }
-  const BlockManager& blocks() const { return blocks_; }
+  // Its blocks: a segment space of single blocks, one host and one GC frontier per plane.
+  const SegmentSpace& blocks() const { return blocks_; }
 
  private:
   enum Stream : std::uint32_t { kHostStream = 0, kGcStream = 1 };
 
-  std::uint32_t next_host_plane();  // BlockManager::kNoBlock-like max when none has room
+  std::uint32_t next_host_plane();  // kNoPlane when none has room
+  static constexpr std::uint32_t kNoPlane = 0xffffffffu;
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
   Ppn remap(Lpn lpn, Ppn new_ppn);  // returns the page it replaced (kNoPpn if none)
   void after_overwrite(Ppn old);
   void maybe_start_gc(std::uint32_t plane);
   void relocate(Ppn old_ppn, const HalResult& page);
-  void finish_gc(BlockId victim);
+  void finish_gc(std::uint32_t victim);  // a segment of the space: one block
   void retry_deferred();
 
   FtlContext ctx_;  // a copy: it holds references only
   FtlCounters counts_;
   PageMappingParams params_;
-  BlockManager blocks_;
+  SegmentSpace blocks_;
   Lpn logical_pages_;
   std::uint32_t gc_threshold_;
   std::vector<Ppn> l2p_;

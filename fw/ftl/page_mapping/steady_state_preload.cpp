@@ -11,7 +11,7 @@
 //   GC threshold, with a host and a GC frontier partly written.
 // - Which logical pages are live where: a random permutation of all of them dealt out over the
 //   valid slots (uniform overwrites leave no pattern), each valid slot at a random offset among
-//   its block's written pages (fw/ftl/common/steady_state_dealer.h).
+//   its block's written pages (fw/precondition/steady_state_dealer.h).
 // - Stale pages hold a random logical page's OOB and no valid data (kUnwrittenToken): GC never
 //   reads them, and a mapping bug that returned one would fail the integrity check.
 // - Erase counts stay zero (the wear of the writes that never ran is not made up).
@@ -20,8 +20,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "fw/ftl/common/greedy_steady_state.h"
-#include "fw/ftl/common/steady_state_dealer.h"
+#include "fw/precondition/greedy_steady_state.h"
+#include "fw/precondition/steady_state_dealer.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
@@ -30,7 +30,7 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, cons
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t planes = g.total_planes(), ppb = g.pages_per_block;
   for (std::uint32_t p = 0; p < planes; ++p)
-    if (blocks_.free_blocks(p) != g.blocks_per_plane)
+    if (blocks_.free_segments_in_group(p) != g.blocks_per_plane)
       throw std::logic_error("steady-state preload needs a fresh drive (plane " + std::to_string(p) + " is written)");
 
   GreedyDomainSpec spec;
@@ -58,15 +58,15 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, cons
     }
     for (const GreedyDomainState::Block& b : used) {
       using Role = GreedyDomainState::Block::Role;
-      const std::uint32_t stream = b.role == Role::HostFrontier ? std::uint32_t(kHostStream)
-                                   : b.role == Role::GcFrontier ? std::uint32_t(kGcStream)
-                                                                : BlockManager::kNoStream;
-      const Ppn first = g.first_page(blocks_.preload_block(plane, b.programmed, stream));
+      const std::uint32_t frontier = b.role == Role::HostFrontier ? blocks_.plane_frontier(plane, kHostStream)
+                                     : b.role == Role::GcFrontier ? blocks_.plane_frontier(plane, kGcStream)
+                                                                  : SegmentSpace::kNoFrontier;
+      const Ppn first = blocks_.to_ppn(blocks_.first_spn(blocks_.preload(0, b.programmed, frontier, plane)));
       dealer.write_block(
           b.programmed, b.valid, [first](std::uint32_t off) { return first + off; },
           [this, first](std::uint32_t off, Lpn lpn) {
             l2p_[lpn] = first + off;
-            blocks_.mark_valid(first + off);
+            blocks_.mark_valid(blocks_.to_spn(first + off));
           });
     }
   }

@@ -1,11 +1,25 @@
 // What preconditioning to do before measuring (--precondition), and what it did.
+//
+// fw/precondition/ is preconditioning's one home. It sits in fw/ because the FTL families'
+// preloads (fw/ftl/<family>/steady_state_preload.cpp) build on it and firmware may not look
+// upward; it holds no SystemC and no host model, so everything here is plain C++:
+// - precondition_spec.h: what to do (parsed from --precondition) and what was done;
+// - steady_state_preload.h: the interface per FTL family (Ftl::steady_state_preload()): page
+//   mapping and DFTL/CAST preload their steady state through it, the hybrids offer none;
+// - greedy_steady_state.h, steady_state_dealer.h: the steady-state layouts those preloads use
+//   and the dealing of logical pages onto flash;
+// - steady_state_fill.h: the write order of the steady-state fill, for FTLs that cannot preload;
+// - settling.h: when random writes after a fill count as settled.
+// The runner that issues the writes on the functional drive, with the integrity oracle, is
+// platforms/run/preconditioner.h; the sequential fill is the plain workload
+// stimuli/sequential_fill.h.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace ssd::platform {
+namespace ssd::fw {
 
 struct PreconditionSpec {
   bool fill = false;             // write every logical page once, sequentially
@@ -13,7 +27,7 @@ struct PreconditionSpec {
   enum class Steady : std::uint8_t {
     No,
     Direct,  // the FTL's preload of the steady state, else Fill, else Run
-    Fill,    // the steady-state fill (stimuli/steady_state_fill.h) where the FTL allows, else Run
+    Fill,    // the steady-state fill (fw/precondition/steady_state_fill.h) where the FTL allows, else Run
     Run,     // run random page writes from the sequential fill until the WAF settles
   } steady = Steady::No;
   std::uint64_t seed = 1;
@@ -39,4 +53,4 @@ struct PreconditionOutcome {
   }
 };
 
-}  // namespace ssd::platform
+}  // namespace ssd::fw

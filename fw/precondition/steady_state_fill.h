@@ -1,4 +1,4 @@
-// A sequence of whole-page writes that leaves a drive in the steady state of uniform random
+// The order of logical page writes that leaves a drive in the steady state of uniform random
 // page writes without running them (and without the garbage collection they would cost).
 //
 // The model (the log-structured analysis of Desnoyers, "Analytic modeling of SSD write
@@ -25,19 +25,20 @@
 #include <string>
 #include <vector>
 
-#include "stimuli/host_request.h"
+#include "common/geometry.h"
 
-namespace ssd::stimuli {
+namespace ssd::fw {
 
-class SteadyStateFill : public Workload {
+// The preconditioner (platforms/run/preconditioner.h) issues each as a one-page host write.
+class SteadyStateFill {
  public:
   // logical_pages: U. physical_pages: P, the pages the drive can program before its GC must
-  // start (> U). Requests are one page of `page_sectors` sectors each.
-  SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages, std::uint32_t page_sectors,
-                  std::uint64_t seed);
+  // start (> U).
+  SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages, std::uint64_t seed);
 
-  bool next(HostRequest& r) override;
-  std::string describe() const override;
+  // The logical page of the next write; false after the last one.
+  bool next(Lpn& lpn);
+  std::string describe() const;
 
   std::uint64_t length() const { return final_.size(); }
   // The valid share of the page GC reclaims next (u, from common/log_structured_model.h) and the
@@ -47,11 +48,10 @@ class SteadyStateFill : public Workload {
 
  private:
   std::uint64_t logical_, at_ = 0, finals_done_ = 0;
-  std::uint32_t page_sectors_;
   double u_;
   std::vector<bool> final_;           // per position: the page's final write
   std::vector<std::uint32_t> order_;  // logical page of the k-th final write
   std::mt19937_64 rng_;
 };
 
-}  // namespace ssd::stimuli
+}  // namespace ssd::fw

@@ -1,8 +1,8 @@
-#include "platforms/config/precondition.h"
+#include "fw/precondition/precondition_spec.h"
 
 #include <stdexcept>
 
-namespace ssd::platform {
+namespace ssd::fw {
 
 PreconditionSpec PreconditionSpec::parse(const std::string& text) {
   PreconditionSpec spec;
@@ -36,4 +36,4 @@ PreconditionSpec PreconditionSpec::parse(const std::string& text) {
   throw std::invalid_argument("expected none, fill, fill+random:X, fill+steady, fill+steady:fill or fill+steady:run, got '" + text + "'");
 }
 
-}  // namespace ssd::platform
+}  // namespace ssd::fw

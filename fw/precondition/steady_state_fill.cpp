@@ -1,4 +1,4 @@
-#include "stimuli/steady_state_fill.h"
+#include "fw/precondition/steady_state_fill.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,12 +7,11 @@
 
 #include "common/log_structured_model.h"
 
-namespace ssd::stimuli {
+namespace ssd::fw {
 
-SteadyStateFill::SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages, std::uint32_t page_sectors,
-                                 std::uint64_t seed)
-    : logical_(logical_pages), page_sectors_(page_sectors), rng_(seed) {
-  if (logical_pages == 0 || physical_pages <= logical_pages || page_sectors == 0)
+SteadyStateFill::SteadyStateFill(std::uint64_t logical_pages, std::uint64_t physical_pages, std::uint64_t seed)
+    : logical_(logical_pages), rng_(seed) {
+  if (logical_pages == 0 || physical_pages <= logical_pages)
     throw std::invalid_argument("steady-state fill: needs 0 < logical pages (" + std::to_string(logical_pages) +
                                 ") < physical pages (" + std::to_string(physical_pages) + ")");
   u_ = fifo_victim_valid_share(double(physical_pages) / double(logical_pages));
@@ -46,9 +45,8 @@ SteadyStateFill::SteadyStateFill(std::uint64_t logical_pages, std::uint64_t phys
   std::shuffle(order_.begin(), order_.end(), rng_);
 }
 
-bool SteadyStateFill::next(HostRequest& r) {
+bool SteadyStateFill::next(Lpn& lpn) {
   if (at_ >= final_.size()) return false;
-  std::uint64_t lpn;
   if (final_[at_]) {
     lpn = order_[finals_done_++];
   } else {
@@ -57,10 +55,6 @@ bool SteadyStateFill::next(HostRequest& r) {
     lpn = order_[later(rng_)];
   }
   ++at_;
-  r = HostRequest{};
-  r.write = true;
-  r.lba = lpn * page_sectors_;
-  r.sectors = page_sectors_;
   return true;
 }
 
@@ -69,4 +63,4 @@ std::string SteadyStateFill::describe() const {
          " logical pages";
 }
 
-}  // namespace ssd::stimuli
+}  // namespace ssd::fw

@@ -1,4 +1,4 @@
-#include "fw/ftl/common/greedy_steady_state.h"
+#include "fw/precondition/greedy_steady_state.h"
 
 #include <algorithm>
 #include <cmath>
