@@ -45,6 +45,7 @@ class InputFile {
     close(fd);
     return path_;
   }
+  const std::string& path() const { return path_; }
 
  private:
   [[noreturn]] static void fatal(const std::string& what) {

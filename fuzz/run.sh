@@ -32,5 +32,11 @@ for f in "${extra[@]}"; do  # a seed need not be long: inputs are cut at -max_le
   [[ -f $f ]] && head -c 65536 "$f" >"$work/seeds/extra-$((n++))-$(basename "$f")"
 done
 echo "== $name: fuzzing from $(ls "$work/seeds" | wc -l) seed(s)"
+# The trace readers allocate 64-128 KiB buffers per file: with ASan's default 256 MiB quarantine
+# every open maps fresh pages, 3x slower. A smaller one still catches a use after free soon after.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=16"
+# Every malformed line is a thrown WorkloadError, and at each throw ASan unpoisons the shadow of
+# the whole thread stack: with a 1 MiB stack instead of 8 the trace targets run about 1.3x faster.
+case $name in msr|mqsim|disksim|blkparse|spc|open_trace) ulimit -s 1024 ;; esac
 exec "$bin" -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
      -artifact_prefix="$work/artifacts/" "$@" "$work/corpus" "$work/seeds"

@@ -1,8 +1,14 @@
-// Drives one trace reader over a fuzz input to the end, once stopping at the first malformed
-// line and once skipping them, and checks what every reader promises (stimuli/text_trace.h,
-// stimuli/host_request.h): requests of at least one sector that end within 64-bit sector
-// addresses, arrivals from 0 that never go backwards. WorkloadError is the documented way to
-// refuse input; any other exception, crash, sanitizer report or hang is a finding.
+// Drives a trace reader over a fuzz input the ways ssdsim does, and checks what the readers
+// promise (stimuli/text_trace.h, stimuli/host_request.h, stimuli/request_admission.h):
+// - stopping at the first malformed line, and skipping malformed lines, in file order with
+//   backward steps clamped: requests of at least one sector that end within 64-bit sector
+//   addresses, arrivals from 0 that never go backwards;
+// - sorted by time through the external merge sort (runs of 16 requests, so runs spill and
+//   merge in rounds): the same requests as the clamped read, in non-decreasing time;
+// - every request through the admission rules of a 64 MiB drive, with and without --fold: one
+//   that is admitted lies inside the drive.
+// WorkloadError is the documented refusal; any other exception, crash, sanitizer report or hang
+// is a finding.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +18,35 @@
 
 #include "fuzz/fuzz_input.h"
 #include "stimuli/host_request.h"
+#include "stimuli/request_admission.h"
+#include "stimuli/sorted_trace.h"
 #include "stimuli/text_trace.h"
 
 namespace ssd::fuzz {
 
-inline void drain(stimuli::Workload& w) {
+constexpr std::uint64_t kDriveSectors = (64ull << 20) / 512;
+
+inline stimuli::RequestAdmission admission(bool fold) {
+  stimuli::AdmissionRules rules;
+  rules.capacity_sectors = kDriveSectors;
+  rules.page_bytes = 4096;
+  rules.max_request_pages = 1024;
+  rules.fold_addresses = fold;
+  return stimuli::RequestAdmission(rules);
+}
+
+inline void admit(stimuli::HostRequest r, const stimuli::Workload& from) {
+  for (bool fold : {false, true}) {
+    try {
+      admission(fold).admit(r, from);
+      expect(r.lba < kDriveSectors && r.sectors <= kDriveSectors - r.lba, "an admitted request lies inside the drive");
+    } catch (const stimuli::WorkloadError&) {
+    }
+  }
+}
+
+// Reads `w` to its end; returns the number of requests.
+inline std::uint64_t drain(stimuli::Workload& w) {
   stimuli::HostRequest r;
   std::uint64_t previous = 0, count = 0;
   while (w.next(r)) {
@@ -24,31 +54,50 @@ inline void drain(stimuli::Workload& w) {
     expect(r.lba <= std::numeric_limits<std::uint64_t>::max() - r.sectors, "a request ends below 2^64 sectors");
     expect(count > 0 || r.arrival_ns == 0, "the first request arrives at 0");
     expect(r.arrival_ns >= previous, "arrivals never go backwards");
+    admit(r, w);
     previous = r.arrival_ns;
     ++count;
   }
   expect(!w.next(r), "a finished trace stays finished");
+  return count;
 }
 
-// Open(path, policy) returns the reader (a unique_ptr to a Workload).
+// Open(path, policy, order) returns the reader.
 template <typename Open>
 void fuzz_trace(const std::uint8_t* data, std::size_t size, InputFile& file, Open open) {
+  using stimuli::MalformedLines, stimuli::TimeOrder;
   const std::string& path = file.write(data, size);
-  for (auto policy : {stimuli::MalformedLines::Stop, stimuli::MalformedLines::Skip}) {
-    try {
-      std::unique_ptr<stimuli::Workload> w = open(path, policy);
-      drain(*w);
-    } catch (const stimuli::WorkloadError&) {
-      // bad input, refused with a message: fine
-    }
+  std::uint64_t clamped = 0;
+  bool read_whole = false;
+  try {
+    auto w = open(path, MalformedLines::Stop, TimeOrder::Clamp);
+    clamped = drain(*w);
+    read_whole = true;
+  } catch (const stimuli::WorkloadError&) {
+  }
+  try {
+    auto w = open(path, MalformedLines::Skip, TimeOrder::Clamp);
+    drain(*w);
+  } catch (const stimuli::WorkloadError&) {
+  }
+  try {  // (stopping at a bad line: skipping them all twice would double the slowest inputs' time)
+    auto w = open(path, MalformedLines::Stop, TimeOrder::Sort);
+    const std::uint64_t sorted = drain(*w);
+    expect(!read_whole || sorted == clamped, "sorting keeps every request");
+  } catch (const stimuli::WorkloadError&) {
   }
 }
 
+// One reader class, sorted with runs of 16 requests merged 4 at a time.
 template <typename Reader>
 void fuzz_reader(const std::uint8_t* data, std::size_t size, InputFile& file) {
-  fuzz_trace(data, size, file, [](const std::string& path, stimuli::MalformedLines policy) {
-    return std::make_unique<Reader>(path, policy);
-  });
+  fuzz_trace(data, size, file,
+             [](const std::string& path, stimuli::MalformedLines policy,
+                stimuli::TimeOrder order) -> std::unique_ptr<stimuli::Workload> {
+               auto reader = std::make_unique<Reader>(path, policy, order);
+               if (order != stimuli::TimeOrder::Sort) return reader;
+               return std::make_unique<stimuli::SortedTrace>(std::move(reader), 16, 4);
+             });
 }
 
 }  // namespace ssd::fuzz

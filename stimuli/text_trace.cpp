@@ -1,6 +1,7 @@
 #include "stimuli/text_trace.h"
 
 #include <cstdio>
+#include <limits>
 
 namespace ssd::stimuli {
 
@@ -42,6 +43,9 @@ bool TextTrace::next(HostRequest& r) {
       kind = parse(line, r);
       if (kind == Line::Request && clock_.beyond(r.arrival_ns, kMaxSpanNs))
         fail("expected a time within a year of the other requests' (a clock glitch? --skip-bad-lines skips it)");
+      // Every reader's addresses: a request ending past 2^64 sectors would wrap round to sector 0.
+      if (kind == Line::Request && r.lba > std::numeric_limits<std::uint64_t>::max() - r.sectors)
+        fail("expected a request that ends below sector 2^64");
     } catch (const WorkloadError& e) {
       if (policy_ == MalformedLines::Stop) throw;
       if (skipped_++ == 0) first_skipped_ = e.what();

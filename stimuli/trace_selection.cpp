@@ -17,11 +17,21 @@ bool TraceSelection::next(HostRequest& r) {
       continue;
     }
     r.arrival_ns -= spec_.start_ns;
-    if (!spec_.device) r.lba += std::uint64_t(r.issuer) * spec_.device_offset_sectors;
+    if (!spec_.device && spec_.device_offset_sectors) shift(r);
     return true;
   }
   done_ = true;
   return false;
+}
+
+void TraceSelection::shift(HostRequest& r) const {
+  // Device d's addresses move by d x the offset; a sum past 2^64 sectors would wrap into the drive.
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t offset = spec_.device_offset_sectors;
+  if (r.issuer > (kMax - r.lba - r.sectors) / offset)
+    throw WorkloadError(trace_->position() + ": device " + std::to_string(r.issuer) + " shifted by " +
+                        std::to_string(offset) + " sectors per device puts the request past 2^64 sectors");
+  r.lba += std::uint64_t(r.issuer) * offset;
 }
 
 std::string TraceSelection::describe() const {

@@ -42,6 +42,8 @@ class TraceSelection : public Workload {
   std::uint64_t left_out() const { return left_out_; }  // other devices, before the window
 
  private:
+  void shift(HostRequest& r) const;  // lays device r.issuer beside the others; throws past 2^64
+
   std::unique_ptr<Workload> trace_;
   TraceSelectionSpec spec_;
   std::uint64_t left_out_ = 0;

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "platforms/config/platform_config.h"
+#include "platforms/config/yaml_keys.h"
 
 namespace ssd::platform {
 
@@ -53,7 +54,7 @@ class JobReader {
   void mark_read(const std::string& key) { seen_.insert(key); }
   void reject_unknown() const {
     for (const auto& kv : node_) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = key_text(kv.first, file_);
       if (!seen_.count(key))
         throw ConfigError(file_ + ":" + std::to_string(kv.first.Mark().line + 1) + ": " + prefix_ + ": unknown key '" +
                           key + "'");
@@ -114,9 +115,9 @@ std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::
   if (!root.IsMap() || !root["jobs"] || !root["jobs"].IsSequence() || root["jobs"].size() == 0)
     throw ConfigError(path + ": expected a map with a non-empty list 'jobs'");
   for (const auto& kv : root)
-    if (kv.first.as<std::string>() != "jobs")
-      throw ConfigError(path + ":" + std::to_string(kv.first.Mark().line + 1) + ": unknown key '" +
-                        kv.first.as<std::string>() + "' (only 'jobs')");
+    if (const std::string key = key_text(kv.first, path); key != "jobs")
+      throw ConfigError(path + ":" + std::to_string(kv.first.Mark().line + 1) + ": unknown key '" + key +
+                        "' (only 'jobs')");
   std::vector<stimuli::JobSpec> jobs;
   for (std::size_t i = 0; i < root["jobs"].size(); ++i) {
     const YAML::Node node = root["jobs"][i];

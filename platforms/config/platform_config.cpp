@@ -11,6 +11,7 @@
 
 #include "fw/ftl/registry.h"
 #include "platforms/config/parameter.h"
+#include "platforms/config/yaml_keys.h"
 
 namespace ssd::platform {
 
@@ -58,7 +59,7 @@ class Reader {
       return;
     }
     for (const auto& kv : n) {
-      std::string key = (prefix.empty() ? "" : prefix + ".") + kv.first.as<std::string>();
+      std::string key = (prefix.empty() ? "" : prefix + ".") + key_text(kv.first, file_);
       if (key == "ftl") continue;  // checked by the FTL itself
       if (read_.count(key) && !kv.second.IsMap()) continue;
       if (read_.count(key) && kv.second.IsMap()) throw ConfigError(file_ + ": " + key + " must be a single value");
@@ -181,13 +182,13 @@ PlatformConfig load_platform_text(const std::string& text, const std::string& pa
     // one platform file can carry settings for several and --ftl can switch between them).
     std::map<std::string, std::string> own;
     for (const auto& kv : ftl) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = key_text(kv.first, path);
       if (key == "name") continue;
       if (kv.second.IsMap() && fw::find_ftl(key)) {
         for (const auto& sub : kv.second) {
-          const std::string name = "ftl." + key + "." + sub.first.as<std::string>();
+          const std::string sub_key = key_text(sub.first, path), name = "ftl." + key + "." + sub_key;
           if (!sub.second.IsScalar()) r.fail(name, "(not a scalar)", "a single value");
-          if (key == c.firmware.ftl) own[sub.first.as<std::string>()] = sub.second.Scalar();
+          if (key == c.firmware.ftl) own[sub_key] = sub.second.Scalar();
         }
         continue;
       }
