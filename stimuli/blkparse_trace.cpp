@@ -21,8 +21,9 @@ TextTrace::Line BlkparseTrace::parse(std::string_view line, HostRequest& r) {
     fail("expected a D event with 'sector + nsect' after RWBS");
   double seconds = 0;
   std::uint64_t pid = 0, sector = 0, nsect = 0;
-  // At most 1e9 s (31 years): seconds x 1e9 must fit the signed 64-bit nanoseconds llround returns.
-  if (!parse_seconds_like(fields_[3], seconds) || seconds > 1e9) fail("expected the time (field 4) in seconds");
+  // At most 9e9 s (285 years; Unix times are 1.3e9): seconds x 1e9 must fit the signed 64-bit
+  // nanoseconds llround returns (9.2e18).
+  if (!parse_seconds_like(fields_[3], seconds) || seconds > 9e9) fail("expected the time (field 4) in seconds");
   if (!parse_u64(fields_[4], pid) || pid > std::numeric_limits<std::uint32_t>::max())
     fail("expected the pid (field 5) as an unsigned 32-bit integer");
   if (!parse_u64(fields_[7], sector)) fail("expected the sector (field 8) as an unsigned integer");

@@ -102,10 +102,10 @@ TEST_CASE("Malformed lines: stop at the first, or skip and count them", "[stimul
 
 TEST_CASE("blkparse reader: a time too large for nanoseconds is a malformed line, not a wrapped arrival",
           "[stimuli][blkparse]") {
-  // 5e9 s x 1e9 is beyond the signed 64-bit nanoseconds llround returns.
+  // 9.5e9 s x 1e9 is beyond the signed 64-bit nanoseconds llround returns (9.2e18).
   const std::string path = ssd::test::write_temp_file(
       "huge_time.txt", "  8,0    3        1     0.000000000  3645  D   W 4938888 + 256 [java]\n"
-                       "  8,0    3        2 5000000000.000000000  3645  D   W 4938888 + 256 [java]\n");
+                       "  8,0    3        2 9500000000.000000000  3645  D   W 4938888 + 256 [java]\n");
   BlkparseTrace t(path);
   CHECK_THROWS_WITH(ssd::test::totals(t), Catch::Contains(":2: expected the time (field 4) in seconds"));
 }
