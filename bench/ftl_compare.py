@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """DFTL vs CAST vs pure page mapping on the shared traces, across mapping-cache (SRAM) budgets.
 
-Replays MSR rsrch_1, hm_0, wdev_1, TPC-C and WebSearch on bench/cast_compare.yaml (addresses
+Replays MSR rsrch_1, hm_0, wdev_1, TPC-C and WebSearch on platforms/cast_paper_blocks_2g.yaml (addresses
 folded into the drive, which is filled and then randomly overwritten once so GC is in steady
 state -- or only filled, so data lies in the order it was written; trace timestamps kept: open loop; short traces replayed several times, see TRACES) with page mapping (budget-independent: run once per
 trace), DFTL and CAST (ABL, 4 current blocks) at each budget, and writes a CSV and a Markdown
@@ -65,7 +65,7 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--budgets", default=",".join(str(b) for b in BUDGETS))
     p.add_argument("--traces", default=",".join(TRACES))
-    p.add_argument("--platform", default=os.path.join(ROOT, "bench", "cast_compare.yaml"))
+    p.add_argument("--platform", default=os.path.join(ROOT, "platforms", "cast_paper_blocks_2g.yaml"))
     p.add_argument("--preconditions", default="fill+random:1,fill",
                    help="drive states to start from: random layout (steady-state GC) and sequential layout")
     p.add_argument("--traces-dir", default=TRACES_DIR)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hybrid log-block FTLs (BAST, FAST, FASTer, LAST, SUPERBLOCK) and pure page mapping on the
 shared MSR (rsrch_1, hm_0, wdev_1, mds_0, proj_0) and TPC-C traces, on a single-chip platform
-(bench/single_chip.yaml: the LAST paper's flash, hybrids on single physical blocks) and on the
+(platforms/single_chip_1g.yaml: the LAST paper's flash, hybrids on single physical blocks) and on the
 default multi-channel platform (hybrid blocks striped over the 8 channels).
 
 Per run: merges by kind, dead-block erases, copies, erases, GC overhead in LAST's measure
@@ -28,7 +28,7 @@ TRACES = {  # name: (file, passes, time scale)
     "tpcc": ("mqsim/tpcc-small.trace", 3, 20.0),
 }
 PLATFORMS = {  # name: (platform file, settings for the hybrids)
-    "single_chip": (os.path.join(ROOT, "bench", "single_chip.yaml"), ["--set", "ftl.segment_planes=1"]),
+    "single_chip": (os.path.join(ROOT, "platforms", "single_chip_1g.yaml"), ["--set", "ftl.segment_planes=1"]),
     "default": (os.path.join(ROOT, "platforms", "default.yaml"), ["--set", "ftl.segment_planes=8"]),
 }
 # Column name: (FTL, its settings). last-64k: LAST with the locality threshold raised to 64 KiB

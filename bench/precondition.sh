@@ -15,7 +15,7 @@ echo "| platform | FTL | precondition | precondition wall s | how | settled | se
 echo "|---|---|---|---:|---|---|---:|---:|---:|"
 run() {  # platform ftl precondition
   local report="$out/$1-$2-${3//[:+]/_}.json"
-  ./build/platforms/ssdsim run -p "bench/$1.yaml" --ftl "$2" --synthetic random --request-bytes 4096 \
+  ./build/platforms/ssdsim run -p "platforms/$1.yaml" --ftl "$2" --synthetic random --request-bytes 4096 \
     --count "$count" --qd 16 --precondition "$3" --no-vcd --no-verify -q --report "$report"
   python3 - "$report" "$1" "$2" "$3" <<'PY'
 import json, sys
@@ -26,11 +26,11 @@ print(f"| {sys.argv[2]} | {sys.argv[3]} | {sys.argv[4]} | {r['simulation']['prec
       f"{settled} | {p['settled_waf']:.2f} | {r['ftl_metrics']['waf']:.2f} | {r['simulation']['peak_rss_mib']:.0f} |")
 PY
 }
-run mqsim_small page_mapping fill
-run mqsim_small page_mapping fill+steady
-run mqsim_small page_mapping fill+steady:run
-run mqsim_small dftl fill+steady
-run mqsim_small dftl fill+steady:run
-run mqsim_default page_mapping fill
-run mqsim_default page_mapping fill+steady
-run mqsim_default dftl fill+steady
+run mqsim_timing_16g page_mapping fill
+run mqsim_timing_16g page_mapping fill+steady
+run mqsim_timing_16g page_mapping fill+steady:run
+run mqsim_timing_16g dftl fill+steady
+run mqsim_timing_16g dftl fill+steady:run
+run mqsim_default_512g page_mapping fill
+run mqsim_default_512g page_mapping fill+steady
+run mqsim_default_512g dftl fill+steady

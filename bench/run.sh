@@ -15,14 +15,14 @@ cmake --build --preset default --target ssdsim >/dev/null
 out=$(mktemp -d)
 echo "| platform | drive | end-of-run check | requests | wall s (sim) | requests / wall s | precondition wall s | peak memory MiB | WAF |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
-for platform in mqsim_small mqsim_default; do
+for platform in mqsim_timing_16g mqsim_default_512g; do
   for state in fresh filled; do
    for check in verify no-verify; do
     pre=none
     [[ $state == filled ]] && pre=fill+random:0.1
     flags=()
     [[ $check == no-verify ]] && flags=(--no-verify)
-    ./build/platforms/ssdsim run -p bench/$platform.yaml --synthetic random --request-bytes 4096 \
+    ./build/platforms/ssdsim run -p platforms/$platform.yaml --synthetic random --request-bytes 4096 \
       --count "$count" --qd 16 --precondition "$pre" --no-vcd "${flags[@]}" -q --report "$out/$platform-$state.json"
     python3 - "$out/$platform-$state.json" "$platform" "$state" <<'PY'
 import json, sys
