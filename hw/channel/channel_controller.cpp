@@ -23,6 +23,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       flash_target("flash_target"),
       dma("dma"),
       cfg_(config),
+      queue_policy_(make_die_queue_policy(config.scheduler, config.geometry)),
       array_(array),
       vcd_(vcd),
       posted_("posted"),
@@ -101,7 +102,7 @@ void ChannelController::step() {
                                std::to_string(cmd->ppn) + " sent to the wrong channel")
                                   .c_str());
     Die& d = *dies_[die - first_die_];
-    d.queue.push_back(Op{trans, cmd});
+    d.queue.push_back(QueuedCommand{trans, cmd});
     trace_queue(d);
   }
   for (auto& d : dies_)
@@ -138,21 +139,7 @@ sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_t
 }
 
 void ChannelController::pick_group(Die& die) {
-  std::size_t head = 0;
-  if (cfg_.scheduler == DieScheduler::ReadFirst) {
-    for (std::size_t i = 0; i < die.queue.size(); ++i) {
-      const tlmx::FlashCommand* c = die.queue[i].cmd;
-      if (!tlmx::is_read(c->opcode)) continue;
-      const BlockId b = cfg_.geometry.block_of(c->ppn);
-      bool blocked = false;  // an earlier program/erase of the same block keeps its place
-      for (std::size_t j = 0; j < i && !blocked; ++j)
-        blocked = cfg_.geometry.block_of(die.queue[j].cmd->ppn) == b;
-      if (!blocked) {
-        head = i;
-        break;
-      }
-    }
-  }
+  const std::size_t head = queue_policy_->next(die.queue);
   die.group.clear();
   die.group.push_back(die.queue[head]);
   die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(head));

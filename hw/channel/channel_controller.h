@@ -21,6 +21,7 @@
 
 #include <deque>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/peq_with_get.h>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "hw/channel/die_queue_policy.h"
 #include "hw/nand/nand_array.h"
 #include "hw/nand/nand_timing.h"
 #include "hw/stats.h"
@@ -37,14 +39,13 @@
 
 namespace ssd::hw {
 
-enum class DieScheduler { Fifo, ReadFirst };
 
 struct ChannelControllerConfig {
   std::uint32_t channel = 0;
   FlashGeometry geometry;
   NandTiming nand;
   ChannelTiming bus;
-  DieScheduler scheduler = DieScheduler::Fifo;
+  std::string scheduler = "fifo";  // the die queue policy (hw/channel/die_queue_policy.h)
   std::uint64_t dram_base = 0;  // system-bus address of the data buffer's address 0
 };
 
@@ -63,13 +64,10 @@ class ChannelController : public sc_core::sc_module {
   // Array covers the command/address (+ data-in) bus phase and the array time after it;
   // DmaOut covers the data-out bus phase and the DMA after it.
   enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, Array, WantBusOut, DmaOut };
-  struct Op {
-    tlm::tlm_generic_payload* trans;
-    tlmx::FlashCommand* cmd;
-  };
+  using Op = QueuedCommand;
   struct Die {
     std::uint32_t index = 0;
-    std::deque<Op> queue;
+    std::deque<QueuedCommand> queue;
     std::vector<Op> group;  // the operation (or multi-plane group) in progress
     Phase phase = Phase::Idle;
     sc_core::sc_time until, ready_since, busy_since;
@@ -94,6 +92,7 @@ class ChannelController : public sc_core::sc_module {
   void trace_queue(Die& die);
 
   ChannelControllerConfig cfg_;
+  std::unique_ptr<DieQueuePolicy> queue_policy_;
   NandArray& array_;
   tlmx::VcdTracer* vcd_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> posted_;

@@ -33,7 +33,7 @@ struct PlatformConfig {
   hw::NandTiming nand;
   bool sequential_program = true;
   hw::ChannelTiming channel;
-  hw::DieScheduler scheduler = hw::DieScheduler::Fifo;
+  std::string scheduler = "fifo";  // die queue policy (hw/channel/die_queue_policy.h)
   hw::SystemBusConfig bus;
   hw::MemoryConfig sram, dram;
   hw::CoreConfig core;

@@ -65,11 +65,9 @@ const std::vector<Parameter>& platform_parameters() {
       quantity_param("channel.rate_mts", "MT/s", 10, 10000, false, 400,
                      "bus transfer rate (ONFI timing mode 0 is 10 MT/s)",
                      [](C& c, double v) { c.channel.rate_mts = v; }),
-      choice_param("channel.scheduler", {"fifo", "read_first"}, "fifo",
+      choice_param("channel.scheduler", hw::die_queue_policy_names(), "fifo",
                    "per-die queue policy (read_first: reads overtake programs/erases of other blocks)",
-                   [](C& c, const std::string& v) {
-                     c.scheduler = v == "fifo" ? hw::DieScheduler::Fifo : hw::DieScheduler::ReadFirst;
-                   }),
+                   [](C& c, const std::string& v) { c.scheduler = v; }),
       count_param("bus.width_bytes", 1, 256, 16, "system bus data width",
                   [](C& c, std::uint64_t v) { c.bus.width_bytes = std::uint32_t(v); }),
       quantity_param("bus.clock_mhz", "MHz", 1, 10000, false, 400, "system bus clock",

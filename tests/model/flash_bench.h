@@ -73,7 +73,7 @@ struct ChannelBenchConfig {
   FlashGeometry geometry;
   hw::NandTiming nand;
   hw::ChannelTiming bus_timing;
-  hw::DieScheduler scheduler = hw::DieScheduler::Fifo;
+  std::string scheduler = "fifo";
   hw::SystemBusConfig system_bus{16, 400};
   hw::MemoryConfig dram{std::uint64_t(64) << 20, sc_time(60, SC_NS), 6400};
 };

@@ -85,7 +85,7 @@ TEST_CASE("Without multi-plane the same two programs take two array times", "[mo
 
 TEST_CASE("Read-first lets a read overtake programs of other blocks, never of its own block", "[model][nand]") {
   ChannelBenchConfig c = mlc_channel(1, 1);
-  c.scheduler = hw::DieScheduler::ReadFirst;
+  c.scheduler = "read_first";
   ChannelBench b(c);
   const FlashGeometry& g = b.cfg.geometry;
   const sc_time t(2, sc_core::SC_MS);

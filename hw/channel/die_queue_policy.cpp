@@ -1,0 +1,46 @@
+#include "hw/channel/die_queue_policy.h"
+
+#include <stdexcept>
+
+namespace ssd::hw {
+
+namespace {
+
+class Fifo final : public DieQueuePolicy {
+ public:
+  std::size_t next(const std::deque<QueuedCommand>&) const override { return 0; }
+};
+
+class ReadFirst final : public DieQueuePolicy {
+ public:
+  explicit ReadFirst(const FlashGeometry& g) : g_(g) {}
+  std::size_t next(const std::deque<QueuedCommand>& queue) const override {
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      const tlmx::FlashCommand* c = queue[i].cmd;
+      if (!tlmx::is_read(c->opcode)) continue;
+      const BlockId b = g_.block_of(c->ppn);
+      bool blocked = false;  // an earlier program/erase of the same block keeps its place
+      for (std::size_t j = 0; j < i && !blocked; ++j) blocked = g_.block_of(queue[j].cmd->ppn) == b;
+      if (!blocked) return i;
+    }
+    return 0;
+  }
+
+ private:
+  FlashGeometry g_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& die_queue_policy_names() {
+  static const std::vector<std::string> names = {"fifo", "read_first"};
+  return names;
+}
+
+std::unique_ptr<DieQueuePolicy> make_die_queue_policy(const std::string& name, const FlashGeometry& geometry) {
+  if (name == "fifo") return std::make_unique<Fifo>();
+  if (name == "read_first") return std::make_unique<ReadFirst>(geometry);
+  throw std::invalid_argument("unknown die queue policy '" + name + "'");
+}
+
+}  // namespace ssd::hw
