@@ -1,5 +1,7 @@
 #include "hw/channel/channel_controller.h"
 
+#include "tlm/bus_access.h"
+
 #include <algorithm>
 #include <string>
 
@@ -121,14 +123,7 @@ sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_t
   sc_time last = SC_ZERO_TIME;
   const std::uint32_t bytes = data_bytes(die.group[0].cmd->opcode);
   for (const Op& o : die.group) {
-    t.set_command(command);
-    t.set_address(cfg_.dram_base + o.cmd->buffer_addr);
-    t.set_data_ptr(dma_dummy_.data());
-    t.set_data_length(bytes);
-    t.set_streaming_width(bytes);
-    t.set_byte_enable_ptr(nullptr);
-    t.set_dmi_allowed(false);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlmx::prepare_bus_access(t, command, cfg_.dram_base + o.cmd->buffer_addr, dma_dummy_.data(), bytes);
     sc_time delay = start;
     dma->b_transport(t, delay);
     if (t.is_response_error())

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "tlm/bus_access.h"
 #include "tlm/time_base.h"
 
 namespace ssd::hw {
@@ -81,13 +82,8 @@ void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
 void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write) {
   if (!in_job_) return;
   if (bytes > scratch_.size()) scratch_.resize(bytes);
-  access_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  access_.set_address(address);
-  access_.set_data_ptr(scratch_.data());
-  access_.set_data_length(bytes);
-  access_.set_streaming_width(bytes);
-  access_.set_byte_enable_ptr(nullptr);
-  access_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, scratch_.data(),
+                           bytes);
   const sc_time before = offset_;
   bus->b_transport(access_, offset_);
   if (access_.is_response_error())

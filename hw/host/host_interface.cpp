@@ -1,5 +1,6 @@
 #include "hw/host/host_interface.h"
 
+#include "tlm/bus_access.h"
 #include "tlm/time_base.h"
 
 #include <algorithm>
@@ -55,13 +56,8 @@ sc_time HostInterface::link(Direction& dir, sc_time ready, std::uint64_t bytes) 
 
 sc_time HostInterface::bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_time at) {
   if (bytes > scratch_.size()) scratch_.resize(bytes);
-  dma_trans_.set_command(to_dram ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  dma_trans_.set_address(dram_base_ + addr);
-  dma_trans_.set_data_ptr(scratch_.data());
-  dma_trans_.set_data_length(bytes);
-  dma_trans_.set_streaming_width(bytes);
-  dma_trans_.set_byte_enable_ptr(nullptr);
-  dma_trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlmx::prepare_bus_access(dma_trans_, to_dram ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, dram_base_ + addr,
+                           scratch_.data(), bytes);
   sc_time delay = at - sc_core::sc_time_stamp();
   dma->b_transport(dma_trans_, delay);
   if (dma_trans_.is_response_error())
