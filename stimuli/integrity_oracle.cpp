@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "fw/runtime/host_command.h"
+#include "common/host_addressing.h"
 
 namespace ssd::stimuli {
 
@@ -29,10 +29,10 @@ void IntegrityOracle::set_expected(Lpn lpn, Token t) {
 }
 
 void IntegrityOracle::make_write_tokens(std::uint64_t lba, std::uint32_t sectors, std::vector<Token>& out) {
-  fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
+  PageSpan span = page_span(lba, sectors, page_bytes_);
   out.resize(span.count);
   if (preconditioning_) {
-    const std::uint64_t page_sectors = page_bytes_ / fw::kSectorBytes;
+    const std::uint64_t page_sectors = page_bytes_ / kSectorBytes;
     if (lba % page_sectors || sectors % page_sectors)
       throw std::logic_error("preconditioning writes whole pages only");
     for (std::uint32_t i = 0; i < span.count; ++i) out[i] = baseline(span.first + i);
@@ -43,8 +43,8 @@ void IntegrityOracle::make_write_tokens(std::uint64_t lba, std::uint32_t sectors
 }
 
 void IntegrityOracle::acknowledge_write(std::uint64_t lba, std::uint32_t sectors, const Token* tokens) {
-  fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
-  const std::uint64_t page_sectors = page_bytes_ / fw::kSectorBytes, end = lba + sectors;
+  PageSpan span = page_span(lba, sectors, page_bytes_);
+  const std::uint64_t page_sectors = page_bytes_ / kSectorBytes, end = lba + sectors;
   for (std::uint32_t i = 0; i < span.count; ++i) {
     const Lpn lpn = span.first + i;
     const std::uint64_t page_lba = std::uint64_t(lpn) * page_sectors;
@@ -54,7 +54,7 @@ void IntegrityOracle::acknowledge_write(std::uint64_t lba, std::uint32_t sectors
 }
 
 bool IntegrityOracle::check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens) {
-  fw::PageSpan span = fw::page_span(lba, sectors, page_bytes_);
+  PageSpan span = page_span(lba, sectors, page_bytes_);
   bool ok = true;
   for (std::uint32_t i = 0; i < span.count; ++i) {
     ++pages_checked_;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "fw/runtime/host_command.h"
+#include "common/host_addressing.h"
 
 namespace ssd::stimuli {
 
@@ -19,8 +19,8 @@ bool RequestAdmission::admit(HostRequest& req, const Workload& from) const {
                                     where(from), arrival_seconds(req), r.time_scale, r.limit_text));
   // The page count depends only on where the request starts within its page: taken from that
   // offset, it cannot overflow for a start near 2^64 sectors (lba x 512 would wrap).
-  const std::uint64_t page_sectors = r.page_bytes / fw::kSectorBytes;
-  const std::uint32_t pages = fw::page_span(req.lba % page_sectors, req.sectors, r.page_bytes).count;
+  const std::uint64_t page_sectors = r.page_bytes / kSectorBytes;
+  const std::uint32_t pages = page_span(req.lba % page_sectors, req.sectors, r.page_bytes).count;
   if (pages > r.max_request_pages)
     throw WorkloadError(fmt::format("{}: request of {} pages is larger than the drive's data buffer "
                                     "(firmware.buffer_slots = {})",
@@ -47,7 +47,7 @@ WorkloadScan scan_workload(Workload& workload, const RequestAdmission& admission
   while (workload.next(req)) {
     if (per_stream) workload.completed(req.issuer);
     ++scan.requests;
-    scan.bytes += std::uint64_t(req.sectors) * fw::kSectorBytes;
+    scan.bytes += std::uint64_t(req.sectors) * kSectorBytes;
     scan.folded += admission.admit(req, workload);
     scan.last_arrival_seconds = admission.arrival_seconds(req);
   }

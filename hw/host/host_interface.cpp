@@ -20,6 +20,8 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
     : sc_module(name),
       host("host"),
       dma("dma"),
+      fetched_commands("fetched_commands"),
+      firmware_requests("firmware_requests"),
       cfg_(config),
       dram_base_(dram_base),
       doorbells_("doorbells"),
@@ -32,6 +34,9 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
       link_wait_ticks_(stats_of(*this, metrics).duration("link_wait")),
       vcd_(vcd) {
   host.register_nb_transport_fw(this, &HostInterface::nb_transport_fw);
+  firmware_requests.register_nb_transport_fw(this, &HostInterface::firmware_request);
+  fetched_ = new tlmx::FetchedCommand;
+  fetch_trans_.set_extension(fetched_);
   for (std::uint32_t s = config.queue_depth; s-- > 0;) free_slots_.push_back(s);
   stats_of(*this, metrics).report_as("host_interface");
   if (vcd_) vcd_outstanding_ = vcd_->add(this->name(), "outstanding", 16);
@@ -80,25 +85,48 @@ void HostInterface::accept() {
     const sc_time now = sc_core::sc_time_stamp();
     const sc_time fetched = link(down_, now + cfg_.latency, kSqeBytes);
     bytes_down_ += kSqeBytes;
-    later_.schedule(fetched - now, [this, slot] { on_command(slot, *slots_[slot].ext); });
+    later_.schedule(fetched - now, [this, slot] {
+      fetched_->slot = slot;
+      fetched_->command = slots_[slot].ext;
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_time zero = SC_ZERO_TIME;
+      fetched_commands->nb_transport_fw(fetch_trans_, phase, zero);
+    });
   }
 }
 
-void HostInterface::start_dma(std::uint32_t slot, bool to_host, std::uint32_t bytes, std::uint64_t buffer_addr,
-                              std::uint32_t tag, sc_time delay) {
+tlm::tlm_sync_enum HostInterface::firmware_request(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                   sc_time& delay) {
+  const auto* request = trans.get_extension<tlmx::HostDmaRequest>();
+  if (phase != tlm::BEGIN_REQ || !request)
+    SC_REPORT_ERROR(name(), "firmware requests: BEGIN_REQ carrying a HostDmaRequest only");
+  if (request->kind == tlmx::HostDmaRequest::Kind::Completion) {
+    complete(request->slot, delay);
+    return tlm::TLM_COMPLETED;
+  }
+  start_dma(trans, *request, delay);
+  return tlm::TLM_ACCEPTED;
+}
+
+void HostInterface::start_dma(tlm::tlm_generic_payload& trans, const tlmx::HostDmaRequest& dma, sc_time delay) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time begin = now + delay;
   sc_time done;
-  if (to_host) {
-    const sc_time in_buffer = bus_transfer(false, buffer_addr, bytes, begin);
-    done = link(up_, in_buffer, bytes);
-    bytes_up_ += bytes;
+  if (dma.kind == tlmx::HostDmaRequest::Kind::ToHost) {
+    const sc_time in_buffer = bus_transfer(false, dma.buffer_addr, dma.bytes, begin);
+    done = link(up_, in_buffer, dma.bytes);
+    bytes_up_ += dma.bytes;
   } else {
-    const sc_time arrived = link(down_, begin + cfg_.latency, bytes);  // read request up, data down
-    done = bus_transfer(true, buffer_addr, bytes, arrived);
-    bytes_down_ += bytes;
+    const sc_time arrived = link(down_, begin + cfg_.latency, dma.bytes);  // read request up, data down
+    done = bus_transfer(true, dma.buffer_addr, dma.bytes, arrived);
+    bytes_down_ += dma.bytes;
   }
-  later_.schedule(done - now, [this, tag] { on_dma_done(tag); });
+  later_.schedule(done - now, [this, t = &trans] {
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_time zero = SC_ZERO_TIME;
+    t->set_response_status(tlm::TLM_OK_RESPONSE);
+    firmware_requests->nb_transport_bw(*t, phase, zero);
+  });
 }
 
 void HostInterface::complete(std::uint32_t slot, sc_time delay) {

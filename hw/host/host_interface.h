@@ -9,9 +9,11 @@
 //   write data: read request (latency) + data down + system-bus write to DRAM
 //   read data:  system-bus read from DRAM + data up
 //   completion: CQE 16 B up (+ the interrupt in the same posted stream)        -> host
+//
+// Bound by sockets on both sides (tlm/host_protocol.h): `host` to the host model, `dma` to the
+// system bus, `fetched_commands` and `firmware_requests` to the firmware's HAL.
 #pragma once
 
-#include <functional>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/peq_with_get.h>
@@ -23,7 +25,7 @@
 #include "hw/stats.h"
 #include "tlm/busy_calendar.h"
 #include "tlm/callback_queue.h"
-#include "tlm/host_command.h"
+#include "tlm/host_protocol.h"
 #include "tlm/vcd_tracer.h"
 
 namespace ssd::hw {
@@ -41,20 +43,14 @@ class HostInterface : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<HostInterface, 32, tlmx::host_protocol_types> host;
   tlm_utils::simple_initiator_socket<HostInterface> dma;  // to the system bus
+  // Each fetched command, to the firmware's HAL.
+  tlm_utils::simple_initiator_socket<HostInterface, 32, tlmx::host_firmware_protocol_types> fetched_commands;
+  // Data DMAs and completion entries the firmware asks for.
+  tlm_utils::simple_target_socket<HostInterface, 32, tlmx::host_firmware_protocol_types> firmware_requests;
 
   HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, std::uint64_t dram_base,
                 MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
   SC_HAS_PROCESS(HostInterface);
-
-  // Firmware side (bound by the platform): a fetched command in slot `slot`; a finished DMA.
-  std::function<void(std::uint32_t slot, const tlmx::HostCommandExtension&)> on_command;
-  std::function<void(std::uint32_t tag)> on_dma_done;
-
-  // Called by the firmware's HAL, effective at now + delay.
-  void start_dma(std::uint32_t slot, bool to_host, std::uint32_t bytes, std::uint64_t buffer_addr, std::uint32_t tag,
-                 sc_core::sc_time delay);
-  void complete(std::uint32_t slot, sc_core::sc_time delay);
-  tlmx::HostCommandExtension& command(std::uint32_t slot) { return *slots_[slot].ext; }
 
  private:
   struct Slot {
@@ -65,7 +61,11 @@ class HostInterface : public sc_core::sc_module {
     tlmx::BusyCalendar calendar;
   };
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum firmware_request(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void accept();
+  // The firmware's requests, effective at now + delay.
+  void start_dma(tlm::tlm_generic_payload& trans, const tlmx::HostDmaRequest& dma, sc_core::sc_time delay);
+  void complete(std::uint32_t slot, sc_core::sc_time delay);
   // Arrival time at the far end of a transfer of `bytes` that may start at `ready`.
   sc_core::sc_time link(Direction& dir, sc_core::sc_time ready, std::uint64_t bytes);
   sc_core::sc_time bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_core::sc_time at);
@@ -78,6 +78,8 @@ class HostInterface : public sc_core::sc_module {
   std::vector<std::uint32_t> free_slots_;
   Direction down_, up_;
   tlm::tlm_generic_payload dma_trans_;
+  tlm::tlm_generic_payload fetch_trans_;  // reused: the HAL takes what it needs at once
+  tlmx::FetchedCommand* fetched_;         // owned by fetch_trans_
   std::vector<unsigned char> scratch_;
   std::uint64_t &commands_, &bytes_down_, &bytes_up_, &link_wait_ticks_;
   tlmx::VcdTracer* vcd_;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/geometry.h"
-#include "fw/runtime/firmware.h"
+#include "fw/firmware/firmware.h"
 #include "hw/bus/system_bus.h"
 #include "hw/channel/channel_controller.h"
 #include "hw/core/embedded_core.h"

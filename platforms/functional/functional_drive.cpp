@@ -55,7 +55,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
         throw stimuli::WorkloadError(workload.describe() + ": request at sector " + std::to_string(req.lba) + " (+" +
                                      std::to_string(req.sectors) + ") is beyond the drive (" +
                                      std::to_string(capacity) + " sectors)");
-      fw::PageSpan span = fw::page_span(req.lba, req.sectors, page_bytes);
+      PageSpan span = page_span(req.lba, req.sectors, page_bytes);
       if (in_flight.conflicts(span.first, span.count, req.write)) {
         ++result.held_for_conflicts;
         break;

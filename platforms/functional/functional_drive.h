@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/metrics.h"
-#include "fw/runtime/firmware.h"
+#include "fw/firmware/firmware.h"
 #include "hw/nand/nand_array.h"
 #include "platforms/functional/functional_hal.h"
 #include "stimuli/host_request.h"

@@ -47,7 +47,7 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
   FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
   top_->hal_switch().use(functional);
   // Fill requests of up to 256 KiB, which the data buffer can hold.
-  const std::uint32_t page_sectors = config_.geometry.page_bytes / fw::kSectorBytes;
+  const std::uint32_t page_sectors = config_.geometry.page_bytes / kSectorBytes;
   Preconditioner preconditioner(firmware(), functional, *oracle_, metrics_.set("ftl"), config_.geometry.page_bytes,
                                 std::min<std::uint32_t>(512, config_.firmware.buffer_slots * page_sectors));
   oracle_->begin_preconditioning();

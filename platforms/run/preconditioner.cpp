@@ -37,7 +37,7 @@ stimuli::SyntheticSpec Preconditioner::random_pages(std::uint64_t count, std::ui
   stimuli::SyntheticSpec s;
   s.pattern = stimuli::SyntheticSpec::Pattern::Random;
   s.request_bytes = page_bytes_;
-  s.range_bytes = firmware_.capacity_sectors() * fw::kSectorBytes;
+  s.range_bytes = firmware_.capacity_sectors() * kSectorBytes;
   s.count = count;
   s.seed = seed;
   return s;
@@ -103,7 +103,7 @@ std::string Preconditioner::steady_state_fill(std::uint64_t seed) {
   };
   // It writes every logical page, so it replaces the sequential fill.
   fw::SteadyStateFill fill(logical, before_gc, seed);
-  OnePageWrites writes(fill, page_bytes_ / fw::kSectorBytes);
+  OnePageWrites writes(fill, page_bytes_ / kSectorBytes);
   replay_functional(firmware_, hal_, writes, oracle_, kQueueDepth);
   return fmt::format(
       "steady-state fill ({} page writes laid out as after long uniform random writes: victim "

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "common/metrics.h"
-#include "fw/runtime/firmware.h"
+#include "fw/firmware/firmware.h"
 #include "fw/precondition/precondition_spec.h"
 #include "fw/precondition/settling.h"
 #include "platforms/functional/functional_hal.h"

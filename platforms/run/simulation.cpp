@@ -60,7 +60,7 @@ RunOutcome run_simulation(const RunOptions& o) {
                                             o.vcd_groups);
   auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
     auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
-      if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * fw::kSectorBytes);
+      if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * kSectorBytes);
       if (!o.trace.empty()) {
         auto trace = stimuli::open_trace(o.trace, o.trace_format,
                                          o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop,
@@ -69,7 +69,7 @@ RunOutcome run_simulation(const RunOptions& o) {
         return std::make_unique<stimuli::TraceSelection>(std::move(trace), o.selection);
       }
       stimuli::SyntheticSpec s = o.synthetic;
-      if (s.range_bytes == 0) s.range_bytes = capacity * fw::kSectorBytes - s.range_start_bytes;
+      if (s.range_bytes == 0) s.range_bytes = capacity * kSectorBytes - s.range_start_bytes;
       return std::make_unique<stimuli::SyntheticWorkload>(s);
     };
     if (o.repeat == 1) return open();

@@ -261,9 +261,9 @@ int sc_main(int argc, char* argv[]) {
                      : time_order == "refuse" ? stimuli::TimeOrder::Refuse
                                               : stimuli::TimeOrder::Clamp;
     if (cmd_run->count("--device")) run.selection.device = device;
-    if (device_offset % fw::kSectorBytes != 0)
+    if (device_offset % kSectorBytes != 0)
       throw CLI::ValidationError("--device-offset-bytes", "must be a multiple of 512, got " + std::to_string(device_offset));
-    run.selection.device_offset_sectors = device_offset / fw::kSectorBytes;
+    run.selection.device_offset_sectors = device_offset / kSectorBytes;
     run.selection.start_ns = static_cast<std::uint64_t>(window_start_s * 1e9);
     if (window_end_s > 0) {
       if (window_end_s <= window_start_s)

@@ -4,31 +4,22 @@
 
 namespace ssd::platform {
 
-CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const AddressMap& map,
-                   hw::EmbeddedCore& core, hw::HostInterface& host)
+CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
+                   hw::EmbeddedCore& core)
     : sc_module(name),
       flash("flash"),
+      host_commands("host_commands"),
+      host_requests("host_requests"),
       geo_(geometry),
       map_(map),
       core_(core),
-      host_(host),
       placer_(map.sram_size, map.dram_size),
       last_post_(geometry.total_dies()) {
   flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
-  host_.on_command = [this](std::uint32_t slot, const tlmx::HostCommandExtension& ext) {
-    core_.post([this, slot] {
-      tlmx::HostCommandExtension& e = host_.command(slot);
-      fw::HostCommand cmd{slot, e.write, e.lba, e.sectors, nullptr, nullptr, e.issuer};
-      if (e.write)
-        cmd.write_tokens = e.tokens.data();
-      else
-        cmd.read_tokens = e.tokens.data();
-      on_host_command(cmd);
-    });
-  };
-  host_.on_dma_done = [this](std::uint32_t tag) {
-    core_.post([this, tag] { listener_->on_hal_complete(tag, fw::HalResult{}); });
-  };
+  host_commands.register_nb_transport_fw(this, &CoSimHal::host_command);
+  host_requests.register_nb_transport_bw(this, &CoSimHal::host_dma_done);
+  completion_ = new tlmx::HostDmaRequest;
+  completion_trans_.set_extension(completion_);
 }
 
 CoSimHal::Slot& CoSimHal::slot_for(std::uint32_t tag) {
@@ -36,14 +27,58 @@ CoSimHal::Slot& CoSimHal::slot_for(std::uint32_t tag) {
     auto s = std::make_unique<Slot>();
     s->cmd = new tlmx::FlashCommand;
     s->trans.set_extension(s->cmd);
+    s->dma = new tlmx::HostDmaRequest;
+    s->host_trans.set_extension(s->dma);
     slots_.push_back(std::move(s));
   }
   return *slots_[tag];
 }
 
+tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) {
+  const tlmx::FetchedCommand fetched = *trans.get_extension<tlmx::FetchedCommand>();
+  core_.post([this, fetched] {
+    tlmx::HostCommandExtension& e = *fetched.command;
+    fw::HostCommand cmd{fetched.slot, e.write, e.lba, e.sectors, nullptr, nullptr, e.issuer};
+    if (e.write)
+      cmd.write_tokens = e.tokens.data();
+    else
+      cmd.read_tokens = e.tokens.data();
+    host_handler_->on_host_command(cmd);
+  });
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum CoSimHal::host_dma_done(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) {
+  const std::uint32_t tag = trans.get_extension<tlmx::HostDmaRequest>()->tag;
+  core_.post([this, tag] { listener_->on_hal_complete(tag, fw::HalResult{}); });
+  return tlm::TLM_COMPLETED;
+}
+
+void CoSimHal::start_host_dma(const fw::HalOp& op) {
+  Slot& s = slot_for(op.tag);
+  tlmx::HostDmaRequest& d = *s.dma;
+  d.kind = op.kind == fw::OpKind::HostDmaOut ? tlmx::HostDmaRequest::Kind::ToHost : tlmx::HostDmaRequest::Kind::ToDevice;
+  d.slot = op.host_cmd;
+  d.bytes = op.bytes;
+  d.buffer_addr = op.buffer_addr;
+  d.tag = op.tag;
+  s.host_trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = core_.offset();
+  host_requests->nb_transport_fw(s.host_trans, phase, delay);
+}
+
+void CoSimHal::complete_host_command(std::uint32_t host_cmd) {
+  completion_->kind = tlmx::HostDmaRequest::Kind::Completion;
+  completion_->slot = host_cmd;
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = core_.offset();
+  host_requests->nb_transport_fw(completion_trans_, phase, delay);
+}
+
 void CoSimHal::issue(const fw::HalOp& op) {
   if (op.kind == fw::OpKind::HostDmaIn || op.kind == fw::OpKind::HostDmaOut) {
-    host_.start_dma(op.host_cmd, op.kind == fw::OpKind::HostDmaOut, op.bytes, op.buffer_addr, op.tag, core_.offset());
+    start_host_dma(op);
     return;
   }
   Slot& s = slot_for(op.tag);

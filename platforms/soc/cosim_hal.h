@@ -1,40 +1,39 @@
 // The co-simulation HAL: the firmware's HAL implemented on the modeled controller. Every flash
-// operation becomes a FlashCommand transaction to its channel's controller, host DMA and
-// completions go to the host interface, completions come back as jobs for the core, and every
-// firmware charge becomes core time or a table access through the system bus.
+// operation becomes a FlashCommand transaction to its channel's controller, host DMAs and
+// completion entries become HostDmaRequest transactions to the host interface, fetched host
+// commands and completions come back as jobs for the core, and every firmware charge becomes
+// core time or a table access through the system bus.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "fw/firmware/host_command.h"
 #include "fw/hal/hal.h"
-#include "tlm/vcd_tracer.h"
 #include "fw/hal/table_placer.h"
-#include "fw/runtime/host_command.h"
 #include "hw/core/embedded_core.h"
-#include "hw/host/host_interface.h"
+#include "tlm/address_map.h"
 #include "tlm/flash_command.h"
+#include "tlm/host_protocol.h"
+#include "tlm/vcd_tracer.h"
 
 namespace ssd::platform {
-
-struct AddressMap {
-  std::uint64_t sram_base = 0x0000'0000;
-  std::uint64_t sram_size = 0;
-  std::uint64_t dram_base = 0x1'0000'0000ull;
-  std::uint64_t dram_size = 0;
-};
 
 class CoSimHal : public sc_core::sc_module, public fw::Hal {
  public:
   // One socket per channel controller, bound in channel order.
   tlm_utils::multi_passthrough_initiator_socket<CoSimHal, 32, tlmx::flash_protocol_types> flash;
+  // Fetched commands from the host interface, and the DMAs and completion entries asked of it.
+  tlm_utils::simple_target_socket<CoSimHal, 32, tlmx::host_firmware_protocol_types> host_commands;
+  tlm_utils::simple_initiator_socket<CoSimHal, 32, tlmx::host_firmware_protocol_types> host_requests;
 
-  CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const AddressMap& map, hw::EmbeddedCore& core,
-           hw::HostInterface& host);
+  CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
+           hw::EmbeddedCore& core);
 
   const FlashGeometry& geometry() const override { return geo_; }
   void set_listener(fw::HalListener* l) override { listener_ = l; }
@@ -44,7 +43,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
     return placer_.place(name, bytes, preferred);
   }
-  void complete_host_command(std::uint32_t host_cmd) override { host_.complete(host_cmd, core_.offset()); }
+  void complete_host_command(std::uint32_t host_cmd) override;
   void note_gc(std::uint32_t in_progress) override {
     if (vcd_) vcd_->change(vcd_gc_, in_progress);
   }
@@ -56,23 +55,31 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
 
   const std::vector<fw::TableRegion>& tables() const { return placer_.tables(); }
 
-  // The firmware's entry for a fetched host command (runs as a job on the core).
-  std::function<void(const fw::HostCommand&)> on_host_command;
+  // Where fetched host commands go (each runs as a job on the core): the firmware.
+  void set_host_handler(fw::HostCommandHandler& handler) { host_handler_ = &handler; }
 
  private:
+  // One per operation tag: its flash transaction, and its host DMA transaction.
   struct Slot {
     tlm::tlm_generic_payload trans;
     tlmx::FlashCommand* cmd = nullptr;
+    tlm::tlm_generic_payload host_trans;
+    tlmx::HostDmaRequest* dma = nullptr;
   };
   tlm::tlm_sync_enum nb_transport_bw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
+  tlm::tlm_sync_enum host_command(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum host_dma_done(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void start_host_dma(const fw::HalOp& op);
   Slot& slot_for(std::uint32_t tag);
 
   FlashGeometry geo_;
-  AddressMap map_;
+  tlmx::AddressMap map_;
   hw::EmbeddedCore& core_;
-  hw::HostInterface& host_;
   fw::HalListener* listener_ = nullptr;
+  fw::HostCommandHandler* host_handler_ = nullptr;
+  tlm::tlm_generic_payload completion_trans_;  // reused: the interface takes the slot at once
+  tlmx::HostDmaRequest* completion_;           // owned by completion_trans_
   std::vector<std::unique_ptr<Slot>> slots_;  // indexed by the operation's tag
   fw::TablePlacer placer_;
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted

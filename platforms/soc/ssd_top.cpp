@@ -23,7 +23,9 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, map_.dram_base, metrics, vcd);
   host_if_->dma.bind(bus_->initiators);
 
-  hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core_, *host_if_);
+  hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core_);
+  host_if_->fetched_commands.bind(hal_->host_commands);
+  hal_->host_requests.bind(host_if_->firmware_requests);
   hal_->trace_to(vcd);
   for (std::uint32_t ch = 0; ch < c.geometry.channels; ++ch) {
     hw::ChannelControllerConfig cc{ch, c.geometry, c.nand, c.channel, c.scheduler, map_.dram_base};
@@ -34,7 +36,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   }
   switch_ = std::make_unique<HalSwitch>(*hal_);
   firmware_ = std::make_unique<fw::Firmware>(*switch_, c.firmware, metrics);
-  hal_->on_host_command = [this](const fw::HostCommand& cmd) { firmware_->on_host_command(cmd); };
+  hal_->set_host_handler(*firmware_);
 }
 
 sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {

@@ -4,8 +4,9 @@
 //
 //   host model --nvme--> HostInterface --dma--> SystemBus --> SRAM, DRAM
 //                           |  ^                  ^  ^
-//                      cmds |  | completions       |  +-- ChannelController[i].dma
-//                           v  |                   +----- EmbeddedCore.bus (table accesses)
+//    fetched_commands       |  | firmware_requests |  +-- ChannelController[i].dma
+//    (to the core as jobs)  v  | (DMAs, completion entries)
+//                           |  |                   +----- EmbeddedCore.bus (table accesses)
 //                        CoSimHal (firmware HAL on the core) --flash[i]--> ChannelController[i]
 #pragma once
 
@@ -14,7 +15,7 @@
 #include <vector>
 
 #include "common/metrics.h"
-#include "fw/runtime/firmware.h"
+#include "fw/firmware/firmware.h"
 #include "hw/bus/system_bus.h"
 #include "hw/channel/channel_controller.h"
 #include "hw/core/embedded_core.h"
@@ -38,14 +39,14 @@ class SsdTop : public sc_core::sc_module {
   fw::Firmware& firmware() { return *firmware_; }
   CoSimHal& hal() { return *hal_; }
   HalSwitch& hal_switch() { return *switch_; }
-  const AddressMap& address_map() const { return map_; }
+  const tlmx::AddressMap& address_map() const { return map_; }
   // Adds end-of-run figures (busy time of operations still in progress, the cores' idle time)
   // before reporting, for a run whose last event was at `end`. Returns when the drive went idle:
   // `end`, or later if a firmware job was still running (its charges need no kernel event).
   sc_core::sc_time finalize(sc_core::sc_time end);
 
  private:
-  AddressMap map_;
+  tlmx::AddressMap map_;
   std::unique_ptr<hw::SystemBus> bus_;
   std::unique_ptr<hw::MemoryTarget> sram_, dram_;
   std::unique_ptr<hw::EmbeddedCore> core_;

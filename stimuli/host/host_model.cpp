@@ -1,6 +1,6 @@
 #include "stimuli/host/host_model.h"
 
-#include "fw/runtime/host_command.h"
+#include "common/host_addressing.h"
 #include "tlm/time_base.h"
 
 namespace ssd::stimuli {
@@ -57,7 +57,7 @@ void HostModel::replay() {
   const bool per_stream = !workload_.stream_depths().empty();
   struct Parked {
     HostRequest req;
-    fw::PageSpan span;
+    PageSpan span;
   };
   std::vector<Parked> parked;
   InFlightPages still_parked;  // the pages of the requests left in `parked`
@@ -91,7 +91,7 @@ void HostModel::replay() {
       arrival = tlmx::seconds_to_time(admission_.arrival_seconds(req), "arrival");  // admitted: within the limit
       if (arrival > sc_core::sc_time_stamp()) sc_core::wait(arrival - sc_core::sc_time_stamp());
     }
-    const fw::PageSpan span = fw::page_span(req.lba, req.sectors, page_bytes);
+    const PageSpan span = page_span(req.lba, req.sectors, page_bytes);
     if (per_stream) {
       if (in_flight_.conflicts(span.first, span.count, req.write) ||
           still_parked.conflicts(span.first, span.count, req.write)) {
@@ -119,7 +119,7 @@ void HostModel::replay() {
   finished_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void HostModel::send(const HostRequest& req, sc_time arrival, const fw::PageSpan& span) {
+void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& span) {
   if (free_.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
   if (first_) {
     first_arrival_ = arrival;
@@ -143,8 +143,8 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const fw::PageSpan
   ++outstanding_;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
   s.trans.set_command(req.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  s.trans.set_address(req.lba * fw::kSectorBytes);
-  s.trans.set_data_length(req.sectors * fw::kSectorBytes);
+  s.trans.set_address(req.lba * kSectorBytes);
+  s.trans.set_data_length(req.sectors * kSectorBytes);
   s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
@@ -167,16 +167,16 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   if (ext->write) {
     oracle_.acknowledge_write(ext->lba, ext->sectors, ext->tokens.data());
     ++writes_;
-    write_bytes_ += std::uint64_t(ext->sectors) * fw::kSectorBytes;
+    write_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     write_latency_.record(latency_ns);
   } else {
     oracle_.check_read(ext->lba, ext->sectors, ext->tokens.data());
     ++reads_;
-    read_bytes_ += std::uint64_t(ext->sectors) * fw::kSectorBytes;
+    read_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     read_latency_.record(latency_ns);
   }
   over_time_.record(static_cast<std::uint64_t>(now.to_seconds() * 1e9 + 0.5), latency_ns,
-                    std::uint64_t(ext->sectors) * fw::kSectorBytes, ext->write);
+                    std::uint64_t(ext->sectors) * kSectorBytes, ext->write);
   MetricSet& by_issuer = issuer_metrics(ext->issuer);
   ++by_issuer.counter(ext->write ? "writes" : "reads");
   by_issuer.histogram("latency_ns").record(latency_ns);

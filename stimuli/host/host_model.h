@@ -21,12 +21,12 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
+#include "common/host_addressing.h"
 #include "common/metrics.h"
-#include "fw/runtime/host_command.h"
 #include "stimuli/host_request.h"
 #include "stimuli/integrity_oracle.h"
 #include "stimuli/request_admission.h"
-#include "tlm/host_command.h"
+#include "tlm/host_protocol.h"
 #include "tlm/vcd_tracer.h"
 
 namespace ssd::stimuli {
@@ -69,7 +69,7 @@ class HostModel : public sc_core::sc_module {
   void replay();
   // Rejects a malformed request or one beyond the drive, or folds it in (--fold).
   // Hands the request to the drive in a free command slot.
-  void send(const HostRequest& req, sc_core::sc_time arrival, const fw::PageSpan& span);
+  void send(const HostRequest& req, sc_core::sc_time arrival, const PageSpan& span);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
   HostModelConfig cfg_;

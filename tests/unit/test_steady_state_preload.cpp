@@ -42,7 +42,7 @@ double random_page_writes(platform::FunctionalDrive& drive, stimuli::IntegrityOr
   stimuli::SyntheticSpec s;
   s.pattern = stimuli::SyntheticSpec::Pattern::Random;
   s.request_bytes = drive.array().geometry().page_bytes;
-  s.range_bytes = drive.capacity_sectors() * fw::kSectorBytes;
+  s.range_bytes = drive.capacity_sectors() * kSectorBytes;
   s.count = pages;
   s.seed = seed;
   stimuli::SyntheticWorkload w(s);

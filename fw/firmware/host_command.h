@@ -1,14 +1,15 @@
+// A host command as the firmware sees it after the host interface fetched it from the
+// submission queue, and the firmware's entry point for it (implemented by Firmware, called by
+// whichever HAL platform delivers commands: the co-simulation's or the functional drive's).
 #pragma once
 
 #include <cstdint>
 
 #include "common/geometry.h"
+#include "common/host_addressing.h"
 
 namespace ssd::fw {
 
-inline constexpr std::uint32_t kSectorBytes = 512;
-
-// A host command as the firmware sees it after fetching it from the submission queue.
 // Token arrays hold one entry per logical page the command touches (first to last).
 struct HostCommand {
   std::uint32_t id = 0;  // unique among commands in flight
@@ -20,15 +21,11 @@ struct HostCommand {
   std::uint32_t issuer = 0;             // trace device / process / stream id
 };
 
-// Logical pages touched by a sector range.
-struct PageSpan {
-  Lpn first = 0;
-  std::uint32_t count = 0;
+class HostCommandHandler {
+ public:
+  virtual ~HostCommandHandler() = default;
+  // A fetched command; the firmware completes it later through Hal::complete_host_command(id).
+  virtual void on_host_command(const HostCommand& cmd) = 0;
 };
-inline PageSpan page_span(std::uint64_t lba, std::uint32_t sectors, std::uint32_t page_bytes) {
-  const std::uint64_t begin = lba * kSectorBytes, end = (lba + sectors) * kSectorBytes;
-  const std::uint64_t first = begin / page_bytes, last = (end - 1) / page_bytes;
-  return PageSpan{static_cast<Lpn>(first), static_cast<std::uint32_t>(last - first + 1)};
-}
 
 }  // namespace ssd::fw

@@ -21,7 +21,7 @@
 #include "fw/ftl/ftl.h"
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
-#include "fw/runtime/host_command.h"
+#include "fw/firmware/host_command.h"
 #include "fw/runtime/op_scheduler.h"
 
 namespace ssd::fw {
@@ -34,13 +34,13 @@ struct FirmwareConfig {
   bool write_cache = false;           // complete writes once their data is in the buffer
 };
 
-class Firmware {
+class Firmware : public HostCommandHandler {
  public:
   // Metrics go to sets "firmware", "firmware.ops" and "ftl". Throws FtlOptionError for unknown
   // FTLs or bad FTL parameters.
   Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics);
 
-  void on_host_command(const HostCommand& cmd);
+  void on_host_command(const HostCommand& cmd) override;
 
   Ftl& ftl() { return *ftl_; }
   const Ftl& ftl() const { return *ftl_; }

@@ -1,4 +1,4 @@
-#include "fw/runtime/firmware.h"
+#include "fw/firmware/firmware.h"
 
 #include <algorithm>
 #include <stdexcept>

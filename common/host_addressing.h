@@ -1,0 +1,26 @@
+// How the host addresses the drive: 512-byte sectors (logical block addresses), and the logical
+// pages of the drive's page size that a sector range touches. Shared by the host side (trace
+// readers, admission, the host model and its integrity oracle) and the firmware, which splits
+// commands by the same rule; neither needs the other for it.
+#pragma once
+
+#include <cstdint>
+
+#include "common/geometry.h"
+
+namespace ssd {
+
+inline constexpr std::uint32_t kSectorBytes = 512;
+
+// Logical pages touched by a sector range.
+struct PageSpan {
+  Lpn first = 0;
+  std::uint32_t count = 0;
+};
+inline PageSpan page_span(std::uint64_t lba, std::uint32_t sectors, std::uint32_t page_bytes) {
+  const std::uint64_t begin = lba * kSectorBytes, end = (lba + sectors) * kSectorBytes;
+  const std::uint64_t first = begin / page_bytes, last = (end - 1) / page_bytes;
+  return PageSpan{static_cast<Lpn>(first), static_cast<std::uint32_t>(last - first + 1)};
+}
+
+}  // namespace ssd
