@@ -32,12 +32,10 @@ double peak_rss_mib() {
   return double(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
-}  // namespace
-
 // Prints "simulated T s, N requests (R/s), P% read, ETA" on one stderr line: at the first call,
 // then at most twice a second of wall time; the share read comes from the workload (synthetic and
 // job counts, or the bytes of a trace file read so far).
-static std::function<void(std::uint64_t, double, double)> progress_printer() {
+std::function<void(std::uint64_t, double, double)> progress_printer() {
   auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
   auto last = std::make_shared<double>(-1.0);  // the first call prints
   return [start, last](std::uint64_t done, double simulated_s, double fraction) {
@@ -51,14 +49,19 @@ static std::function<void(std::uint64_t, double, double)> progress_printer() {
   };
 }
 
-RunOutcome run_simulation(const RunOptions& o) {
-  const PlatformConfig& cfg = o.platform;
-  std::unique_ptr<tlmx::VcdTracer> vcd;
-  if (!o.vcd_path.empty())
-    vcd = std::make_unique<tlmx::VcdTracer>(o.vcd_path, tlmx::seconds_to_time(o.vcd_start_us * 1e-6, "--vcd-start-us").value(),
-                                            tlmx::seconds_to_time(o.vcd_end_us * 1e-6, "--vcd-end-us").value(),
-                                            o.vcd_groups);
-  auto make_workload = [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
+// The waveform, when one was asked for (its window from the options).
+std::unique_ptr<tlmx::VcdTracer> open_waveform(const RunOptions& o) {
+  if (o.vcd_path.empty()) return nullptr;
+  return std::make_unique<tlmx::VcdTracer>(o.vcd_path,
+                                           tlmx::seconds_to_time(o.vcd_start_us * 1e-6, "--vcd-start-us").value(),
+                                           tlmx::seconds_to_time(o.vcd_end_us * 1e-6, "--vcd-end-us").value(),
+                                           o.vcd_groups);
+}
+
+// Opens the workload for a drive of `capacity` sectors: jobs, a trace (selected), or synthetic;
+// repeated when asked. Called again for each pass and for the admission pre-pass.
+WorkloadFactory workload_factory(const RunOptions& o) {
+  return [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
     auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
       if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * kSectorBytes);
       if (!o.trace.empty()) {
@@ -75,22 +78,29 @@ RunOutcome run_simulation(const RunOptions& o) {
     if (o.repeat == 1) return open();
     return std::make_unique<stimuli::RepeatedWorkload>(open, o.repeat);
   };
+}
+
+stimuli::HostModelConfig host_config(const RunOptions& o) {
   stimuli::HostModelConfig hc;
   hc.queue_depth = o.queue_depth;
   hc.admission.open_loop = o.open_loop;
   hc.admission.time_scale = o.time_scale;
   hc.admission.fold_addresses = o.fold_addresses;
   if (o.progress) hc.progress = progress_printer();
-  DriveTestbench bench("ssd", cfg, make_workload, hc, vcd.get());
+  return hc;
+}
 
-  RunFacts facts;
-  const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
-  const auto pre_t0 = std::chrono::steady_clock::now();
+void precondition(const RunOptions& o, DriveTestbench& bench, RunFacts& facts) {
+  const auto t0 = std::chrono::steady_clock::now();
   fw::PreconditionSpec pre = o.precondition;
   pre.seed = o.synthetic.seed + 1000;
   facts.precondition = bench.precondition(pre);
-  facts.precondition_wall_seconds = seconds_since(pre_t0);
+  facts.precondition_wall_seconds = seconds_since(t0);
+}
 
+// Runs the timed simulation to its end. Throws when the workload turned out bad, when time
+// reached the time base's limit, or when the run stalled. Returns when the drive went idle.
+sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts) {
   const auto t0 = std::chrono::steady_clock::now();
   // Bounded by the time base's limit: a run whose time runs away stops there instead of
   // saturating the kernel's clock (without the bound, starvation still ends the run).
@@ -104,9 +114,13 @@ RunOutcome run_simulation(const RunOptions& o) {
   if (!host.finished())
     throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                    std::to_string(host.completed()) + " requests completed: nothing left to happen (firmware deadlock?)");
-  const sc_core::sc_time drive_idle = bench.top().finalize(sc_core::sc_time_stamp());
-  if (vcd) vcd->close();
+  return bench.top().finalize(sc_core::sc_time_stamp());
+}
 
+// What the report needs beyond the statistics registry: the workload, the run's times, the
+// oracle's verdict, the erase distribution and the end-of-run mapping check.
+void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time drive_idle, RunFacts& facts) {
+  stimuli::HostModel& host = bench.host();
   stimuli::IntegrityOracle& oracle = bench.oracle();
   facts.workload = bench.workload().describe();
   facts.skipped_lines = bench.workload().skipped_lines();
@@ -133,9 +147,22 @@ RunOutcome run_simulation(const RunOptions& o) {
     facts.mapping_check = "skipped";
   }
   facts.peak_rss_mib = peak_rss_mib();
+}
+
+}  // namespace
+
+RunOutcome run_simulation(const RunOptions& o) {
+  std::unique_ptr<tlmx::VcdTracer> vcd = open_waveform(o);
+  DriveTestbench bench("ssd", o.platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
+  const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
+  RunFacts facts;
+  precondition(o, bench, facts);
+  const sc_core::sc_time drive_idle = simulate(bench, facts);
+  if (vcd) vcd->close();
+  collect_facts(o, bench, drive_idle, facts);
 
   RunOutcome out;
-  out.report = build_report(cfg, bench.metrics(), facts);
+  out.report = build_report(o.platform, bench.metrics(), facts);
   check_report_invariants(out.report, {scan.requests, scan.bytes});
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped");
   return out;
