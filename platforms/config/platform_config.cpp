@@ -144,8 +144,10 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
   return load_platform_text(text, path, overrides);
 }
 
-PlatformConfig load_platform_text(const std::string& text, const std::string& path,
-                                  const std::vector<std::string>& overrides) {
+namespace {
+
+// The YAML tree with the --set overrides applied.
+YAML::Node parse_platform_yaml(const std::string& text, const std::string& path, const std::vector<std::string>& overrides) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -155,10 +157,11 @@ PlatformConfig load_platform_text(const std::string& text, const std::string& pa
   if (root.IsNull()) root.reset(YAML::Node(YAML::NodeType::Map));
   if (!root.IsMap()) throw ConfigError(path + ": a platform file is a map of sections");
   for (const auto& o : overrides) apply_override(root, path, o);
+  return root;
+}
 
-  Reader r(root, path);
-  PlatformConfig c;
-  c.source = path;
+// Every registered parameter (platform_parameters.cpp), then what one parameter alone cannot check.
+void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
   for (const Parameter& p : platform_parameters()) {
     nlohmann::json v = r.value(p);
     p.apply(c, v);
@@ -171,42 +174,62 @@ PlatformConfig load_platform_text(const std::string& text, const std::string& pa
                       " pages; at most 4294967294 are addressable (reduce geometry.blocks_per_plane or pages)");
   if (c.channel.width_bits != 8 && c.channel.width_bits != 16)
     r.fail("channel.width_bits", std::to_string(c.channel.width_bits), "8 or 16");
+}
 
-  // FTL: the name, and every other key as the FTL's own parameter (it validates them).
-  if (!fw::find_ftl(c.firmware.ftl))
-    r.fail("ftl.name", "'" + c.firmware.ftl + "'", "one of " + fw::ftl_names());
-  std::map<std::string, std::string> ftl_params;
-  if (YAML::Node ftl = root["ftl"]) {
-    if (!ftl.IsMap()) r.fail("ftl", "(not a section)", "a section with name and the FTL's parameters");
-    // Flat keys go to whichever FTL runs; a subsection named after an FTL only to that FTL (so
-    // one platform file can carry settings for several and --ftl can switch between them).
-    std::map<std::string, std::string> own;
-    for (const auto& kv : ftl) {
-      const std::string key = key_text(kv.first, path);
-      if (key == "name") continue;
-      if (kv.second.IsMap() && fw::find_ftl(key)) {
-        for (const auto& sub : kv.second) {
-          const std::string sub_key = key_text(sub.first, path), name = "ftl." + key + "." + sub_key;
-          if (!sub.second.IsScalar()) r.fail(name, "(not a scalar)", "a single value");
-          if (key == c.firmware.ftl) own[sub_key] = sub.second.Scalar();
-        }
-        continue;
+// The ftl section: every key but the name is the FTL's own parameter (it validates them). Flat
+// keys go to whichever FTL runs; a subsection named after an FTL only to that FTL (so one
+// platform file can carry settings for several and --ftl can switch between them).
+std::map<std::string, std::string> read_ftl_section(const YAML::Node& root, Reader& r, const std::string& path,
+                                                    const std::string& ftl_name) {
+  std::map<std::string, std::string> params;
+  const YAML::Node ftl = root["ftl"];
+  if (!ftl) return params;
+  if (!ftl.IsMap()) r.fail("ftl", "(not a section)", "a section with name and the FTL's parameters");
+  std::map<std::string, std::string> own;
+  for (const auto& kv : ftl) {
+    const std::string key = key_text(kv.first, path);
+    if (key == "name") continue;
+    if (kv.second.IsMap() && fw::find_ftl(key)) {
+      for (const auto& sub : kv.second) {
+        const std::string sub_key = key_text(sub.first, path), name = "ftl." + key + "." + sub_key;
+        if (!sub.second.IsScalar()) r.fail(name, "(not a scalar)", "a single value");
+        if (key == ftl_name) own[sub_key] = sub.second.Scalar();
       }
-      if (!kv.second.IsScalar())
-        r.fail("ftl." + key, "(not a scalar)", "a single value, or a section named after an FTL (" + fw::ftl_names() + ")");
-      ftl_params[key] = kv.second.Scalar();
+      continue;
     }
-    for (const auto& [k, v] : own) ftl_params[k] = v;
+    if (!kv.second.IsScalar())
+      r.fail("ftl." + key, "(not a scalar)", "a single value, or a section named after an FTL (" + fw::ftl_names() + ")");
+    params[key] = kv.second.Scalar();
   }
-  c.firmware.ftl_options = fw::FtlOptions(ftl_params);
-  r.reject_unknown(root, "");
-  try {  // the FTL checks its own parameters against this geometry
-    fw::FtlOptions probe(ftl_params);
+  for (const auto& [k, v] : own) params[k] = v;
+  return params;
+}
+
+// The FTL checks its own parameters against this geometry; their effective values join the report's.
+void check_ftl_parameters(const std::map<std::string, std::string>& params, const std::string& path, PlatformConfig& c) {
+  try {
+    fw::FtlOptions probe(params);
     fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry);
     for (const auto& [k, v] : probe.effective()) c.effective["ftl." + k] = typed_value(v);
   } catch (const fw::FtlOptionError& e) {
     throw ConfigError(path + ": " + e.what());
   }
+}
+
+}  // namespace
+
+PlatformConfig load_platform_text(const std::string& text, const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  const YAML::Node root = parse_platform_yaml(text, path, overrides);
+  Reader r(root, path);
+  PlatformConfig c;
+  c.source = path;
+  read_parameters(r, path, c);
+  if (!fw::find_ftl(c.firmware.ftl)) r.fail("ftl.name", "'" + c.firmware.ftl + "'", "one of " + fw::ftl_names());
+  const std::map<std::string, std::string> ftl_params = read_ftl_section(root, r, path, c.firmware.ftl);
+  c.firmware.ftl_options = fw::FtlOptions(ftl_params);
+  r.reject_unknown(root, "");
+  check_ftl_parameters(ftl_params, path, c);
   return c;
 }
 
