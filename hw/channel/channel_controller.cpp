@@ -26,6 +26,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       dma("dma"),
       cfg_(config),
       queue_policy_(make_die_queue_policy(config.scheduler, config.geometry)),
+      arbitration_(make_bus_arbitration(config.arbitration)),
       array_(array),
       vcd_(vcd),
       posted_("posted"),
@@ -38,7 +39,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
   dma_dummy_.resize(std::max(cfg_.geometry.page_bytes, cfg_.geometry.oob_bytes));
   SC_METHOD(step);
-  sensitive << posted_.get_event() << bus_free_;
+  sensitive << posted_.get_event() << bus_free_ << outgoing_done_;
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
     auto die = std::make_unique<Die>();
     die->index = d;
@@ -72,7 +73,7 @@ void ChannelController::set_phase(Die& die, Phase p, sc_time now) {
   if (die.phase == Phase::Array) *die.busy_ticks += (now - die.busy_since).value();  // the die worked
   die.phase = p;
   if (p == Phase::Array) die.busy_since = now;
-  if (!vcd_ || p == Phase::Array || p == Phase::DmaOut) return;  // traced at the grant
+  if (!vcd_ || p == Phase::Array || p == Phase::DataOut) return;  // traced at the grant
   trace_state(die, p == Phase::Idle ? kIdle : p == Phase::DmaIn ? kDma : kWait, now);
 }
 
@@ -104,9 +105,10 @@ void ChannelController::step() {
                                std::to_string(cmd->ppn) + " sent to the wrong channel")
                                   .c_str());
     Die& d = *dies_[die - first_die_];
-    d.queue.push_back(QueuedCommand{trans, cmd});
+    d.queue.push_back(QueuedCommand{trans, cmd, now});
     trace_queue(d);
   }
+  complete_outgoing(now);
   for (auto& d : dies_)
     if (d->phase != Phase::Idle && d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut && d->until <= now)
       advance(*d, now);
@@ -133,43 +135,60 @@ sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_t
   return last;
 }
 
-void ChannelController::pick_group(Die& die) {
+bool ChannelController::pick_group(Die& die, sc_time now) {
   const std::size_t head = queue_policy_->next(die.queue);
   die.group.clear();
   die.group.push_back(die.queue[head]);
   die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(head));
   const tlmx::FlashCommand* first = die.group[0].cmd;
   if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1) {
-    // Take, per other plane, the first queued command to that plane if it matches; commands
-    // behind a non-matching one of their plane keep their order.
+    // Per other plane, the first queued command to that plane of the same kind and page offset,
+    // passing only reads of that plane (reordering around a read is safe: the firmware never
+    // has a page read while it is programmed or its block erased); a program or erase of that
+    // plane that is not the partner keeps everything behind it in order (programs of a block
+    // stay in page order).
     const FlashGeometry& g = cfg_.geometry;
     auto plane_of = [&g](Ppn p) { return g.plane_of_block(g.block_of(p)) % g.planes_per_die; };
-    std::uint32_t seen_mask = 1u << plane_of(first->ppn), seen = 1;
+    std::uint32_t done_mask = 1u << plane_of(first->ppn), done = 1;
     const std::uint32_t page0 = g.page_in_block(first->ppn);
     // Like a hardware scheduler, look only a bounded way into the queue for partners.
     constexpr std::size_t kLookahead = 32;
-    for (std::size_t i = 0; i < die.queue.size() && i < kLookahead && seen < g.planes_per_die;) {
-      const std::uint32_t plane = plane_of(die.queue[i].cmd->ppn);
-      if (seen_mask & (1u << plane)) {
+    for (std::size_t i = 0; i < die.queue.size() && i < kLookahead && done < g.planes_per_die;) {
+      const tlmx::FlashCommand* c = die.queue[i].cmd;
+      const std::uint32_t plane = plane_of(c->ppn);
+      if (done_mask & (1u << plane)) {
         ++i;
         continue;
       }
-      seen_mask |= 1u << plane;
-      ++seen;
-      if (die.queue[i].cmd->opcode == first->opcode && g.page_in_block(die.queue[i].cmd->ppn) == page0) {
+      if (c->opcode == first->opcode && g.page_in_block(c->ppn) == page0) {
         die.group.push_back(die.queue[i]);
         die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(i));
-      } else {
-        ++i;
+        done_mask |= 1u << plane;
+        ++done;
+        continue;
       }
+      if (!tlmx::is_read(c->opcode)) {  // nothing of this plane may pass it
+        done_mask |= 1u << plane;
+        ++done;
+      }
+      ++i;
+    }
+    // A lone command waits a little for its partner (the firmware issues them microseconds apart).
+    const sc_time deadline = die.group[0].arrived + cfg_.nand.multiplane_wait;
+    if (die.group.size() == 1 && now < deadline) {
+      die.queue.insert(die.queue.begin() + static_cast<std::ptrdiff_t>(head), die.group[0]);
+      die.group.clear();
+      die.event.notify(deadline - now);
+      return false;
     }
     if (die.group.size() > 1) ++*die.multiplane;
   }
   trace_queue(die);
+  return true;
 }
 
 void ChannelController::start(Die& die, sc_time now) {
-  pick_group(die);
+  if (!pick_group(die, now)) return;  // waiting for a multi-plane partner
   if (die.group[0].cmd->opcode == tlmx::FlashOpcode::Program) {
     set_phase(die, Phase::DmaIn, now);
     sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND, SC_ZERO_TIME);
@@ -186,25 +205,31 @@ void ChannelController::arbitrate(sc_time now) {
     if (anyone_waits_for_bus()) bus_free_.notify(bus_free_at_ - now);
     return;
   }
-  Die* best = nullptr;
+  waiting_.clear();
+  waiting_dies_.clear();
   for (auto& d : dies_) {
     if (d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut) continue;
-    if (!best || d->ready_since < best->ready_since) best = d.get();
+    BusRequest r;
+    r.kind = d->phase == Phase::WantBusOut                              ? BusRequest::Kind::DataOut
+             : d->group[0].cmd->opcode == tlmx::FlashOpcode::Program ? BusRequest::Kind::DataIn
+                                                                      : BusRequest::Kind::Command;
+    r.ready_since = d->ready_since.value();
+    r.queued = static_cast<std::uint32_t>(d->queue.size());
+    waiting_.push_back(r);
+    waiting_dies_.push_back(d.get());
   }
-  if (!best) return;
-  Die& die = *best;
+  if (waiting_.empty()) return;
+  Die& die = *waiting_dies_[arbitration_->choose(waiting_)];
   const std::uint64_t planes = die.group.size();
   const tlmx::FlashOpcode op = die.group[0].cmd->opcode;
   sc_time bus;
-  if (die.phase == Phase::WantBusOut) {  // data out, then the DMA to the data buffer
+  if (die.phase == Phase::WantBusOut) {  // data out; the DMA to the data buffer follows
     bus = cfg_.bus.transfer(std::uint64_t(data_bytes(op)) * planes);
     *die.busy_ticks += bus.value();
-    set_phase(die, Phase::DmaOut, now);
-    const sc_time done = dma_transfer(die, tlm::TLM_WRITE_COMMAND, bus);
+    set_phase(die, Phase::DataOut, now);
     trace_state(die, kOut, now);
-    trace_state(die, kDma, now + bus);
-    die.until = now + done;
-    die.event.notify(done);
+    die.until = now + bus;
+    die.event.notify(bus);
   } else {  // command/address (+ data in), then the array time
     const std::uint32_t cycles = tlmx::is_read(op)                 ? cfg_.nand.read_cmd_cycles
                                  : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
@@ -265,20 +290,55 @@ void ChannelController::advance(Die& die, sc_time now) {
         finish(die, now);
       }
       break;
-    case Phase::DmaOut: finish(die, now); break;
+    case Phase::DataOut: {  // the page register is empty: the die is free, the DMA runs on
+      const sc_time done = dma_transfer(die, tlm::TLM_WRITE_COMMAND, SC_ZERO_TIME);
+      Outgoing out{now + done, {}};
+      if (!spare_groups_.empty()) {
+        out.ops = std::move(spare_groups_.back());
+        spare_groups_.pop_back();
+      }
+      out.ops.swap(die.group);
+      outgoing_.push_back(std::move(out));
+      outgoing_done_.notify(done);  // keeps the earliest pending time
+      set_phase(die, Phase::Idle, now);
+      break;
+    }
     default: break;
   }
 }
 
-void ChannelController::finish(Die& die, sc_time now) {
-  set_phase(die, Phase::Idle, now);
-  for (const Op& o : die.group) {
+void ChannelController::respond(const std::vector<Op>& ops) {
+  for (const Op& o : ops) {
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_time delay = SC_ZERO_TIME;
     o.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     flash_target->nb_transport_bw(*o.trans, phase, delay);
   }
+}
+
+void ChannelController::finish(Die& die, sc_time now) {
+  set_phase(die, Phase::Idle, now);
+  respond(die.group);
   die.group.clear();
+}
+
+// Completes the reads whose DMA to DRAM is done, in the order their data left the dies, and
+// wakes again for the earliest one still in flight.
+void ChannelController::complete_outgoing(sc_time now) {
+  if (outgoing_.empty()) return;
+  sc_time next = sc_core::sc_max_time();
+  for (std::size_t i = 0; i < outgoing_.size();) {
+    if (outgoing_[i].done <= now) {
+      respond(outgoing_[i].ops);
+      outgoing_[i].ops.clear();
+      spare_groups_.push_back(std::move(outgoing_[i].ops));
+      outgoing_.erase(outgoing_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      next = std::min(next, outgoing_[i].done);
+      ++i;
+    }
+  }
+  if (!outgoing_.empty()) outgoing_done_.notify(next - now);
 }
 
 void ChannelController::end_of_simulation_stats(sc_time end) {

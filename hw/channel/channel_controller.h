@@ -8,12 +8,14 @@
 //   program: [system bus: DMA from DRAM] [bus: command/address + data in] [die: tPROG]
 //   erase:   [bus: command/address cycles] [die: tBERS]
 // The channel carries one transfer at a time; array time occupies only the die, so the other
-// dies use the bus meanwhile (way interleaving). Bus grants go to the die that has waited
-// longest. Per-die queues are served FIFO, or read-first (a read may overtake queued programs
-// and erases of other blocks, never of its own block). With multiplane on, operations of the
+// dies use the bus meanwhile (way interleaving). Which waiting die gets the bus is the
+// arbitration policy (channel.arbitration, hw/channel/bus_arbitration.h); which of a die's
+// queued commands runs next is the die queue policy (channel.scheduler, die_queue_policy.h).
+// A die is free for its next command once a read's data is out of its page register: the DMA
+// from the controller's buffer to DRAM runs on, and the read completes when it is done. With multiplane on, operations of the
 // same kind to the same page offset on different planes of a die run as one multi-plane
 // operation: one array time, command cycles and data transfer per plane (partners are looked
-// for among the first 32 queued commands).
+// for among the first 32 queued commands, and may pass reads of their plane, nothing else).
 //
 // The NAND contents and rules live in the shared NandArray; an operation is applied to it when
 // its array time ends, and a rule violation stops the simulation with the array's message.
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "common/metrics.h"
+#include "hw/channel/bus_arbitration.h"
 #include "hw/channel/die_queue_policy.h"
 #include "hw/nand/nand_array.h"
 #include "hw/nand/nand_timing.h"
@@ -47,6 +50,7 @@ struct ChannelControllerConfig {
   ChannelTiming bus;
   std::string scheduler = "fifo";  // the die queue policy (hw/channel/die_queue_policy.h)
   std::uint64_t dram_base = 0;  // system-bus address of the data buffer's address 0
+  std::string arbitration = "command_first";  // who gets the bus (hw/channel/bus_arbitration.h)
 };
 
 class ChannelController : public sc_core::sc_module {
@@ -62,9 +66,14 @@ class ChannelController : public sc_core::sc_module {
 
  private:
   // Array covers the command/address (+ data-in) bus phase and the array time after it;
-  // DmaOut covers the data-out bus phase and the DMA after it.
-  enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, Array, WantBusOut, DmaOut };
+  // DataOut the data-out bus phase (the DMA to DRAM after it no longer holds the die).
+  enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, Array, WantBusOut, DataOut };
   using Op = QueuedCommand;
+  // Reads whose data is out of the die, completing when their DMA to DRAM is done.
+  struct Outgoing {
+    sc_core::sc_time done;
+    std::vector<Op> ops;
+  };
   struct Die {
     std::uint32_t index = 0;
     std::deque<QueuedCommand> queue;
@@ -81,9 +90,11 @@ class ChannelController : public sc_core::sc_module {
   void step();
   void advance(Die& die, sc_core::sc_time now);
   void start(Die& die, sc_core::sc_time now);
-  void pick_group(Die& die);
+  bool pick_group(Die& die, sc_core::sc_time now);  // false: the die waits for a partner
   void arbitrate(sc_core::sc_time now);
   void finish(Die& die, sc_core::sc_time now);
+  void respond(const std::vector<Op>& ops);
+  void complete_outgoing(sc_core::sc_time now);
   sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command, sc_core::sc_time start);
   void set_phase(Die& die, Phase p, sc_core::sc_time now);
   void trace_state(Die& die, std::uint64_t code, sc_core::sc_time at);
@@ -93,6 +104,12 @@ class ChannelController : public sc_core::sc_module {
 
   ChannelControllerConfig cfg_;
   std::unique_ptr<DieQueuePolicy> queue_policy_;
+  std::unique_ptr<BusArbitration> arbitration_;
+  std::vector<BusRequest> waiting_;     // arbitration scratch: dies waiting for the bus
+  std::vector<Die*> waiting_dies_;
+  std::vector<Outgoing> outgoing_;      // unordered; a handful at most
+  std::vector<std::vector<Op>> spare_groups_;  // recycled vectors (no allocation per read)
+  sc_core::sc_event outgoing_done_;
   NandArray& array_;
   tlmx::VcdTracer* vcd_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> posted_;

@@ -21,6 +21,7 @@ namespace ssd::hw {
 struct QueuedCommand {
   tlm::tlm_generic_payload* trans;
   tlmx::FlashCommand* cmd;
+  sc_core::sc_time arrived;  // when it reached the die's queue
 };
 
 class DieQueuePolicy {

@@ -19,6 +19,10 @@ struct NandTiming {
   std::uint32_t erase_cmd_cycles = 5;
   sc_core::sc_time cmd_cycle{10, sc_core::SC_NS};
   bool multiplane = true;  // combine same-kind operations on different planes of a die
+  // An idle die holding one command and no partner for it waits this long after the command
+  // arrived for a partner before starting it alone (the firmware issues a die's plane pair a
+  // few microseconds apart); zero starts at once.
+  sc_core::sc_time multiplane_wait = sc_core::SC_ZERO_TIME;
 
   std::size_t page_type(std::uint32_t page_in_block) const { return page_in_block % t_read.size(); }
   sc_core::sc_time read_time(std::uint32_t page) const { return t_read[page_type(page)]; }

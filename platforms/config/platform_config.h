@@ -34,6 +34,7 @@ struct PlatformConfig {
   bool sequential_program = true;
   hw::ChannelTiming channel;
   std::string scheduler = "fifo";  // die queue policy (hw/channel/die_queue_policy.h)
+  std::string arbitration = "command_first";  // channel bus arbitration (hw/channel/bus_arbitration.h)
   hw::SystemBusConfig bus;
   hw::MemoryConfig sram, dram;
   hw::CoreConfig core;

@@ -58,6 +58,10 @@ const std::vector<Parameter>& platform_parameters() {
                  "run same-kind operations to the same page offset on different planes of a die as one multi-plane "
                  "operation",
                  [](C& c, bool v) { c.nand.multiplane = v; }),
+      quantity_param("nand.multiplane_wait_us", "us", 0, 1e6, false, 0,
+                     "an idle die waits this long after a lone command arrived for a partner on another plane "
+                     "before starting it alone (0: never waits)",
+                     [](C& c, double v) { c.nand.multiplane_wait = sc_time(v, sc_core::SC_US); }),
       flag_param("nand.sequential_program", true, "the part requires in-order page programming within a block",
                  [](C& c, bool v) { c.sequential_program = v; }),
       count_param("channel.width_bits", 8, 16, 8, "ONFI data bus width: 8 or 16",
@@ -68,6 +72,11 @@ const std::vector<Parameter>& platform_parameters() {
       choice_param("channel.scheduler", hw::die_queue_policy_names(), "fifo",
                    "per-die queue policy (read_first: reads overtake programs/erases of other blocks)",
                    [](C& c, const std::string& v) { c.scheduler = v; }),
+      choice_param("channel.arbitration", hw::bus_arbitration_names(), "command_first",
+                   "which waiting die gets the channel bus: fifo (longest waiting), command_first (command/address "
+                   "cycles before data transfers), die_ready (commands first, then the transfer with the most work "
+                   "queued behind it)",
+                   [](C& c, const std::string& v) { c.arbitration = v; }),
       count_param("bus.width_bytes", 1, 256, 16, "system bus data width",
                   [](C& c, std::uint64_t v) { c.bus.width_bytes = std::uint32_t(v); }),
       quantity_param("bus.clock_mhz", "MHz", 1, 10000, false, 400, "system bus clock",

@@ -74,6 +74,7 @@ struct ChannelBenchConfig {
   hw::NandTiming nand;
   hw::ChannelTiming bus_timing;
   std::string scheduler = "fifo";
+  std::string arbitration = "command_first";
   hw::SystemBusConfig system_bus{16, 400};
   hw::MemoryConfig dram{std::uint64_t(64) << 20, sc_time(60, SC_NS), 6400};
 };
@@ -103,7 +104,7 @@ class ChannelBench : public sc_core::sc_module {
         array(c.geometry),
         bus("bus", c.system_bus, metrics),
         dram("dram", c.dram, metrics),
-        ctrl("channel0", hw::ChannelControllerConfig{0, c.geometry, c.nand, c.bus_timing, c.scheduler, 0}, array,
+        ctrl("channel0", hw::ChannelControllerConfig{0, c.geometry, c.nand, c.bus_timing, c.scheduler, 0, c.arbitration}, array,
              metrics, nullptr),
         script("script") {
     bus.targets.bind(dram.socket);

@@ -17,6 +17,11 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
   p.gc_threshold_blocks = static_cast<std::uint32_t>(o.integer(
       "gc_threshold_blocks", std::max<std::int64_t>(p.gc_reserve_blocks + 2, g.blocks_per_plane / 64),
       p.gc_reserve_blocks + 1, g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
+  p.allocation = o.choice("allocation", "channel_first", {"channel_first", "plane_first"},
+                          "host write placement: channel_first (consecutive writes to different channels) or "
+                          "plane_first (fill a die's planes together, dies channel-first)") == "plane_first"
+                     ? Allocation::PlaneFirst
+                     : Allocation::ChannelFirst;
   o.reject_unread("page_mapping");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
@@ -46,6 +51,7 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
   gc_running_.assign(blocks_.geometry().total_planes(), false);
+  host_pages_.assign(blocks_.geometry().total_planes(), 0);
 }
 
 std::uint64_t PageMappingFtl::pages_before_gc() const {
@@ -63,9 +69,32 @@ OpRef PageMappingFtl::read(const PageRead& page) {
 }
 
 std::uint32_t PageMappingFtl::next_host_plane() {
+  if (params_.allocation == PageMappingParams::Allocation::PlaneFirst) return next_plane_first();
   for (std::uint32_t tries = 0; tries < blocks_.geometry().total_planes(); ++tries) {
     std::uint32_t plane = blocks_.stripe_plane(stripe_cursor_++);
     if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false)) return plane;
+  }
+  return kNoPlane;
+}
+
+std::uint32_t PageMappingFtl::next_plane_first() {
+  const FlashGeometry& g = blocks_.geometry();
+  const std::uint32_t dies = g.total_dies(), planes = g.planes_per_die;
+  for (std::uint32_t tries = 0; tries <= dies; ++tries) {
+    const std::uint32_t first = blocks_.stripe_plane(die_cursor_ % dies);  // plane 0 of the die
+    std::uint32_t best = kNoPlane;
+    for (std::uint32_t plane = first; plane < first + planes; ++plane)
+      if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false) &&
+          (best == kNoPlane || host_pages_[plane] < host_pages_[best]))
+        best = plane;
+    if (best == kNoPlane || ++die_round_ >= planes) {
+      die_round_ = 0;
+      ++die_cursor_;
+    }
+    if (best != kNoPlane) {
+      ++host_pages_[best];
+      return best;
+    }
   }
   return kNoPlane;
 }
