@@ -7,6 +7,7 @@
 
 #include "platforms/config/parameter.h"
 #include "platforms/report/statistics_json.h"
+#include "platforms/report/utilization.h"
 #include "tlm/time_base.h"
 
 namespace ssd::platform {
@@ -195,6 +196,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["host"] = host_section(metrics, f.simulated_seconds);
   r["ftl_metrics"] = ftl_section(metrics);
   r["hardware"] = hardware_section(metrics, f);
+  r["utilization"] = utilization_section(r["hardware"]);
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
 }
@@ -214,6 +216,28 @@ std::string time_order_note(const json& w) {
                      "order, --time-order refuse stops at the first\n",
                      steps, largest);
 }
+
+// "busy: dies 41.2/42.7/44.0% (min/mean/max), channels 9.2% (max 9.3%), system bus 5.7%, ..." and
+// the bottleneck.
+std::string busy_text(const json& hw, const json& u) {
+  const json& d = u["dies"];
+  double ch_sum = 0, ch_max = 0;
+  for (const auto& c : hw["channels"]) {
+    ch_sum += c["busy_fraction"].get<double>();
+    ch_max = std::max(ch_max, c["busy_fraction"].get<double>());
+  }
+  const double ch_mean = ch_sum / double(std::max<std::size_t>(1, hw["channels"].size()));
+  const json& link = hw["host_interface"];
+  std::string s = fmt::format(
+      "  busy: dies {:.1f}/{:.1f}/{:.1f}% (min/mean/max), channels {:.1f}% (max {:.1f}%), system bus {:.1f}%, "
+      "DRAM {:.1f}%, SRAM {:.1f}%, host link {:.1f}% to device / {:.1f}% to host, cores {:.1f}%\n",
+      100 * d["min"].get<double>(), 100 * d["mean"].get<double>(), 100 * d["max"].get<double>(), 100 * ch_mean,
+      100 * ch_max, 100 * hw["system_bus"]["busy_fraction"].get<double>(), 100 * hw["dram"]["busy_fraction"].get<double>(),
+      100 * hw["sram"]["busy_fraction"].get<double>(), 100 * link["to_device_busy_fraction"].get<double>(),
+      100 * link["to_host_busy_fraction"].get<double>(), 100 * hw["cores"]["utilization"].get<double>());
+  return s + "  bottleneck: " + bottleneck_text(u) + "\n";
+}
+
 }  // namespace
 
 std::string summary_text(const json& r) {
@@ -245,12 +269,7 @@ std::string summary_text(const json& r) {
     s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
                      n("gc_runs"), n("gc_copies"), n("erases"));
   }
-  double ch_busy = 0;
-  for (const auto& c : r["hardware"]["channels"]) ch_busy += c["busy_fraction"].get<double>();
-  ch_busy /= std::max<std::size_t>(1, r["hardware"]["channels"].size());
-  s += fmt::format("  hardware: channels {:.2f}% busy, core {:.2f}% busy, system bus {:.2f}% busy\n", 100 * ch_busy,
-                   100 * r["hardware"]["cores"]["utilization"].get<double>(),
-                   100 * r["hardware"]["system_bus"]["busy_fraction"].get<double>());
+  s += busy_text(r["hardware"], r["utilization"]);
   const double hw_us = std::max(1e-30, r["hardware"]["simulated_seconds"].get<double>() * 1e6);
   std::size_t k = 0;
   for (const auto& c : r["hardware"]["cores"]["per_core"])
