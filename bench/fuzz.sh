@@ -8,7 +8,10 @@
 # on two cores: NO_BUILD=1 skips the build, OUT=dir keeps their outputs apart. PRESET=fuzz-ubsan
 # builds the targets with UBSan but without ASan (build-fuzz-ubsan/): ASan unpoisons the whole
 # stack shadow at every thrown exception, which holds the trace readers (one WorkloadError per
-# malformed line) to a few hundred executions per second.
+# malformed line) to a few hundred executions per second. TIMEOUT=s (default 60) is the most one
+# input may take: a few hundred bytes of bzip2 can expand to half a million malformed lines, which
+# take 13 s to skip in the fuzz build (about 5 s in the release build) -- slow, not wrong, so the
+# campaign allows longer than the smoke tests' 10 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1000000}
@@ -33,7 +36,7 @@ failed=0
 for t in "${targets[@]}"; do
   start=$(date +%s%N)
   rc=0
-  bash fuzz/run.sh "$build/fuzz/fuzz_$t" "$t" "$out/$t" -runs="$runs" >"$out/$t.log" 2>&1 || rc=$?
+  bash fuzz/run.sh "$build/fuzz/fuzz_$t" "$t" "$out/$t" -runs="$runs" -timeout="${TIMEOUT:-60}" >"$out/$t.log" 2>&1 || rc=$?
   wall=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { print (b - a) / 1e9 }')
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -1)
   crashes=$(find "$out/$t/artifacts" -type f 2>/dev/null | wc -l)
