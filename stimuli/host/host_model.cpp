@@ -51,13 +51,15 @@ void HostModel::issue() {
 void HostModel::replay() {
   HostRequest req;
   const std::uint32_t page_bytes = oracle_.page_bytes();
-  // Per-stream queue depths: a request that overlaps one in flight waits parked while the other
-  // streams go on (one job's ordering must not stall another's queue). With one shared queue a
-  // held request holds the queue, keeping the workload's order.
+  // A request that overlaps one in flight (or an earlier parked one) waits parked while the
+  // requests behind it go on: NVMe does not order outstanding commands, so only the overlapping
+  // request waits. With one shared queue a parked request keeps its place in the queue depth
+  // (it is outstanding at the host); with per-stream depths its stream's depth counts it.
   const bool per_stream = !workload_.stream_depths().empty();
   struct Parked {
     HostRequest req;
     PageSpan span;
+    sc_time arrival;  // latency counts the time parked
   };
   std::vector<Parked> parked;
   InFlightPages still_parked;  // the pages of the requests left in `parked`
@@ -75,7 +77,7 @@ void HostModel::replay() {
       }
       const Parked issued = p;
       parked.erase(parked.begin() + static_cast<std::ptrdiff_t>(i));
-      send(issued.req, sc_core::sc_time_stamp(), issued.span);
+      send(issued.req, issued.arrival, issued.span);
     }
   };
   while (true) {
@@ -89,25 +91,30 @@ void HostModel::replay() {
     sc_time arrival = sc_core::sc_time_stamp();
     if (cfg_.admission.open_loop) {
       arrival = tlmx::seconds_to_time(admission_.arrival_seconds(req), "arrival");  // admitted: within the limit
-      if (arrival > sc_core::sc_time_stamp()) sc_core::wait(arrival - sc_core::sc_time_stamp());
+      // Waiting for the arrival, parked requests go as soon as what they overlap completes.
+      while (arrival > sc_core::sc_time_stamp()) {
+        if (parked.empty()) {
+          sc_core::wait(arrival - sc_core::sc_time_stamp());
+          break;
+        }
+        sc_core::wait(arrival - sc_core::sc_time_stamp(), slot_freed_);
+        issue_parked();
+      }
     }
     const PageSpan span = page_span(req.lba, req.sectors, page_bytes);
-    if (per_stream) {
-      if (in_flight_.conflicts(span.first, span.count, req.write) ||
-          still_parked.conflicts(span.first, span.count, req.write)) {
-        parked.push_back({req, span});
-        still_parked.add(0, span.first, span.count, req.write);
-        ++held_;
-        continue;
-      }
-    } else {
-      bool held = false;
-      while (free_.empty() || in_flight_.conflicts(span.first, span.count, req.write)) {
-        if (!free_.empty()) held = true;
+    if (!per_stream) {  // a free queue slot beyond those the parked requests keep
+      while (free_.size() <= parked.size()) {
         sc_core::wait(slot_freed_);
+        issue_parked();
       }
-      if (held) ++held_;
       if (!cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
+    }
+    if (in_flight_.conflicts(span.first, span.count, req.write) ||
+        still_parked.conflicts(span.first, span.count, req.write)) {
+      parked.push_back({req, span, arrival});
+      still_parked.add(0, span.first, span.count, req.write);
+      ++held_;
+      continue;
     }
     send(req, arrival, span);
   }

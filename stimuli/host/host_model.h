@@ -3,12 +3,13 @@
 //
 // Open loop: each request is submitted at its trace time (x time_scale), or as soon after as
 // the queue depth and ordering allow. Closed loop: `queue_depth` requests are kept outstanding.
-// Either way a request that conflicts with one in flight (overlapping pages, at least one a
-// write) is held until that one completes: NVMe does not order commands, so a host that wants
-// read-after-write must wait. Requests are submitted in workload order, so a held request also
-// holds the ones behind it (head-of-line, like a single ordered submission stream); the count
-// is reported as host.held_for_ordering. Latency is measured from the request's arrival (its trace time in
-// open loop, the moment a slot frees in closed loop) to the completion reaching the host.
+// Either way a request that conflicts with one in flight or held before it (overlapping pages,
+// at least one a write) is held until that one completes: NVMe does not order commands, so a
+// host that wants read-after-write must wait. Only the overlapping request waits; the requests
+// behind it go on (a held request keeps its place in the queue depth). The count is reported as
+// host.held_for_ordering. Latency is measured from the request's arrival (its trace time in
+// open loop, the moment a slot frees in closed loop) to the completion reaching the host, so
+// it includes the time held.
 #pragma once
 
 #include <cstdint>
