@@ -22,6 +22,11 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
                           "plane_first (fill a die's planes together, dies channel-first)") == "plane_first"
                      ? Allocation::PlaneFirst
                      : Allocation::ChannelFirst;
+  p.gc_pacing = o.choice("gc_pacing", "paced", {"paced", "threshold"},
+                         "when GC copies are issued: paced (in step with host writes, v/(P-v) per host page) or "
+                         "threshold (the whole victim at once)") == "paced"
+                    ? GcPacing::Paced
+                    : GcPacing::Threshold;
   o.reject_unread("page_mapping");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
@@ -47,10 +52,11 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
       deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
-      gc_superseded_(ctx.metrics.counter("gc_pages_superseded")) {
+      gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
+      gc_catch_ups_(ctx.metrics.counter("gc_catch_ups")) {
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
-  gc_running_.assign(blocks_.geometry().total_planes(), false);
+  gc_.assign(blocks_.geometry().total_planes(), PlaneGc{});
   host_pages_.assign(blocks_.geometry().total_planes(), 0);
 }
 
@@ -72,9 +78,16 @@ std::uint32_t PageMappingFtl::next_host_plane() {
   if (params_.allocation == PageMappingParams::Allocation::PlaneFirst) return next_plane_first();
   for (std::uint32_t tries = 0; tries < blocks_.geometry().total_planes(); ++tries) {
     std::uint32_t plane = blocks_.stripe_plane(stripe_cursor_++);
-    if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false)) return plane;
+    if (has_host_room(plane)) return plane;
   }
   return kNoPlane;
+}
+
+bool PageMappingFtl::has_host_room(std::uint32_t plane) {
+  if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false)) return true;
+  // Skipped by the host, the plane's paced GC would get no writes to keep pace with.
+  if (gc_[plane].running) issue_copies(plane, kAllCopies);
+  return false;
 }
 
 std::uint32_t PageMappingFtl::next_plane_first() {
@@ -84,8 +97,7 @@ std::uint32_t PageMappingFtl::next_plane_first() {
     const std::uint32_t first = blocks_.stripe_plane(die_cursor_ % dies);  // plane 0 of the die
     std::uint32_t best = kNoPlane;
     for (std::uint32_t plane = first; plane < first + planes; ++plane)
-      if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false) &&
-          (best == kNoPlane || host_pages_[plane] < host_pages_[best]))
+      if (has_host_room(plane) && (best == kNoPlane || host_pages_[plane] < host_pages_[best]))
         best = plane;
     if (best == kNoPlane || ++die_round_ >= planes) {
       die_round_ = 0;
@@ -102,7 +114,10 @@ std::uint32_t PageMappingFtl::next_plane_first() {
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : kNoPlane;
-  if (plane == kNoPlane) return deferred_.defer(page);  // no room: wait for GC
+  if (plane == kNoPlane) {  // no room: wait for GC, which must not wait for more host writes
+    hurry_gc();
+    return deferred_.defer(page);
+  }
   return WriteOutcome{place_write(plane, page), true};
 }
 
@@ -114,6 +129,7 @@ OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   ctx_.ops.submit(p);
   ++counts_.flash_pages_programmed;
   maybe_start_gc(plane);
+  pace_gc(plane);
   after_overwrite(old);
   return p;
 }
@@ -137,28 +153,65 @@ void PageMappingFtl::after_overwrite(Ppn old) {
 
 void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   // Planes are the space's groups, blocks its segments.
-  if (gc_running_[plane] || blocks_.free_segments_in_group(plane) >= gc_threshold_) return;
+  if (gc_[plane].running || blocks_.free_segments_in_group(plane) >= gc_threshold_) return;
   const std::uint32_t victim = blocks_.choose_victim_in_group(plane, VictimPolicy::Greedy, 0);
   if (victim == SegmentSpace::kNoSegment) return;  // nothing closed yet
   // A victim with no invalid page would free nothing (relocating it takes a whole block): the
   // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
   if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block) return;
-  gc_running_[plane] = true;
   ctx_.hal.note_gc(++gc_active_);
   ++gc_runs_;
   blocks_.begin_reclaim(victim);
-  const BlockId block = blocks_.blocks(victim).front();
-  OpRef erase = ctx_.ops.erase(block);
-  ctx_.ops.on_complete(erase, [this, victim](const HalResult&) { finish_gc(victim); });
+  const std::uint32_t pages = blocks_.geometry().pages_per_block, valid = blocks_.valid_count(victim);
+  PlaneGc& gc = gc_[plane];
+  gc = PlaneGc{true, blocks_.blocks(victim).front(), victim, 0, double(valid) / double(pages - valid), 0};
+  // Paced copies follow host writes; with writes already waiting for space none may come.
+  if (params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty())
+    issue_copies(plane, kAllCopies);
+}
+
+void PageMappingFtl::pace_gc(std::uint32_t plane) {
+  PlaneGc& gc = gc_[plane];
+  if (!gc.running || gc.next_page >= blocks_.geometry().pages_per_block) return;
+  if (blocks_.free_segments_in_group(plane) <= params_.gc_reserve_blocks + 1) {  // behind: catch up
+    ++gc_catch_ups_;
+    issue_copies(plane, kAllCopies);
+    return;
+  }
+  // The balance rate, raised with the free-space deficit below the threshold so the pool stays
+  // where threshold GC keeps it (a pool allowed to sink would act as extra over-provisioning).
+  const std::uint32_t free_blocks = blocks_.free_segments_in_group(plane);
+  const double deficit = free_blocks < gc_threshold_ ? double(gc_threshold_ - free_blocks) : 0.0;
+  gc.credit += gc.copies_per_host_page * (1.0 + deficit);
+  const auto owed = static_cast<std::uint32_t>(gc.credit);
+  gc.credit -= owed;
+  if (owed > 0) issue_copies(plane, owed);
+}
+
+void PageMappingFtl::hurry_gc() {
+  for (std::uint32_t plane = 0; plane < gc_.size(); ++plane)
+    if (gc_[plane].running) issue_copies(plane, kAllCopies);
+}
+
+void PageMappingFtl::issue_copies(std::uint32_t plane, std::uint32_t count) {
+  PlaneGc& gc = gc_[plane];
   const FlashGeometry& g = blocks_.geometry();
-  const Ppn first = g.first_page(block);
-  for (Ppn ppn = first; ppn < first + g.pages_per_block; ++ppn) {
+  if (gc.next_page >= g.pages_per_block) return;  // all issued, the erase too
+  const Ppn first = g.first_page(gc.victim_block);
+  for (; gc.next_page < g.pages_per_block && count > 0; ++gc.next_page) {
+    const Ppn ppn = first + gc.next_page;
     if (!blocks_.is_valid(blocks_.to_spn(ppn))) continue;
     OpRef r = ctx_.ops.read(ppn);
     ctx_.ops.on_complete(r, [this, ppn](const HalResult& page) { relocate(ppn, page); });
-    ctx_.ops.depend(r, erase);
     ctx_.ops.submit(r);
+    --count;
   }
+  // Past the last valid page: the erase, which the scheduler holds behind every read of the block.
+  while (gc.next_page < g.pages_per_block && !blocks_.is_valid(blocks_.to_spn(first + gc.next_page))) ++gc.next_page;
+  if (gc.next_page < g.pages_per_block) return;
+  OpRef erase = ctx_.ops.erase(gc.victim_block);
+  const std::uint32_t victim = gc.victim;
+  ctx_.ops.on_complete(erase, [this, victim](const HalResult&) { finish_gc(victim); });
   ctx_.ops.submit(erase);
 }
 
@@ -188,10 +241,11 @@ void PageMappingFtl::finish_gc(std::uint32_t victim) {
   const std::uint32_t plane = blocks_.group_of(victim);
   blocks_.finish_reclaim(victim);
   ++counts_.erases;
-  gc_running_[plane] = false;
+  gc_[plane].running = false;
   ctx_.hal.note_gc(--gc_active_);
   retry_deferred();
   maybe_start_gc(plane);
+  if (!deferred_.empty()) hurry_gc();  // writes still wait: no host write will pace the others
 }
 
 void PageMappingFtl::retry_deferred() {

@@ -13,7 +13,17 @@
 //     with a 50 us wait against 375 channel-first, but with no wait, on 8x8, 496 against 726
 //     (a lone write then runs alone and its partner queues behind it), so it is not the default.
 // - Greedy GC per plane, started when the plane's free blocks fall below
-//   ftl.gc_threshold_blocks, one victim at a time per plane. A plane whose best victim has no
+//   ftl.gc_threshold_blocks, one victim at a time per plane. ftl.gc_pacing says when its copies
+//   are issued:
+//   paced (default): in step with the host's writes to the plane, v / (P - v) copies per host
+//     page for a victim of v valid pages out of P (what keeps the plane's free space level:
+//     freeing the victim gives the host P - v pages) times 1 + the blocks the plane is below
+//     its threshold (so the free pool stays where threshold GC keeps it, and the WAF with it),
+//     so reclaim work is spread between host writes instead of flooding the die queues; the
+//     rest at once when the plane's free blocks fall to the reserve + 1 (counted as
+//     gc_catch_ups) or a host write has to wait for space;
+//   threshold: every valid page of the victim at once (all planes reaching the threshold
+//     together then stop the host while they copy). A plane whose best victim has no
 //   invalid page (full of valid data: relocating would free nothing) pauses GC until an
 //   overwrite invalidates one of its pages; host writes go to other planes meanwhile. Victim pages are read; on each read's completion the OOB's logical page is
 //   checked against the L2P and, if still current, the page is relocated (mapping updated then).
@@ -34,6 +44,8 @@ namespace ssd::fw {
 // The FTL's parameters, read and checked from the options (also by `ssdsim validate`).
 struct PageMappingParams {
   enum class Allocation : std::uint8_t { PlaneFirst, ChannelFirst };
+  enum class GcPacing : std::uint8_t { Paced, Threshold };
+  GcPacing gc_pacing = GcPacing::Paced;
   double overprovisioning = 0.07;
   Allocation allocation = Allocation::ChannelFirst;
   std::uint32_t gc_reserve_blocks = 1;
@@ -69,11 +81,17 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
 
   std::uint32_t next_host_plane();  // kNoPlane when none has room
   std::uint32_t next_plane_first();
+  bool has_host_room(std::uint32_t plane);  // hurries the plane's GC when it has none
   static constexpr std::uint32_t kNoPlane = 0xffffffffu;
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
   Ppn remap(Lpn lpn, Ppn new_ppn);  // returns the page it replaced (kNoPpn if none)
   void after_overwrite(Ppn old);
   void maybe_start_gc(std::uint32_t plane);
+  // Issues up to `count` more copies of the plane's victim (all with kAllCopies), then its erase.
+  void issue_copies(std::uint32_t plane, std::uint32_t count);
+  static constexpr std::uint32_t kAllCopies = 0xffffffffu;
+  void pace_gc(std::uint32_t plane);  // after a host write to the plane
+  void hurry_gc();                    // a host write waits for space: every victim at once
   void relocate(Ppn old_ppn, const HalResult& page);
   void finish_gc(std::uint32_t victim);  // a segment of the space: one block
   void retry_deferred();
@@ -86,14 +104,23 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t gc_threshold_;
   std::vector<Ppn> l2p_;
   TableRegion l2p_table_;
-  std::vector<bool> gc_running_;  // per plane
-  std::uint32_t gc_active_ = 0;   // planes with GC running
+  // A plane's reclaim in progress: its victim and the next of its pages to copy.
+  struct PlaneGc {
+    bool running = false;
+    BlockId victim_block = 0;
+    std::uint32_t victim = 0;         // its segment
+    std::uint32_t next_page = 0;      // page offset in the victim of the next copy to consider
+    double copies_per_host_page = 0;  // paced: v / (P - v) at the start
+    double credit = 0;                // paced: copies owed to the host's writes so far
+  };
+  std::vector<PlaneGc> gc_;        // per plane
+  std::uint32_t gc_active_ = 0;    // planes with GC running
   std::uint64_t stripe_cursor_ = 0;  // channel_first: planes in channel-first order
   std::uint64_t die_cursor_ = 0;     // plane_first: dies in channel-first order
   std::uint32_t die_round_ = 0;      // plane_first: writes given to the current die
   std::vector<std::uint64_t> host_pages_;  // plane_first: host pages allocated per plane
   DeferredWrites deferred_;
-  std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_;
+  std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &gc_catch_ups_;
 };
 
 }  // namespace ssd::fw
