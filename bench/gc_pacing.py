@@ -52,6 +52,8 @@ def main():
                 "WAF (window)": f"{r['ftl_metrics']['waf']:.3f}",
                 "WAF (settled)": f"{r['preconditioning']['settled_waf']:.3f}",
                 "catch-ups": r["ftl_metrics"].get("gc_catch_ups", 0),
+                "SNIA steady state": f"{r['steady_state']['verdict']} (range {100 * r['steady_state']['range_share']:.0f}%,"
+                                     f" slope {100 * r['steady_state']['slope_share']:.0f}%)",
             })
     write_tables(a.out, "gc_pacing", list(rows[0].keys()), rows)
 

@@ -7,6 +7,7 @@
 
 #include "platforms/config/parameter.h"
 #include "platforms/report/statistics_json.h"
+#include "platforms/report/steady_state.h"
 #include "platforms/report/utilization.h"
 #include "tlm/time_base.h"
 
@@ -197,6 +198,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["ftl_metrics"] = ftl_section(metrics);
   r["hardware"] = hardware_section(metrics, f);
   r["utilization"] = utilization_section(r["hardware"]);
+  r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
 }
@@ -270,6 +272,7 @@ std::string summary_text(const json& r) {
                      n("gc_runs"), n("gc_copies"), n("erases"));
   }
   s += busy_text(r["hardware"], r["utilization"]);
+  s += steady_state_text(r["steady_state"]);
   const double hw_us = std::max(1e-30, r["hardware"]["simulated_seconds"].get<double>() * 1e6);
   std::size_t k = 0;
   for (const auto& c : r["hardware"]["cores"]["per_core"])

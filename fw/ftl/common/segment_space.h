@@ -78,6 +78,11 @@ class SegmentSpace {
   bool can_allocate(std::uint32_t frontier, bool privileged) const;
   // Counts segments the frontier has opened (so callers can tell when it moved to a new one).
   std::uint64_t frontier_generation(std::uint32_t frontier) const { return frontiers_[frontier].generation; }
+  // Pages the frontier can still write in its open segment (0 when it has none open).
+  std::uint32_t frontier_room(std::uint32_t frontier) const {
+    const Frontier& f = frontiers_[frontier];
+    return f.segment == kNoSegment ? 0 : segment_pages_ - f.next;
+  }
 
   // For FTLs that write segments at chosen offsets themselves (hybrid log-block schemes): takes
   // a free segment of `kind` regardless of the reserve (kNoSegment when none is free).

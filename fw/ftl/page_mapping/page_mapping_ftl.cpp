@@ -153,7 +153,10 @@ void PageMappingFtl::after_overwrite(Ppn old) {
 
 void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   // Planes are the space's groups, blocks its segments.
-  if (gc_[plane].running || blocks_.free_segments_in_group(plane) >= gc_threshold_) return;
+  // Paced GC runs on at the threshold itself (its rate follows the free space, below); stopping
+  // there until a block is used up would leave every plane without GC at once, in bursts.
+  const bool paced = params_.gc_pacing == PageMappingParams::GcPacing::Paced;
+  if (gc_[plane].running || blocks_.free_segments_in_group(plane) > gc_threshold_ - (paced ? 0 : 1)) return;
   const std::uint32_t victim = blocks_.choose_victim_in_group(plane, VictimPolicy::Greedy, 0);
   if (victim == SegmentSpace::kNoSegment) return;  // nothing closed yet
   // A victim with no invalid page would free nothing (relocating it takes a whole block): the
@@ -178,11 +181,15 @@ void PageMappingFtl::pace_gc(std::uint32_t plane) {
     issue_copies(plane, kAllCopies);
     return;
   }
-  // The balance rate, raised with the free-space deficit below the threshold so the pool stays
-  // where threshold GC keeps it (a pool allowed to sink would act as extra over-provisioning).
-  const std::uint32_t free_blocks = blocks_.free_segments_in_group(plane);
-  const double deficit = free_blocks < gc_threshold_ ? double(gc_threshold_ - free_blocks) : 0.0;
-  gc.credit += gc.copies_per_host_page * (1.0 + deficit);
+  // The balance rate, steered by the plane's free pages (free blocks and the room left in its
+  // two frontiers) against threshold x P, about where threshold GC keeps them: a pool allowed to
+  // sink would act as extra over-provisioning, one kept higher as less.
+  const std::uint32_t P = blocks_.geometry().pages_per_block;
+  const double free_pages = double(blocks_.free_segments_in_group(plane)) * P +
+                            blocks_.frontier_room(blocks_.plane_frontier(plane, kHostStream)) +
+                            blocks_.frontier_room(blocks_.plane_frontier(plane, kGcStream));
+  const double steer = std::max(0.0, 1.0 + (double(gc_threshold_) * P - free_pages) / P);
+  gc.credit += gc.copies_per_host_page * steer;
   const auto owed = static_cast<std::uint32_t>(gc.credit);
   gc.credit -= owed;
   if (owed > 0) issue_copies(plane, owed);
