@@ -36,7 +36,7 @@ std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
 
 void Firmware::on_host_command(const HostCommand& cmd) {
   ++commands_;
-  hal_.charge_cycles(config_.costs.host_command);
+  hal_.charge_cycles(config_.costs.host_command, FirmwareWork::HostCommand);
   if (cmd.sectors == 0 || cmd.lba + cmd.sectors > capacity_sectors())
     throw std::invalid_argument("host command " + std::to_string(cmd.id) + " addresses sectors [" +
                                 std::to_string(cmd.lba) + ", " + std::to_string(cmd.lba + cmd.sectors) +
@@ -79,14 +79,14 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
   OpRef done = ops_.join();
   const std::uint32_t id = cmd.id, pages = span.count, scratch = take_scratch(span.count);
   auto complete = [this, id](const HalResult&) {
-    hal_.charge_cycles(config_.costs.host_complete);
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
     hal_.complete_host_command(id);
   };
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   std::vector<Token>& old = *scratch_[scratch];
   bool all_placed = true;
   for (std::uint32_t i = 0; i < span.count; ++i) {
-    hal_.charge_cycles(config_.costs.host_page);
+    hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
     const Lpn lpn = span.first + i;
     const std::uint64_t page_lba = std::uint64_t(lpn) * page_sectors;
     const bool partial = cmd.lba > page_lba || end < page_lba + page_sectors;
@@ -129,13 +129,13 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
   OpRef dma = ops_.host_dma(OpKind::HostDmaOut, cmd.id, cmd.sectors * kSectorBytes);
   const std::uint32_t id = cmd.id, pages = span.count;
   ops_.on_complete(dma, [this, id, pages](const HalResult&) {
-    hal_.charge_cycles(config_.costs.host_complete);
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
     hal_.complete_host_command(id);
     release(pages);
   });
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   for (std::uint32_t i = 0; i < span.count; ++i) {
-    hal_.charge_cycles(config_.costs.host_page);
+    hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
     OpRef r = ftl_->read(PageRead{span.first + i, &cmd.read_tokens[i], request});
     ops_.depend(r, dma);
   }

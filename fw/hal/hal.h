@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/geometry.h"
+#include "fw/hal/firmware_work.h"
 
 namespace ssd::fw {
 
@@ -72,9 +73,10 @@ class Hal {
   // issue() itself.
   virtual void issue(const HalOp& op) = 0;
 
-  // Firmware cost annotation: the cycles the firmware just spent, and a table access at a real
-  // address (so it costs bus and memory time, and contends with DMA).
-  virtual void charge_cycles(std::uint64_t cycles) = 0;
+  // Firmware cost annotation: the cycles the firmware just spent and on what (the report's
+  // firmware profile), and a table access at a real address (so it costs bus and memory time,
+  // and contends with DMA).
+  virtual void charge_cycles(std::uint64_t cycles, FirmwareWork work) = 0;
   virtual void touch(const TableRegion& table, std::uint64_t offset, std::uint32_t bytes, Access access) = 0;
 
   // Places a firmware table in SRAM when it fits there (after what is already placed), else in

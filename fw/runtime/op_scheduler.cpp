@@ -211,7 +211,7 @@ void OpScheduler::issue(std::uint32_t index) {
       if (next.state == State::Waiting && next.pending == 0) make_ready(op.chain_next.index);
     }
   }
-  hal_.charge_cycles(costs_.op_issue);
+  hal_.charge_cycles(costs_.op_issue, FirmwareWork::OpIssue);
   HalOp h;
   h.tag = index;
   h.kind = op.kind;
@@ -227,7 +227,7 @@ void OpScheduler::issue(std::uint32_t index) {
 void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   if (tag >= ops_.size() || ops_[tag].state != State::Issued)
     throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
-  hal_.charge_cycles(costs_.op_complete);
+  hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
   complete(tag, result);
   drain();
 }

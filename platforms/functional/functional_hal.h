@@ -25,7 +25,7 @@ class FunctionalHal : public fw::Hal {
   const FlashGeometry& geometry() const override { return array_.geometry(); }
   void set_listener(fw::HalListener* l) override { listener_ = l; }
   void issue(const fw::HalOp& op) override;
-  void charge_cycles(std::uint64_t cycles) override { cycles_ += cycles; }
+  void charge_cycles(std::uint64_t cycles, fw::FirmwareWork) override { cycles_ += cycles; }
   void touch(const fw::TableRegion& t, std::uint64_t offset, std::uint32_t bytes, fw::Access a) override;
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
     return placer_.place(name, bytes, preferred);

@@ -113,6 +113,21 @@ json over_time_json(const IntervalSeries& series) {
   return {{"interval_s", interval_s}, {"points", points}};
 }
 
+// Firmware profile: cycles per kind of work (set "firmware.profile", published by the
+// co-simulation HAL), each with its share of all firmware cycles.
+json firmware_profile_section(const MetricsRegistry& metrics) {
+  json profile = json::object();
+  const auto set = metrics.sets().find("firmware.profile");
+  if (set == metrics.sets().end()) return profile;
+  std::uint64_t total = 0;
+  for (const auto& [name, cycles] : set->second->counters()) total += cycles;
+  const std::string suffix = "_cycles";
+  for (const auto& [name, cycles] : set->second->counters())
+    profile[name.substr(0, name.size() - suffix.size())] = {
+        {"cycles", cycles}, {"share", total ? double(cycles) / double(total) : 0.0}};
+  return profile;
+}
+
 // Host metrics, from the host model's set "host".
 json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   const MetricSet& host = *metrics.sets().at("host");
@@ -198,6 +213,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["ftl_metrics"] = ftl_section(metrics);
   r["hardware"] = hardware_section(metrics, f);
   r["utilization"] = utilization_section(r["hardware"]);
+  r["firmware_profile"] = firmware_profile_section(metrics);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
@@ -217,6 +233,19 @@ std::string time_order_note(const json& w) {
                      "previous arrival, so the replay is squeezed; --time-order sort replays the trace in time "
                      "order, --time-order refuse stops at the first\n",
                      steps, largest);
+}
+
+// "firmware cycles: 41.0% op_issue, 20.3% host_command, ..." (the four largest shares).
+std::string firmware_profile_text(const json& profile) {
+  std::vector<std::pair<double, std::string>> shares;
+  for (const auto& [work, v] : profile.items())
+    if (v["cycles"].get<std::uint64_t>() > 0) shares.emplace_back(v["share"].get<double>(), work);
+  if (shares.empty()) return "";
+  std::sort(shares.rbegin(), shares.rend());
+  std::string s = "  firmware cycles:";
+  for (std::size_t i = 0; i < shares.size() && i < 4; ++i)
+    s += fmt::format("{} {:.1f}% {}", i ? "," : "", 100 * shares[i].first, shares[i].second);
+  return s + (shares.size() > 4 ? ", ...\n" : "\n");
 }
 
 // "busy: dies 41.2/42.7/44.0% (min/mean/max), channels 9.2% (max 9.3%), system bus 5.7%, ..." and
@@ -273,6 +302,7 @@ std::string summary_text(const json& r) {
   }
   s += busy_text(r["hardware"], r["utilization"]);
   s += steady_state_text(r["steady_state"]);
+  s += firmware_profile_text(r["firmware_profile"]);
   const double hw_us = std::max(1e-30, r["hardware"]["simulated_seconds"].get<double>() * 1e6);
   std::size_t k = 0;
   for (const auto& c : r["hardware"]["cores"]["per_core"])

@@ -5,7 +5,7 @@
 namespace ssd::platform {
 
 CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
-                   hw::EmbeddedCore& core)
+                   hw::EmbeddedCore& core, MetricsRegistry& metrics)
     : sc_module(name),
       flash("flash"),
       host_commands("host_commands"),
@@ -18,6 +18,9 @@ CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, 
   flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
   host_commands.register_nb_transport_fw(this, &CoSimHal::host_command);
   host_requests.register_nb_transport_bw(this, &CoSimHal::host_dma_done);
+  MetricSet& profile = metrics.set("firmware.profile");
+  for (std::size_t w = 0; w < fw::kFirmwareWorkKinds; ++w)
+    profile_[w] = &profile.counter(fw::work_name(static_cast<fw::FirmwareWork>(w)) + std::string("_cycles"));
   completion_ = new tlmx::HostDmaRequest;
   completion_trans_.set_extension(completion_);
 }

@@ -5,6 +5,7 @@
 // core time or a table access through the system bus.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -13,6 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/metrics.h"
 #include "fw/firmware/host_command.h"
 #include "fw/hal/hal.h"
 #include "fw/hal/table_placer.h"
@@ -32,13 +34,17 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   tlm_utils::simple_target_socket<CoSimHal, 32, tlmx::host_firmware_protocol_types> host_commands;
   tlm_utils::simple_initiator_socket<CoSimHal, 32, tlmx::host_firmware_protocol_types> host_requests;
 
+  // The firmware profile (cycles per kind of work) goes to metric set "firmware.profile".
   CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
-           hw::EmbeddedCore& core);
+           hw::EmbeddedCore& core, MetricsRegistry& metrics);
 
   const FlashGeometry& geometry() const override { return geo_; }
   void set_listener(fw::HalListener* l) override { listener_ = l; }
   void issue(const fw::HalOp& op) override;
-  void charge_cycles(std::uint64_t cycles) override { core_.charge_cycles(cycles); }
+  void charge_cycles(std::uint64_t cycles, fw::FirmwareWork work) override {
+    core_.charge_cycles(cycles);
+    *profile_[static_cast<std::size_t>(work)] += cycles;
+  }
   void touch(const fw::TableRegion& table, std::uint64_t offset, std::uint32_t bytes, fw::Access access) override;
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
     return placer_.place(name, bytes, preferred);
@@ -80,6 +86,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   fw::HostCommandHandler* host_handler_ = nullptr;
   tlm::tlm_generic_payload completion_trans_;  // reused: the interface takes the slot at once
   tlmx::HostDmaRequest* completion_;           // owned by completion_trans_
+  std::array<std::uint64_t*, fw::kFirmwareWorkKinds> profile_{};  // cycles per kind of work
   std::vector<std::unique_ptr<Slot>> slots_;  // indexed by the operation's tag
   fw::TablePlacer placer_;
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted

@@ -24,7 +24,7 @@ class HalSwitch : public fw::Hal {
     active_->set_listener(l);
   }
   void issue(const fw::HalOp& op) override { active_->issue(op); }
-  void charge_cycles(std::uint64_t c) override { active_->charge_cycles(c); }
+  void charge_cycles(std::uint64_t c, fw::FirmwareWork w) override { active_->charge_cycles(c, w); }
   void touch(const fw::TableRegion& t, std::uint64_t o, std::uint32_t b, fw::Access a) override {
     active_->touch(t, o, b, a);
   }

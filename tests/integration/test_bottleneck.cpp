@@ -66,3 +66,22 @@ TEST_CASE("bottleneck: the bundled trace on the default drive is bound by no res
     CHECK(u["resources"].contains(name));
   }
 }
+
+TEST_CASE("firmware profile: cycles per kind of work, in closed form, adding up to the cores' cycles",
+          "[cli][report][firmware]") {
+  // 2,000 random 4 KiB writes on a fresh default drive: one page each, no GC. Per command the
+  // firmware charges host_command (1,200 cycles), host_page (150) and host_complete (400).
+  TempDir dir;
+  const Outcome o = run(dir, {"--synthetic", "random", "--read-fraction", "0", "--count", "2000", "--precondition", "none"});
+  const json& p = o.report["firmware_profile"];
+  CHECK(p["host_command"]["cycles"] == 2000 * 1200);
+  CHECK(p["host_page"]["cycles"] == 2000 * 150);
+  CHECK(p["host_complete"]["cycles"] == 2000 * 400);
+  CHECK(p["gc_victim_scan"]["cycles"] == 0);
+  std::uint64_t total = 0;
+  double shares = 0;
+  for (const auto& [work, v] : p.items()) total += v["cycles"].get<std::uint64_t>(), shares += v["share"].get<double>();
+  CHECK(total == o.report["hardware"]["cores"]["cycles"].get<std::uint64_t>());
+  CHECK(shares == Approx(1.0));
+  CHECK(contains(o.summary, "firmware cycles: "));
+}

@@ -20,7 +20,7 @@ class ManualHal : public Hal {
   const FlashGeometry& geometry() const override { return geo_; }
   void set_listener(HalListener* l) override { listener_ = l; }
   void issue(const HalOp& op) override { issued.push_back(op); }
-  void charge_cycles(std::uint64_t) override {}
+  void charge_cycles(std::uint64_t, fw::FirmwareWork) override {}
   void touch(const TableRegion&, std::uint64_t, std::uint32_t, Access) override {}
   TableRegion place_table(const std::string& n, std::uint64_t b, MemoryKind k) override { return placer_.place(n, b, k); }
   void complete_host_command(std::uint32_t) override {}

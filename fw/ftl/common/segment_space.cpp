@@ -138,7 +138,7 @@ Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_
     state_[s] = SegmentState::Open;
     kind_[s] = f.kind;
   }
-  hal_.charge_cycles(costs_.page_allocate);
+  hal_.charge_cycles(costs_.page_allocate, FirmwareWork::PageAllocate);
   changed_at_[f.segment] = now;
   const Spn spn = first_spn(f.segment) + f.next++;
   if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
@@ -184,7 +184,7 @@ std::uint32_t SegmentSpace::choose_victim_in_group(std::uint32_t group, VictimPo
 
 std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count, VictimPolicy policy,
                                         std::uint64_t now) {
-  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * count);
+  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * count, FirmwareWork::GcScan);
   valid_.touch_counts(first, count);
   std::uint32_t best = kNoSegment;
   double best_score = -1.0;

@@ -211,14 +211,14 @@ void DemandFtl::write_back(std::uint32_t vpn, Path path) {
   const Lpn first = directory_.first_lpn(vpn);
   const Lpn count = std::min<Lpn>(directory_.entries_per_page(), params_.logical_pages - first);
   cache_.clean_range(first, count, [this](Lpn lpn, Spn spn) {
-    ctx_.hal.charge_cycles(ctx_.costs.map_update);
+    ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
     directory_.store(lpn, spn);
   });
   if (auto pending = gc_buffer_pages_.find(vpn); pending != gc_buffer_pages_.end()) {
     for (Lpn lpn : pending->second) {
       auto it = gc_buffer_.find(lpn);
       if (it == gc_buffer_.end()) continue;  // overwritten by the host since
-      ctx_.hal.charge_cycles(ctx_.costs.map_update);
+      ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
       ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
       directory_.store(lpn, it->second);
       gc_buffer_.erase(it);

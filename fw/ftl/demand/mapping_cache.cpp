@@ -44,7 +44,7 @@ Spn MappingCache::peek(Lpn lpn) const {
 }
 
 Spn MappingCache::lookup(Lpn lpn) {
-  hal_.charge_cycles(costs_.map_lookup);
+  hal_.charge_cycles(costs_.map_lookup, FirmwareWork::MapLookup);
   const std::uint32_t s = find(lpn);
   if (s == kNil) return kNoSpn;
   touch(s, Access::Read);
@@ -129,7 +129,7 @@ bool MappingCache::mergeable(const Entry& l, const Entry& r) const {
 }
 
 void MappingCache::set(Lpn lpn, Spn spn, bool dirty) {
-  hal_.charge_cycles(costs_.map_update);
+  hal_.charge_cycles(costs_.map_update, FirmwareWork::MapUpdate);
   // 1. Take the page out of the run that covers it (a hit), keeping the rest of that run.
   bool hit = false;
   if (const std::uint32_t s = find(lpn); s != kNil) {

@@ -22,7 +22,7 @@ HybridFtl::LogTarget BastFtl::log_target(const PageWrite& page) {
   }
   std::uint32_t victim = kNone;
   std::uint64_t oldest = ~std::uint64_t(0);
-  context().hal.charge_cycles(std::uint64_t(context().costs.gc_scan_per_block) * owner_.size());
+  context().hal.charge_cycles(std::uint64_t(context().costs.gc_scan_per_block) * owner_.size(), FirmwareWork::GcScan);
   for (const auto& [block, owned] : owner_)
     if (owned.last_write < oldest) {
       oldest = owned.last_write;

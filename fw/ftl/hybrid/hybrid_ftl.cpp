@@ -51,7 +51,7 @@ Ppn HybridFtl::locate(Lpn lpn) const {
 
 OpRef HybridFtl::read(const PageRead& page) {
   ++counts_.host_pages_read;
-  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(page.lpn)) * 4, 4, Access::Read);
   const Spn spn = current(page.lpn);
   if (log_copy_[page.lpn] != kNoSpn) ctx_.hal.touch(log_map_table_, 0, 4, Access::Read);
@@ -68,7 +68,7 @@ WriteOutcome HybridFtl::write(const PageWrite& page) {
 
 OpRef HybridFtl::try_place(const PageWrite& page) {
   const std::uint32_t lbn = lbn_of(page.lpn), off = offset_of(page.lpn);
-  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Read);
   // In place: the data block's next page (a logical block's first page opens its data block).
   std::uint32_t data = data_block_[lbn];
@@ -106,12 +106,12 @@ void HybridFtl::supersede(Lpn lpn, Spn now_at) {
     ctx_.hal.touch(log_map_table_, 0, 4, Access::Write);
   }
   space_.mark_valid(now_at);
-  ctx_.hal.charge_cycles(ctx_.costs.map_update);
+  ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
 }
 
 OpRef HybridFtl::program_host_page(std::uint32_t block, const PageWrite& page) {
   if (full(block)) throw std::logic_error("hybrid FTL: write into full block " + std::to_string(block));
-  ctx_.hal.charge_cycles(ctx_.costs.page_allocate);
+  ctx_.hal.charge_cycles(ctx_.costs.page_allocate, FirmwareWork::PageAllocate);
   const Spn spn = space_.first_spn(block) + write_pointer_[block]++;
   ++now_;
   supersede(page.lpn, spn);
@@ -181,7 +181,7 @@ std::uint32_t HybridFtl::associativity(std::uint32_t block) const {
 bool HybridFtl::start_merge(std::uint32_t victim) {
   ctx_.hal.note_gc(1);
   before_merge(victim);
-  ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim]);
+  ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim], FirmwareWork::GcScan);
   if (space_.valid_count(victim) == 0) {  // dead: one erase
     ++dead_blocks_;
     on_log_block_gone(victim);

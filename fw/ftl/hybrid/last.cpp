@@ -100,7 +100,7 @@ HybridFtl::LogTarget LastFtl::random_target(Lpn lpn) {
 
 std::uint32_t LastFtl::random_victim() {
   // Step 1: the victim partition. Step 2: the victim block in it (section 3.4.3).
-  context().hal.charge_cycles(std::uint64_t(context().costs.gc_scan_per_block) * random_cap_);
+  context().hal.charge_cycles(std::uint64_t(context().costs.gc_scan_per_block) * random_cap_, FirmwareWork::GcScan);
   std::uint32_t dead = kNone, stale = kNone, oldest_hot = kNone, hot = 0;
   for (std::uint32_t b : members_) {
     if (role_[b] != kHot) continue;
@@ -125,7 +125,7 @@ std::uint32_t LastFtl::random_victim() {
       for (std::uint32_t b : members_) {
         if (role_[b] != kCold || (b == current_cold_ && !full(b))) continue;
         const std::uint32_t cost = associativity(b);
-        context().hal.charge_cycles(context().costs.gc_scan_per_block);
+        context().hal.charge_cycles(context().costs.gc_scan_per_block, FirmwareWork::GcScan);
         if (cost < best) {
           best = cost;
           victim = b;

@@ -63,7 +63,7 @@ Ppn SuperblockFtl::locate(Lpn lpn) const {
 
 OpRef SuperblockFtl::read(const PageRead& page) {
   ++counts_.host_pages_read;
-  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(map_table_, std::uint64_t(page.lpn) * 4, 4, Access::Read);
   const Spn spn = map_[page.lpn];
   return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, counts_.unmapped_reads);
@@ -84,12 +84,12 @@ Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold) {
     open = space_.take(0);
     s.blocks.push_back(open);
   }
-  ctx_.hal.charge_cycles(ctx_.costs.page_allocate);
+  ctx_.hal.charge_cycles(ctx_.costs.page_allocate, FirmwareWork::PageAllocate);
   return space_.first_spn(open) + write_pointer_[open]++;
 }
 
 void SuperblockFtl::remap(Lpn lpn, Spn spn) {
-  ctx_.hal.charge_cycles(ctx_.costs.map_update);
+  ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
   ctx_.hal.touch(map_table_, std::uint64_t(lpn) * 4, 4, Access::Write);
   if (map_[lpn] != kNoSpn) space_.invalidate(map_[lpn], now_);
   map_[lpn] = spn;
@@ -142,7 +142,7 @@ OpRef SuperblockFtl::try_place(const PageWrite& page) {
 void SuperblockFtl::start_gc(std::uint32_t sb) {
   Superblock& s = superblocks_[sb];
   std::uint32_t victim = kNone, fewest = space_.segment_pages();
-  ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * s.blocks.size());
+  ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * s.blocks.size(), FirmwareWork::GcScan);
   for (std::uint32_t b : s.blocks) {
     // Any block but the open cold one (where survivors go): a partly written hot block counts
     // too, so the space two open blocks leave unused can always be won back.

@@ -69,7 +69,7 @@ OpRef PageMappingFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   Token* sink = page.sink;
   ++counts_.host_pages_read;
-  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   return read_mapped_page(ctx_.ops, l2p_[lpn], sink, counts_.unmapped_reads);
 }
@@ -135,7 +135,7 @@ OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
 }
 
 Ppn PageMappingFtl::remap(Lpn lpn, Ppn new_ppn) {
-  ctx_.hal.charge_cycles(ctx_.costs.map_update);
+  ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   const Ppn old = l2p_[lpn];
   if (old != kNoPpn) blocks_.invalidate(blocks_.to_spn(old), 0);
@@ -225,7 +225,7 @@ void PageMappingFtl::issue_copies(std::uint32_t plane, std::uint32_t count) {
 void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
   if (page.lpn >= logical_pages_)
     throw std::logic_error("GC read of valid page " + std::to_string(old_ppn) + " found no logical page in its OOB");
-  ctx_.hal.charge_cycles(ctx_.costs.map_lookup);
+  ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(page.lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   if (l2p_[page.lpn] != old_ppn) {  // overwritten by the host since the victim was chosen
     ++gc_superseded_;
