@@ -78,6 +78,12 @@ class SegmentSpace {
   bool can_allocate(std::uint32_t frontier, bool privileged) const;
   // Counts segments the frontier has opened (so callers can tell when it moved to a new one).
   std::uint64_t frontier_generation(std::uint32_t frontier) const { return frontiers_[frontier].generation; }
+  // Pages every frontier can still write in its open segment.
+  std::uint64_t open_room() const {
+    std::uint64_t room = 0;
+    for (std::uint32_t f = 0; f < frontiers_.size(); ++f) room += frontier_room(f);
+    return room;
+  }
   // Pages the frontier can still write in its open segment (0 when it has none open).
   std::uint32_t frontier_room(std::uint32_t frontier) const {
     const Frontier& f = frontiers_[frontier];

@@ -177,7 +177,10 @@ std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
 WriteOutcome DemandFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
   const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
-  if (frontier == kNoFrontier) return deferred_.defer(page);  // no room: wait for GC
+  if (frontier == kNoFrontier) {  // no room: wait for GC, which must not wait for host writes
+    issue_gc_reads(kAllCopies);
+    return deferred_.defer(page);
+  }
   return WriteOutcome{place_write(page, frontier), true};
 }
 
@@ -204,6 +207,7 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
   ++counts_.flash_pages_programmed;
   refresh_gauges();
   maybe_start_gc();
+  pace_gc();
   return p;
 }
 
@@ -247,7 +251,9 @@ void DemandFtl::write_back(std::uint32_t vpn, Path path) {
 }
 
 void DemandFtl::maybe_start_gc() {
-  if (gc_victim_ != SegmentSpace::kNoSegment || space_.free_segments() >= params_.gc_threshold_segments) return;
+  // Paced GC runs on at the threshold itself (its rate follows the free space, in pace_gc).
+  const std::uint32_t start_below = params_.gc_threshold_segments + (params_.gc_paced ? 1 : 0);
+  if (gc_victim_ != SegmentSpace::kNoSegment || space_.free_segments() >= start_below) return;
   const std::uint32_t victim = space_.choose_victim(params_.victim_policy, now_);
   if (victim == SegmentSpace::kNoSegment) return;
   // A victim with no invalid page would free nothing: the drive is full of valid data. Wait
@@ -260,8 +266,41 @@ void DemandFtl::maybe_start_gc() {
   ++gc_runs_;
   ++*gc_runs_by_kind_[translation ? kTranslationKind : kDataKind];
   gc_reads_left_ = 0;
-  const Spn first = space_.first_spn(victim);
-  for (Spn spn = first; spn < first + space_.segment_pages(); ++spn) {
+  gc_next_ = 0;
+  gc_all_issued_ = false;
+  gc_credit_ = 0;
+  const std::uint32_t pages = space_.segment_pages(), valid = space_.valid_count(victim);
+  gc_rate_ = double(valid) / double(pages - valid);
+  // Translation victims are small work, copied at once; so is everything without pacing, or
+  // when writes already wait for space (no host write would pace the copies).
+  if (translation || !params_.gc_paced || !deferred_.empty()) issue_gc_reads(kAllCopies);
+}
+
+// Paced: v / (S - v) copies per host page for a victim of v valid pages out of S, steered by the
+// free pages (free segments and the room left in open ones) against threshold x S, about where
+// threshold GC keeps them; everything at once when free segments fall to the reserve + 1.
+void DemandFtl::pace_gc() {
+  if (gc_victim_ == SegmentSpace::kNoSegment || gc_all_issued_) return;
+  const std::uint32_t S = space_.segment_pages();
+  if (space_.free_segments() <= params_.gc_reserve_segments + 1) {
+    issue_gc_reads(kAllCopies);
+    return;
+  }
+  const double free_pages = double(space_.free_segments()) * S + double(space_.open_room());
+  const double steer = std::max(0.0, 1.0 + (double(params_.gc_threshold_segments) * S - free_pages) / S);
+  gc_credit_ += gc_rate_ * steer;
+  const auto owed = static_cast<std::uint32_t>(gc_credit_);
+  gc_credit_ -= owed;
+  if (owed > 0) issue_gc_reads(owed);
+}
+
+void DemandFtl::issue_gc_reads(std::uint32_t count) {
+  if (gc_victim_ == SegmentSpace::kNoSegment || gc_all_issued_) return;
+  const bool translation = space_.kind(gc_victim_) == kTranslationKind;
+  const Spn first = space_.first_spn(gc_victim_);
+  const std::uint32_t pages = space_.segment_pages();
+  for (; gc_next_ < pages && count > 0; ++gc_next_) {
+    const Spn spn = first + gc_next_;
     if (!space_.is_valid(spn)) continue;
     OpRef r = ctx_.ops.read(space_.to_ppn(spn));
     ctx_.ops.on_complete(r, [this, spn, translation](const HalResult& page) {
@@ -269,12 +308,16 @@ void DemandFtl::maybe_start_gc() {
         relocate_translation(spn, page);
       else
         relocate_data(spn, page);
-      if (--gc_reads_left_ == 0) finish_copies();
+      if (--gc_reads_left_ == 0 && gc_all_issued_) finish_copies();
     });
     if (translation) ++*translation_reads_[kGcPath];
     ++gc_reads_left_;
     ctx_.ops.submit(r);
+    --count;
   }
+  while (gc_next_ < pages && !space_.is_valid(first + gc_next_)) ++gc_next_;
+  if (gc_next_ < pages) return;
+  gc_all_issued_ = true;
   if (gc_reads_left_ == 0) finish_copies();
 }
 
@@ -353,6 +396,7 @@ void DemandFtl::finish_gc() {
   ctx_.hal.note_gc(0);
   retry_deferred();
   maybe_start_gc();
+  if (!deferred_.empty()) issue_gc_reads(kAllCopies);  // writes still wait: nothing will pace it
 }
 
 void DemandFtl::retry_deferred() {
@@ -380,7 +424,10 @@ std::string DemandFtl::check_metadata(const PageReader& read_page) const {
       return "logical page " + std::to_string(lpn) + " is cached clean at segment page " + std::to_string(cached) +
              " but its translation page says " + std::to_string(directory_.stored(lpn));
   }
-  if (!gc_buffer_.empty()) return std::to_string(gc_buffer_.size()) + " GC mapping updates were never written back";
+  // GC's moves are written back when its victim's copies are done; paced GC may still be
+  // copying when the run ends (its moves then live in the GC buffer, which lookups consult).
+  if (!gc_buffer_.empty() && gc_victim_ == SegmentSpace::kNoSegment)
+    return std::to_string(gc_buffer_.size()) + " GC mapping updates were never written back (no GC in progress)";
   return "";
 }
 

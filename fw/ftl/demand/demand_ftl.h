@@ -20,6 +20,10 @@
 //   moved pages that are cached are updated in the cache, the others are held in an SRAM buffer
 //   and written into their translation pages in one batch per translation page before the erase.
 //   Translation pages move to the current translation block and the GTD follows them.
+//   ftl.gc_pacing=paced (default) issues a data victim's copies in step with host writes (the
+//   page-mapping FTL's rule: v / (S - v) per host page, steered by the free pages against
+//   threshold x S, running on at the threshold, all at once at reserve + 1 or when writes wait);
+//   threshold issues them all at once. Translation victims are always copied at once.
 //
 // Concurrency: a lookup's answer is taken from the firmware's state at decision time (cache,
 // GC buffer, else the translation page's content), and the dependent data read is submitted at
@@ -91,6 +95,9 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   OpRef place_write(const PageWrite& page, std::uint32_t frontier);
   void write_back(std::uint32_t vpn, Path path);
   void maybe_start_gc();
+  void issue_gc_reads(std::uint32_t count);  // up to `count` more copies of the victim
+  void pace_gc();                            // after a host page write
+  static constexpr std::uint32_t kAllCopies = 0xffffffffu;
   void relocate_data(Spn old, const HalResult& page);
   void relocate_translation(Spn old, const HalResult& page);
   void finish_copies();
@@ -116,6 +123,9 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   TableRegion gc_buffer_table_;
   std::uint32_t gc_victim_ = SegmentSpace::kNoSegment;
   std::uint32_t gc_reads_left_ = 0;
+  std::uint32_t gc_next_ = 0;        // offset in the victim of the next page to consider copying
+  bool gc_all_issued_ = true;        // every copy of the victim issued (its completions may be due)
+  double gc_rate_ = 0, gc_credit_ = 0;  // paced: copies per host page, copies owed
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &read_hits_, &read_misses_, &write_hits_, &write_misses_,
       &gc_buffer_hits_, &shared_loads_, &stale_loads_;

@@ -30,6 +30,9 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
       o.choice("gc_destination", "current", {"current", "own"},
                "where GC copies valid data: the current data block (as DFTL and CAST do) or a block of its own") ==
       "current";
+  p.gc_paced = o.choice("gc_pacing", "paced", {"paced", "threshold"},
+                        "when GC copies of a data victim are issued: paced (in step with host writes) or threshold "
+                        "(the whole victim at once)") == "paced";
   // GC must always be able to finish a victim: one fresh block for each block its copies may
   // go to, and one for translation pages.
   const std::int64_t min_reserve = (p.gc_copies_to_current ? p.current_blocks : 1) + 1;
