@@ -178,7 +178,7 @@ WriteOutcome DemandFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
   const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
   if (frontier == kNoFrontier) {  // no room: wait for GC, which must not wait for host writes
-    issue_gc_reads(kAllCopies);
+    issue_gc_reads(GcPacer::kAll);
     return deferred_.defer(page);
   }
   return WriteOutcome{place_write(page, frontier), true};
@@ -268,29 +268,20 @@ void DemandFtl::maybe_start_gc() {
   gc_reads_left_ = 0;
   gc_next_ = 0;
   gc_all_issued_ = false;
-  gc_credit_ = 0;
-  const std::uint32_t pages = space_.segment_pages(), valid = space_.valid_count(victim);
-  gc_rate_ = double(valid) / double(pages - valid);
+  gc_pacer_.start(space_.valid_count(victim), space_.segment_pages());
   // Translation victims are small work, copied at once; so is everything without pacing, or
   // when writes already wait for space (no host write would pace the copies).
-  if (translation || !params_.gc_paced || !deferred_.empty()) issue_gc_reads(kAllCopies);
+  if (translation || !params_.gc_paced || !deferred_.empty()) issue_gc_reads(GcPacer::kAll);
 }
 
-// Paced: v / (S - v) copies per host page for a victim of v valid pages out of S, steered by the
-// free pages (free segments and the room left in open ones) against threshold x S, about where
-// threshold GC keeps them; everything at once when free segments fall to the reserve + 1.
+// Paced (fw/ftl/common/gc_pacer.h) against the free pages: free segments and the room left in
+// the open ones.
 void DemandFtl::pace_gc() {
   if (gc_victim_ == SegmentSpace::kNoSegment || gc_all_issued_) return;
   const std::uint32_t S = space_.segment_pages();
-  if (space_.free_segments() <= params_.gc_reserve_segments + 1) {
-    issue_gc_reads(kAllCopies);
-    return;
-  }
   const double free_pages = double(space_.free_segments()) * S + double(space_.open_room());
-  const double steer = std::max(0.0, 1.0 + (double(params_.gc_threshold_segments) * S - free_pages) / S);
-  gc_credit_ += gc_rate_ * steer;
-  const auto owed = static_cast<std::uint32_t>(gc_credit_);
-  gc_credit_ -= owed;
+  const std::uint32_t owed = gc_pacer_.owed(space_.free_segments(), params_.gc_reserve_segments,
+                                            params_.gc_threshold_segments, S, free_pages);
   if (owed > 0) issue_gc_reads(owed);
 }
 
@@ -396,7 +387,7 @@ void DemandFtl::finish_gc() {
   ctx_.hal.note_gc(0);
   retry_deferred();
   maybe_start_gc();
-  if (!deferred_.empty()) issue_gc_reads(kAllCopies);  // writes still wait: nothing will pace it
+  if (!deferred_.empty()) issue_gc_reads(GcPacer::kAll);  // writes still wait: nothing will pace it
 }
 
 void DemandFtl::retry_deferred() {

@@ -42,12 +42,13 @@
 #include <vector>
 
 #include "fw/ftl/common/deferred_writes.h"
+#include "fw/ftl/common/ftl_counters.h"
+#include "fw/ftl/common/gc_pacer.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/demand/data_placement.h"
 #include "fw/ftl/demand/demand_params.h"
 #include "fw/ftl/demand/mapping_cache.h"
 #include "fw/ftl/demand/translation_directory.h"
-#include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -95,9 +96,8 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   OpRef place_write(const PageWrite& page, std::uint32_t frontier);
   void write_back(std::uint32_t vpn, Path path);
   void maybe_start_gc();
-  void issue_gc_reads(std::uint32_t count);  // up to `count` more copies of the victim
+  void issue_gc_reads(std::uint32_t count);  // up to `count` (GcPacer::kAll) more copies of the victim
   void pace_gc();                            // after a host page write
-  static constexpr std::uint32_t kAllCopies = 0xffffffffu;
   void relocate_data(Spn old, const HalResult& page);
   void relocate_translation(Spn old, const HalResult& page);
   void finish_copies();
@@ -125,7 +125,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t gc_reads_left_ = 0;
   std::uint32_t gc_next_ = 0;        // offset in the victim of the next page to consider copying
   bool gc_all_issued_ = true;        // every copy of the victim issued (its completions may be due)
-  double gc_rate_ = 0, gc_credit_ = 0;  // paced: copies per host page, copies owed
+  GcPacer gc_pacer_;                 // paced: copies owed to the host's writes
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &read_hits_, &read_misses_, &write_hits_, &write_misses_,
       &gc_buffer_hits_, &shared_loads_, &stale_loads_;

@@ -86,7 +86,7 @@ std::uint32_t PageMappingFtl::next_host_plane() {
 bool PageMappingFtl::has_host_room(std::uint32_t plane) {
   if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false)) return true;
   // Skipped by the host, the plane's paced GC would get no writes to keep pace with.
-  if (gc_[plane].running) issue_copies(plane, kAllCopies);
+  if (gc_[plane].running) issue_copies(plane, GcPacer::kAll);
   return false;
 }
 
@@ -165,39 +165,31 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   ctx_.hal.note_gc(++gc_active_);
   ++gc_runs_;
   blocks_.begin_reclaim(victim);
-  const std::uint32_t pages = blocks_.geometry().pages_per_block, valid = blocks_.valid_count(victim);
   PlaneGc& gc = gc_[plane];
-  gc = PlaneGc{true, blocks_.blocks(victim).front(), victim, 0, double(valid) / double(pages - valid), 0};
+  gc = PlaneGc{true, blocks_.blocks(victim).front(), victim, 0, {}};
+  gc.pacer.start(blocks_.valid_count(victim), blocks_.geometry().pages_per_block);
   // Paced copies follow host writes; with writes already waiting for space none may come.
   if (params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty())
-    issue_copies(plane, kAllCopies);
+    issue_copies(plane, GcPacer::kAll);
 }
 
 void PageMappingFtl::pace_gc(std::uint32_t plane) {
   PlaneGc& gc = gc_[plane];
-  if (!gc.running || gc.next_page >= blocks_.geometry().pages_per_block) return;
-  if (blocks_.free_segments_in_group(plane) <= params_.gc_reserve_blocks + 1) {  // behind: catch up
-    ++gc_catch_ups_;
-    issue_copies(plane, kAllCopies);
-    return;
-  }
-  // The balance rate, steered by the plane's free pages (free blocks and the room left in its
-  // two frontiers) against threshold x P, about where threshold GC keeps them: a pool allowed to
-  // sink would act as extra over-provisioning, one kept higher as less.
   const std::uint32_t P = blocks_.geometry().pages_per_block;
-  const double free_pages = double(blocks_.free_segments_in_group(plane)) * P +
+  if (!gc.running || gc.next_page >= P) return;
+  // The plane's free pages: its free blocks and the room left in its two frontiers.
+  const std::uint32_t free_blocks = blocks_.free_segments_in_group(plane);
+  const double free_pages = double(free_blocks) * P +
                             blocks_.frontier_room(blocks_.plane_frontier(plane, kHostStream)) +
                             blocks_.frontier_room(blocks_.plane_frontier(plane, kGcStream));
-  const double steer = std::max(0.0, 1.0 + (double(gc_threshold_) * P - free_pages) / P);
-  gc.credit += gc.copies_per_host_page * steer;
-  const auto owed = static_cast<std::uint32_t>(gc.credit);
-  gc.credit -= owed;
+  const std::uint32_t owed = gc.pacer.owed(free_blocks, params_.gc_reserve_blocks, gc_threshold_, P, free_pages);
+  if (owed == GcPacer::kAll) ++gc_catch_ups_;  // behind: catch up
   if (owed > 0) issue_copies(plane, owed);
 }
 
 void PageMappingFtl::hurry_gc() {
   for (std::uint32_t plane = 0; plane < gc_.size(); ++plane)
-    if (gc_[plane].running) issue_copies(plane, kAllCopies);
+    if (gc_[plane].running) issue_copies(plane, GcPacer::kAll);
 }
 
 void PageMappingFtl::issue_copies(std::uint32_t plane, std::uint32_t count) {

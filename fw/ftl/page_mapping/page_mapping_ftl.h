@@ -36,6 +36,7 @@
 
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/ftl_counters.h"
+#include "fw/ftl/common/gc_pacer.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/ftl.h"
 
@@ -87,9 +88,8 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   Ppn remap(Lpn lpn, Ppn new_ppn);  // returns the page it replaced (kNoPpn if none)
   void after_overwrite(Ppn old);
   void maybe_start_gc(std::uint32_t plane);
-  // Issues up to `count` more copies of the plane's victim (all with kAllCopies), then its erase.
+  // Issues up to `count` more copies of the plane's victim (all with GcPacer::kAll), then its erase.
   void issue_copies(std::uint32_t plane, std::uint32_t count);
-  static constexpr std::uint32_t kAllCopies = 0xffffffffu;
   void pace_gc(std::uint32_t plane);  // after a host write to the plane
   void hurry_gc();                    // a host write waits for space: every victim at once
   void relocate(Ppn old_ppn, const HalResult& page);
@@ -110,8 +110,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
     BlockId victim_block = 0;
     std::uint32_t victim = 0;         // its segment
     std::uint32_t next_page = 0;      // page offset in the victim of the next copy to consider
-    double copies_per_host_page = 0;  // paced: v / (P - v) at the start
-    double credit = 0;                // paced: copies owed to the host's writes so far
+    GcPacer pacer;                    // paced: copies owed to the host's writes
   };
   std::vector<PlaneGc> gc_;        // per plane
   std::uint32_t gc_active_ = 0;    // planes with GC running
