@@ -45,6 +45,6 @@ void side_by_side(const std::string& path) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static fuzz::InputFile file("trace");
   fuzz::fuzz_trace(data, size, file, open_auto);
-  side_by_side(file.path());
+  if (fuzz::text_within_bound(file.path())) side_by_side(file.path());
   return 0;
 }
