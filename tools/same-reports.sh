@@ -4,7 +4,9 @@
 # the tiny drive, a waveform run) with two ssdsim binaries and compares their reports with the
 # "simulation" section (wall seconds, version) left out. Prints each scenario and "same" or the
 # difference; the waveform of the one run that writes one must be byte-identical too. Exits
-# non-zero if anything differs.
+# non-zero if anything differs. Parameters only the new binary has (a change that adds options)
+# are listed once and left out of platform.effective, so their defaults must leave the figures
+# unchanged.
 # Usage: tools/same-reports.sh OLD_SSDSIM NEW_SSDSIM [workdir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +37,14 @@ for s in "${scenarios[@]}"; do
       cp "$work/$side/$name/stderr" "$work/$side/$name/compared.json"
     fi
   done
+  if [[ -f $work/old/$name/report.json && -f $work/new/$name/report.json ]]; then
+    added=$(jq -r --slurpfile o "$work/old/$name/compared.json" \
+      '.platform.effective | keys - ($o[0].platform.effective | keys) | join(" ")' "$work/new/$name/compared.json")
+    [[ -n $added && -z ${listed:-} ]] && { echo "parameters only the new binary has: $added"; listed=1; }
+    jq -S --slurpfile o "$work/old/$name/compared.json" \
+      '.platform.effective |= with_entries(select(.key as $k | $o[0].platform.effective | has($k)))' \
+      "$work/new/$name/compared.json" >"$work/new/$name/compared.tmp" && mv "$work/new/$name/compared.tmp" "$work/new/$name/compared.json"
+  fi
   if [[ -f $work/old/$name/run.vcd ]] && ! cmp -s "$work/old/$name/run.vcd" "$work/new/$name/run.vcd"; then
     echo "$name: DIFFERENT waveform"; failed=1
   elif cmp -s "$work/old/$name/compared.json" "$work/new/$name/compared.json"; then

@@ -12,7 +12,10 @@ using sc_core::SC_ZERO_TIME;
 
 namespace {
 // VCD codes of a die's state (waves/die_state.filter names them in GTKWave).
-enum StateCode : std::uint64_t { kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7 };
+enum StateCode : std::uint64_t {
+  kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7,
+  kStaged = 8, kWaitCache = 9, kSuspending = 10  // only with the cache commands or suspend (4-bit signals)
+};
 std::uint64_t array_code(tlmx::FlashOpcode op) {
   return tlmx::is_read(op) ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
 }
@@ -40,19 +43,25 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   dma_dummy_.resize(std::max(cfg_.geometry.page_bytes, cfg_.geometry.oob_bytes));
   SC_METHOD(step);
   sensitive << posted_.get_event() << bus_free_ << outgoing_done_;
+  const NandTiming& n = cfg_.nand;
+  const bool cache = n.cache_read || n.cache_program, suspend = n.program_suspend || n.erase_suspend;
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
     auto die = std::make_unique<Die>();
     die->index = d;
     MetricSet& m = stats_of(*this, "die" + std::to_string(d), metrics);
     m.report_as("dies", d);
-    die->busy_ticks = &m.busy("busy_fraction");
+    die->busy = BusyUnion(&m.busy("busy_fraction"));
     die->reads = &m.counter("reads");
     die->programs = &m.counter("programs");
     die->erases = &m.counter("erases");
     die->multiplane = &m.counter("multiplane_operations");
+    if (cache) die->cache_ops = &m.counter("cache_operations");
+    if (suspend) die->suspends = &m.counter("suspensions");
     if (vcd_) {
-      die->vcd_state = vcd_->add(ch + ".die" + std::to_string(d), "state", 3);
-      die->vcd_queue = vcd_->add(ch + ".die" + std::to_string(d), "queue", 8);
+      const std::string scope = ch + ".die" + std::to_string(d);
+      die->vcd_state = vcd_->add(scope, "state", cache || suspend ? 4 : 3);
+      die->vcd_queue = vcd_->add(scope, "queue", 8);
+      if (cache) die->vcd_cache = vcd_->add(scope, "cache_state", 4);
     }
     sensitive << die->event;
     dies_.push_back(std::move(die));
@@ -69,25 +78,32 @@ tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& 
   return tlm::TLM_ACCEPTED;
 }
 
-void ChannelController::set_phase(Die& die, Phase p, sc_time now) {
-  if (die.phase == Phase::Array) *die.busy_ticks += (now - die.busy_since).value();  // the die worked
-  die.phase = p;
-  if (p == Phase::Array) die.busy_since = now;
-  if (!vcd_ || p == Phase::Array || p == Phase::DataOut) return;  // traced at the grant
-  trace_state(die, p == Phase::Idle ? kIdle : p == Phase::DmaIn ? kDma : kWait, now);
+void ChannelController::set_phase(Die& die, Track& t, Phase p, sc_time now) {
+  t.phase = p;
+  if (!vcd_) return;
+  switch (p) {  // bus and array phases are traced at the grant
+    case Phase::Idle: trace_state(die, t, kIdle, now); break;
+    case Phase::DmaIn: trace_state(die, t, kDma, now); break;
+    case Phase::WantBusCmd:
+    case Phase::WantBusOut: trace_state(die, t, kWait, now); break;
+    case Phase::Staged: trace_state(die, t, kStaged, now); break;
+    case Phase::WaitCache: trace_state(die, t, kWaitCache, now); break;
+    case Phase::Suspending: trace_state(die, t, kSuspending, now); break;
+    default: break;
+  }
 }
 
 std::uint32_t ChannelController::data_bytes(tlmx::FlashOpcode op) const {
   return op == tlmx::FlashOpcode::ReadOob ? cfg_.geometry.oob_bytes : cfg_.geometry.page_bytes;
 }
 
-void ChannelController::trace_state(Die& die, std::uint64_t code, sc_time at) {
-  if (vcd_) vcd_->change_at(die.vcd_state, code, ticks(at));
+void ChannelController::trace_state(Die& die, const Track& t, std::uint64_t code, sc_time at) {
+  if (vcd_) vcd_->change_at(&t == &die.cache ? die.vcd_cache : die.vcd_state, code, ticks(at));
 }
 
 bool ChannelController::anyone_waits_for_bus() const {
   for (const auto& d : dies_)
-    if (d->phase == Phase::WantBusCmd || d->phase == Phase::WantBusOut) return true;
+    if (d->array.wants_bus() || d->cache.wants_bus()) return true;
   return false;
 }
 
@@ -109,24 +125,54 @@ void ChannelController::step() {
     trace_queue(d);
   }
   complete_outgoing(now);
-  for (auto& d : dies_)
-    if (d->phase != Phase::Idle && d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut && d->until <= now)
-      advance(*d, now);
-  for (auto& d : dies_)
-    if (d->phase == Phase::Idle && !d->queue.empty()) start(*d, now);
+  for (auto& d : dies_) {
+    d->two_tracks = d->cache.phase != Phase::Idle;
+    if (d->cache.timed() && d->cache.until <= now) advance(*d, d->cache, now);
+    if (d->array.timed() && d->array.until <= now) advance(*d, d->array, now);
+  }
+  for (auto& d : dies_) {
+    schedule(*d, now);
+    // The die's one event keeps only its earliest notification: while its cache track works,
+    // re-arm both tracks' ends (an earlier notification replaced a later one).
+    if (!d->two_tracks && d->cache.phase == Phase::Idle) continue;
+    for (const Track* t : {&d->array, &d->cache})
+      if (t->timed() && t->until > now) d->event.notify(t->until - now);
+  }
   arbitrate(now);
 }
 
+// What the die does next once its tracks have advanced: suspend for a read, resume, or start a
+// command on the track that is free for it.
+void ChannelController::schedule(Die& die, sc_time now) {
+  Track &a = die.array, &c = die.cache;
+  if (a.phase != Phase::Idle) {
+    if (a.phase == Phase::Array && try_suspend(die, now)) return;
+    if (cfg_.nand.cache_program && c.phase == Phase::Idle && a.phase == Phase::Array &&
+        a.opcode() == tlmx::FlashOpcode::Program && !die.queue.empty())
+      start(die, c, Pick::NextIfProgram, now);
+    return;
+  }
+  if (!die.suspended.empty()) {
+    const bool more = die.reads_passed < cfg_.nand.suspend_max_reads && c.phase == Phase::Idle;
+    if (!more || !start(die, a, Pick::OldestFreeRead, now)) resume(die, now);
+    return;
+  }
+  if (die.queue.empty()) return;
+  if (c.phase == Phase::Idle) start(die, a, Pick::Any, now);
+  else if (c.phase == Phase::WantBusOut || c.phase == Phase::DataOut) start(die, a, Pick::NextIfRead, now);
+  // (a cache program on its way in: the array waits for it)
+}
+
 // Moves each page of the operation (one per plane) between its own data-buffer slot and the
-// controller, all requested now; the system bus and the DRAM serialize them. Returns when the
-// last one is done.
-sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_time start) {
+// controller, all requested now; the system bus and the DRAM serialize them. Returns how long
+// until the last one is done.
+sc_time ChannelController::dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command) {
   tlm::tlm_generic_payload& t = die.dma_trans;
   sc_time last = SC_ZERO_TIME;
-  const std::uint32_t bytes = data_bytes(die.group[0].cmd->opcode);
-  for (const Op& o : die.group) {
+  const std::uint32_t bytes = data_bytes(group[0].cmd->opcode);
+  for (const Op& o : group) {
     tlmx::prepare_bus_access(t, command, cfg_.dram_base + o.cmd->buffer_addr, dma_dummy_.data(), bytes);
-    sc_time delay = start;
+    sc_time delay = SC_ZERO_TIME;
     dma->b_transport(t, delay);
     if (t.is_response_error())
       SC_REPORT_ERROR(name(), ("DMA to data buffer failed: " + t.get_response_string()).c_str());
@@ -135,12 +181,22 @@ sc_time ChannelController::dma_transfer(Die& die, tlm::tlm_command command, sc_t
   return last;
 }
 
-bool ChannelController::pick_group(Die& die, sc_time now) {
-  const std::size_t head = queue_policy_->next(die.queue);
-  die.group.clear();
-  die.group.push_back(die.queue[head]);
+bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
+  if (die.queue.empty()) return false;
+  std::size_t head;
+  if (pick == Pick::OldestFreeRead) {
+    head = first_free_read(die.queue, cfg_.geometry);
+    if (head == die.queue.size()) return false;
+  } else {
+    head = queue_policy_->next(die.queue);
+    const tlmx::FlashOpcode op = die.queue[head].cmd->opcode;
+    if ((pick == Pick::NextIfRead && !tlmx::is_read(op)) || (pick == Pick::NextIfProgram && op != tlmx::FlashOpcode::Program))
+      return false;
+  }
+  t.group.clear();
+  t.group.push_back(die.queue[head]);
   die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(head));
-  const tlmx::FlashCommand* first = die.group[0].cmd;
+  const tlmx::FlashCommand* first = t.group[0].cmd;
   if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1) {
     // Per other plane, the first queued command to that plane of the same kind and page offset,
     // passing only reads of that plane (reordering around a read is safe: the firmware never
@@ -161,7 +217,7 @@ bool ChannelController::pick_group(Die& die, sc_time now) {
         continue;
       }
       if (c->opcode == first->opcode && g.page_in_block(c->ppn) == page0) {
-        die.group.push_back(die.queue[i]);
+        t.group.push_back(die.queue[i]);
         die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(i));
         done_mask |= 1u << plane;
         ++done;
@@ -173,31 +229,89 @@ bool ChannelController::pick_group(Die& die, sc_time now) {
       }
       ++i;
     }
-    // A lone command waits a little for its partner (the firmware issues them microseconds apart).
-    const sc_time deadline = die.group[0].arrived + cfg_.nand.multiplane_wait;
-    if (die.group.size() == 1 && now < deadline) {
-      die.queue.insert(die.queue.begin() + static_cast<std::ptrdiff_t>(head), die.group[0]);
-      die.group.clear();
+    // A lone command waits a little for its partner (the firmware issues them microseconds apart),
+    // unless it is a read passing a suspended operation.
+    const sc_time deadline = t.group[0].arrived + cfg_.nand.multiplane_wait;
+    if (t.group.size() == 1 && now < deadline && pick != Pick::OldestFreeRead) {
+      die.queue.insert(die.queue.begin() + static_cast<std::ptrdiff_t>(head), t.group[0]);
+      t.group.clear();
       die.event.notify(deadline - now);
       return false;
     }
-    if (die.group.size() > 1) ++*die.multiplane;
+    if (t.group.size() > 1) ++*die.multiplane;
   }
   trace_queue(die);
   return true;
 }
 
-void ChannelController::start(Die& die, sc_time now) {
-  if (!pick_group(die, now)) return;  // waiting for a multi-plane partner
-  if (die.group[0].cmd->opcode == tlmx::FlashOpcode::Program) {
-    set_phase(die, Phase::DmaIn, now);
-    sc_time d = dma_transfer(die, tlm::TLM_READ_COMMAND, SC_ZERO_TIME);
-    die.until = now + d;
+bool ChannelController::start(Die& die, Track& t, Pick pick, sc_time now) {
+  if (!pick_group(die, t, pick, now)) return false;  // nothing it may start, or waiting for a partner
+  if (pick == Pick::OldestFreeRead) ++die.reads_passed;
+  if (&t == &die.cache) ++*die.cache_ops;
+  if (t.opcode() == tlmx::FlashOpcode::Program) {
+    set_phase(die, t, Phase::DmaIn, now);
+    const sc_time d = dma_transfer(die, t.group, tlm::TLM_READ_COMMAND);
+    t.until = now + d;
     die.event.notify(d);
   } else {
-    set_phase(die, Phase::WantBusCmd, now);
-    die.ready_since = now;
+    set_phase(die, t, Phase::WantBusCmd, now);
+    t.ready_since = now;
   }
+  return true;
+}
+
+// A read is waiting for a die in tPROG/tBERS (or in the bus phase before it): suspend the
+// operation once its array time has begun, if the options allow it and it has longer to go than
+// suspending takes.
+bool ChannelController::try_suspend(Die& die, sc_time now) {
+  const NandTiming& n = cfg_.nand;
+  Track& a = die.array;
+  const tlmx::FlashOpcode op = a.opcode();
+  const bool allowed = op == tlmx::FlashOpcode::Program ? n.program_suspend : op == tlmx::FlashOpcode::Erase && n.erase_suspend;
+  const sc_time from = std::max(now, die.array_start);
+  if (!allowed || die.reads_passed >= n.suspend_max_reads || die.cache.phase != Phase::Idle ||
+      a.until - from <= n.t_suspend || first_free_read(die.queue, cfg_.geometry) == die.queue.size())
+    return false;
+  die.busy.cut(from);
+  die.suspended.swap(a.group);
+  die.suspended_left = a.until - from;
+  ++*die.suspends;
+  set_phase(die, a, Phase::Suspending, from);
+  a.until = from + n.t_suspend;
+  die.busy.add(from, a.until);
+  die.event.cancel();  // the array's end moved
+  die.event.notify(a.until - now);
+  return true;
+}
+
+void ChannelController::resume(Die& die, sc_time now) {
+  Track& a = die.array;
+  a.group.swap(die.suspended);
+  die.suspended.clear();
+  begin_array(die, now, die.suspended_left + cfg_.nand.t_resume);
+}
+
+// The array starts (or resumes) its work at `from` for `duration`, without a bus phase.
+void ChannelController::begin_array(Die& die, sc_time from, sc_time duration) {
+  Track& a = die.array;
+  set_phase(die, a, Phase::Array, from);
+  trace_state(die, a, array_code(a.opcode()), from);
+  die.array_start = from;
+  a.until = from + duration;
+  die.busy.add(from, a.until);
+  die.event.notify(duration);  // `from` is now
+}
+
+sc_time ChannelController::array_time(const Track& t) const {
+  const tlmx::FlashOpcode op = t.opcode();
+  sc_time longest;
+  for (const Op& o : t.group) {
+    const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
+    longest = std::max(longest, tlmx::is_read(op)                 ? cfg_.nand.read_time(page)
+                                : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
+                                                                   : cfg_.nand.t_erase);
+  }
+  return longest;
 }
 
 void ChannelController::arbitrate(sc_time now) {
@@ -206,49 +320,59 @@ void ChannelController::arbitrate(sc_time now) {
     return;
   }
   waiting_.clear();
-  waiting_dies_.clear();
-  for (auto& d : dies_) {
-    if (d->phase != Phase::WantBusCmd && d->phase != Phase::WantBusOut) continue;
-    BusRequest r;
-    r.kind = d->phase == Phase::WantBusOut                              ? BusRequest::Kind::DataOut
-             : d->group[0].cmd->opcode == tlmx::FlashOpcode::Program ? BusRequest::Kind::DataIn
-                                                                      : BusRequest::Kind::Command;
-    r.ready_since = d->ready_since.value();
-    r.queued = static_cast<std::uint32_t>(d->queue.size());
-    waiting_.push_back(r);
-    waiting_dies_.push_back(d.get());
-  }
+  waiting_tracks_.clear();
+  for (auto& d : dies_)
+    for (Track* t : {&d->array, &d->cache}) {
+      if (!t->wants_bus()) continue;
+      BusRequest r;
+      r.kind = t->phase == Phase::WantBusOut                     ? BusRequest::Kind::DataOut
+               : t->opcode() == tlmx::FlashOpcode::Program ? BusRequest::Kind::DataIn
+                                                           : BusRequest::Kind::Command;
+      r.ready_since = t->ready_since.value();
+      r.queued = static_cast<std::uint32_t>(d->queue.size());
+      waiting_.push_back(r);
+      waiting_tracks_.emplace_back(d.get(), t);
+    }
   if (waiting_.empty()) return;
-  Die& die = *waiting_dies_[arbitration_->choose(waiting_)];
-  const std::uint64_t planes = die.group.size();
-  const tlmx::FlashOpcode op = die.group[0].cmd->opcode;
+  const auto [die, track] = waiting_tracks_[arbitration_->choose(waiting_)];
+  grant(*die, *track, now);
+}
+
+// The bus serves the track: a data out, a cache program's data in, or command/address cycles
+// (+ data in) followed by the array time.
+void ChannelController::grant(Die& die, Track& t, sc_time now) {
+  const std::uint64_t planes = t.group.size();
+  const tlmx::FlashOpcode op = t.opcode();
   sc_time bus;
-  if (die.phase == Phase::WantBusOut) {  // data out; the DMA to the data buffer follows
+  if (t.phase == Phase::WantBusOut) {  // data out; the DMA to the data buffer follows
     bus = cfg_.bus.transfer(std::uint64_t(data_bytes(op)) * planes);
-    *die.busy_ticks += bus.value();
-    set_phase(die, Phase::DataOut, now);
-    trace_state(die, kOut, now);
-    die.until = now + bus;
+    set_phase(die, t, Phase::DataOut, now);
+    trace_state(die, t, kOut, now);
+    t.until = now + bus;
+    die.busy.add(now, t.until);
     die.event.notify(bus);
-  } else {  // command/address (+ data in), then the array time
+  } else {  // command/address (+ data in), then, on the array track, the array time
     const std::uint32_t cycles = tlmx::is_read(op)                 ? cfg_.nand.read_cmd_cycles
                                  : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
                                                                     : cfg_.nand.erase_cmd_cycles;
     bus = cfg_.nand.cmd_cycle * double(cycles * planes);
     if (op == tlmx::FlashOpcode::Program) bus += cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
-    sc_time array_time;
-    for (const Op& o : die.group) {
-      const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
-      const sc_time t = tlmx::is_read(op)                 ? cfg_.nand.read_time(page)
-                        : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
-                                                           : cfg_.nand.t_erase;
-      array_time = std::max(array_time, t);
+    trace_state(die, t, kCmd, now);
+    if (&t == &die.cache) {  // a cache program's data goes to the cache register
+      set_phase(die, t, Phase::Loading, now);
+      t.until = now + bus;
+      die.busy.add(now, t.until);
+      die.event.notify(bus);
+    } else {
+      const sc_time array = array_time(t);
+      set_phase(die, t, Phase::Array, now);
+      trace_state(die, t, array_code(op), now + bus);
+      die.array_start = now + bus;
+      t.until = now + bus + array;
+      die.busy.add(now, t.until);
+      die.event.notify(bus + array);
+      schedule(die, now);  // a cache program may load now, a waiting read suspend the operation
     }
-    set_phase(die, Phase::Array, now);
-    trace_state(die, kCmd, now);
-    trace_state(die, array_code(op), now + bus);
-    die.until = now + bus + array_time;
-    die.event.notify(bus + array_time);
   }
   bus_free_at_ = now + bus;
   bus_busy_ticks_ += bus.value();
@@ -260,50 +384,91 @@ void ChannelController::arbitrate(sc_time now) {
   if (anyone_waits_for_bus()) bus_free_.notify(bus);
 }
 
-void ChannelController::advance(Die& die, sc_time now) {
-  const tlmx::FlashOpcode op = die.group[0].cmd->opcode;
-  switch (die.phase) {
+void ChannelController::advance(Die& die, Track& t, sc_time now) {
+  switch (t.phase) {
     case Phase::DmaIn:
-      set_phase(die, Phase::WantBusCmd, now);
-      die.ready_since = now;
+      set_phase(die, t, Phase::WantBusCmd, now);
+      t.ready_since = now;
       break;
-    case Phase::Array:  // the array operation is done: apply it to the NAND contents
-      for (const Op& o : die.group) {
-        tlmx::FlashCommand* c = o.cmd;
-        if (tlmx::is_read(op)) {
-          PageContent pc = array_.read(c->ppn);
-          c->lpn = pc.lpn;
-          c->token = pc.token;
-          ++*die.reads;
-        } else if (op == tlmx::FlashOpcode::Program) {
-          array_.program(c->ppn, c->lpn, c->token);
-          ++*die.programs;
-        } else {
-          array_.erase(cfg_.geometry.block_of(c->ppn));
-          ++*die.erases;
-        }
-      }
-      if (tlmx::is_read(op)) {
-        set_phase(die, Phase::WantBusOut, now);
-        die.ready_since = now;
-      } else {
-        finish(die, now);
+    case Phase::Array: end_array(die, now); break;
+    case Phase::DataOut: send_out(die, t, now); break;
+    case Phase::Loading:  // a cache program's data is in: it programs when the array is free
+      set_phase(die, t, Phase::Staged, now);
+      if (die.array.phase == Phase::Idle) {
+        die.array.group.swap(t.group);
+        set_phase(die, t, Phase::Idle, now);
+        begin_array(die, now, array_time(die.array));
       }
       break;
-    case Phase::DataOut: {  // the page register is empty: the die is free, the DMA runs on
-      const sc_time done = dma_transfer(die, tlm::TLM_WRITE_COMMAND, SC_ZERO_TIME);
-      Outgoing out{now + done, {}};
-      if (!spare_groups_.empty()) {
-        out.ops = std::move(spare_groups_.back());
-        spare_groups_.pop_back();
-      }
-      out.ops.swap(die.group);
-      outgoing_.push_back(std::move(out));
-      outgoing_done_.notify(done);  // keeps the earliest pending time
-      set_phase(die, Phase::Idle, now);
-      break;
-    }
+    case Phase::Suspending: set_phase(die, t, Phase::Idle, now); break;  // reads may go now
     default: break;
+  }
+}
+
+// The array time is over: apply the operation to the NAND contents, then hand a read's data to
+// the bus (through the cache register with cache read) or complete the program/erase.
+void ChannelController::end_array(Die& die, sc_time now) {
+  Track &a = die.array, &c = die.cache;
+  const tlmx::FlashOpcode op = a.opcode();
+  for (const Op& o : a.group) {
+    tlmx::FlashCommand* cmd = o.cmd;
+    if (tlmx::is_read(op)) {
+      PageContent pc = array_.read(cmd->ppn);
+      cmd->lpn = pc.lpn;
+      cmd->token = pc.token;
+      ++*die.reads;
+    } else if (op == tlmx::FlashOpcode::Program) {
+      array_.program(cmd->ppn, cmd->lpn, cmd->token);
+      ++*die.programs;
+    } else {
+      array_.erase(cfg_.geometry.block_of(cmd->ppn));
+      ++*die.erases;
+    }
+  }
+  if (tlmx::is_read(op)) {
+    if (!cfg_.nand.cache_read) {
+      set_phase(die, a, Phase::WantBusOut, now);
+      a.ready_since = now;
+    } else if (c.phase == Phase::Idle) {  // to the cache register: the array is free
+      c.group.swap(a.group);
+      ++*die.cache_ops;
+      set_phase(die, c, Phase::WantBusOut, now);
+      c.ready_since = now;
+      set_phase(die, a, Phase::Idle, now);
+    } else {
+      set_phase(die, a, Phase::WaitCache, now);
+    }
+    return;
+  }
+  die.reads_passed = 0;
+  set_phase(die, a, Phase::Idle, now);
+  respond(a.group);
+  a.group.clear();
+  if (c.phase == Phase::Staged) {  // the cached program starts at once
+    a.group.swap(c.group);
+    set_phase(die, c, Phase::Idle, now);
+    begin_array(die, now, array_time(a));
+  }
+}
+
+// A read's data is out of its register: the die can go on, the DMA to DRAM runs on.
+void ChannelController::send_out(Die& die, Track& t, sc_time now) {
+  const sc_time done = dma_transfer(die, t.group, tlm::TLM_WRITE_COMMAND);
+  Outgoing out{now + done, {}};
+  if (!spare_groups_.empty()) {
+    out.ops = std::move(spare_groups_.back());
+    spare_groups_.pop_back();
+  }
+  out.ops.swap(t.group);
+  outgoing_.push_back(std::move(out));
+  outgoing_done_.notify(done);  // keeps the earliest pending time
+  set_phase(die, t, Phase::Idle, now);
+  if (&t == &die.cache && die.array.phase == Phase::WaitCache) {  // the next read moves up
+    t.group.swap(die.array.group);
+    ++*die.cache_ops;
+    set_phase(die, t, Phase::WantBusOut, now);
+    t.ready_since = now;
+    set_phase(die, die.array, Phase::Idle, now);
   }
 }
 
@@ -314,12 +479,6 @@ void ChannelController::respond(const std::vector<Op>& ops) {
     o.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     flash_target->nb_transport_bw(*o.trans, phase, delay);
   }
-}
-
-void ChannelController::finish(Die& die, sc_time now) {
-  set_phase(die, Phase::Idle, now);
-  respond(die.group);
-  die.group.clear();
 }
 
 // Completes the reads whose DMA to DRAM is done, in the order their data left the dies, and
@@ -342,11 +501,7 @@ void ChannelController::complete_outgoing(sc_time now) {
 }
 
 void ChannelController::end_of_simulation_stats(sc_time end) {
-  for (auto& d : dies_)
-    if (d->phase == Phase::Array) {
-      *d->busy_ticks += (std::min(end, d->until) - d->busy_since).value();
-      d->busy_since = end;
-    }
+  for (auto& d : dies_) d->busy.cut(end);
 }
 
 }  // namespace ssd::hw

@@ -12,10 +12,20 @@
 // arbitration policy (channel.arbitration, hw/channel/bus_arbitration.h); which of a die's
 // queued commands runs next is the die queue policy (channel.scheduler, die_queue_policy.h).
 // A die is free for its next command once a read's data is out of its page register: the DMA
-// from the controller's buffer to DRAM runs on, and the read completes when it is done. With multiplane on, operations of the
-// same kind to the same page offset on different planes of a die run as one multi-plane
-// operation: one array time, command cycles and data transfer per plane (partners are looked
-// for among the first 32 queued commands, and may pass reads of their plane, nothing else).
+// from the controller's buffer to DRAM runs on, and the read completes when it is done. With
+// multiplane on, operations of the same kind to the same page offset on different planes of a
+// die run as one multi-plane operation: one array time, command cycles and data transfer per
+// plane (partners are looked for among the first 32 queued commands, and may pass reads of their
+// plane, nothing else).
+//
+// NAND command options (hw/nand/nand_timing.h, hw/channel/flash_die.h):
+//   cache read     a read whose tR ends moves to the cache register and leaves the array to the
+//                  die's next command if that is a read; its data out overlaps the next tR.
+//   cache program  while the array programs, the die's next command, if a program, gets its DMA
+//                  and data in; it starts tPROG as soon as the array is free.
+//   suspend        a read reaching a die in tPROG (tBERS) suspends it: t_suspend, then reads are
+//                  served (oldest first, those no queued program/erase of their block holds back),
+//                  then the operation resumes. Not while a cache program's data is on the bus.
 //
 // The NAND contents and rules live in the shared NandArray; an operation is applied to it when
 // its array time ends, and a rule violation stops the simulation with the array's message.
@@ -34,6 +44,7 @@
 #include "common/metrics.h"
 #include "hw/channel/bus_arbitration.h"
 #include "hw/channel/die_queue_policy.h"
+#include "hw/channel/flash_die.h"
 #include "hw/nand/nand_array.h"
 #include "hw/nand/nand_timing.h"
 #include "hw/stats.h"
@@ -65,39 +76,38 @@ class ChannelController : public sc_core::sc_module {
   void end_of_simulation_stats(sc_core::sc_time end);
 
  private:
-  // Array covers the command/address (+ data-in) bus phase and the array time after it;
-  // DataOut the data-out bus phase (the DMA to DRAM after it no longer holds the die).
-  enum class Phase : std::uint8_t { Idle, DmaIn, WantBusCmd, Array, WantBusOut, DataOut };
+  using Phase = DiePhase;
   using Op = QueuedCommand;
+  using Die = FlashDie;
+  using Track = DieTrack;
   // Reads whose data is out of the die, completing when their DMA to DRAM is done.
   struct Outgoing {
     sc_core::sc_time done;
     std::vector<Op> ops;
   };
-  struct Die {
-    std::uint32_t index = 0;
-    std::deque<QueuedCommand> queue;
-    std::vector<Op> group;  // the operation (or multi-plane group) in progress
-    Phase phase = Phase::Idle;
-    sc_core::sc_time until, ready_since, busy_since;
-    sc_core::sc_event event;
-    tlm::tlm_generic_payload dma_trans;
-    std::uint64_t *busy_ticks = nullptr, *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr;
-    int vcd_state = -1, vcd_queue = -1;
-  };
+  // What a track may start now: anything; the policy's next command only if it is a read (cache
+  // read) or a program (cache program); the oldest read nothing holds back (a suspended die).
+  enum class Pick : std::uint8_t { Any, NextIfRead, NextIfProgram, OldestFreeRead };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void step();
-  void advance(Die& die, sc_core::sc_time now);
-  void start(Die& die, sc_core::sc_time now);
-  bool pick_group(Die& die, sc_core::sc_time now);  // false: the die waits for a partner
+  void advance(Die& die, Track& t, sc_core::sc_time now);
+  void end_array(Die& die, sc_core::sc_time now);
+  void schedule(Die& die, sc_core::sc_time now);
+  bool start(Die& die, Track& t, Pick pick, sc_core::sc_time now);  // false: nothing started
+  bool pick_group(Die& die, Track& t, Pick pick, sc_core::sc_time now);  // false: nothing to start yet
+  bool try_suspend(Die& die, sc_core::sc_time now);
+  void resume(Die& die, sc_core::sc_time now);
+  void begin_array(Die& die, sc_core::sc_time from, sc_core::sc_time array_time);
+  sc_core::sc_time array_time(const Track& t) const;
   void arbitrate(sc_core::sc_time now);
-  void finish(Die& die, sc_core::sc_time now);
+  void grant(Die& die, Track& t, sc_core::sc_time now);
   void respond(const std::vector<Op>& ops);
+  void send_out(Die& die, Track& t, sc_core::sc_time now);
   void complete_outgoing(sc_core::sc_time now);
-  sc_core::sc_time dma_transfer(Die& die, tlm::tlm_command command, sc_core::sc_time start);
-  void set_phase(Die& die, Phase p, sc_core::sc_time now);
-  void trace_state(Die& die, std::uint64_t code, sc_core::sc_time at);
+  sc_core::sc_time dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command);
+  void set_phase(Die& die, Track& t, Phase p, sc_core::sc_time now);
+  void trace_state(Die& die, const Track& t, std::uint64_t code, sc_core::sc_time at);
   bool anyone_waits_for_bus() const;
   std::uint32_t data_bytes(tlmx::FlashOpcode op) const;  // moved per plane: page, or spare area only
   void trace_queue(Die& die);
@@ -105,8 +115,8 @@ class ChannelController : public sc_core::sc_module {
   ChannelControllerConfig cfg_;
   std::unique_ptr<DieQueuePolicy> queue_policy_;
   std::unique_ptr<BusArbitration> arbitration_;
-  std::vector<BusRequest> waiting_;     // arbitration scratch: dies waiting for the bus
-  std::vector<Die*> waiting_dies_;
+  std::vector<BusRequest> waiting_;     // arbitration scratch: tracks waiting for the bus
+  std::vector<std::pair<Die*, Track*>> waiting_tracks_;
   std::vector<Outgoing> outgoing_;      // unordered; a handful at most
   std::vector<std::vector<Op>> spare_groups_;  // recycled vectors (no allocation per read)
   sc_core::sc_event outgoing_done_;

@@ -15,15 +15,8 @@ class ReadFirst final : public DieQueuePolicy {
  public:
   explicit ReadFirst(const FlashGeometry& g) : g_(g) {}
   std::size_t next(const std::deque<QueuedCommand>& queue) const override {
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-      const tlmx::FlashCommand* c = queue[i].cmd;
-      if (!tlmx::is_read(c->opcode)) continue;
-      const BlockId b = g_.block_of(c->ppn);
-      bool blocked = false;  // an earlier program/erase of the same block keeps its place
-      for (std::size_t j = 0; j < i && !blocked; ++j) blocked = g_.block_of(queue[j].cmd->ppn) == b;
-      if (!blocked) return i;
-    }
-    return 0;
+    const std::size_t i = first_free_read(queue, g_);
+    return i < queue.size() ? i : 0;
   }
 
  private:
@@ -31,6 +24,18 @@ class ReadFirst final : public DieQueuePolicy {
 };
 
 }  // namespace
+
+std::size_t first_free_read(const std::deque<QueuedCommand>& queue, const FlashGeometry& g) {
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const tlmx::FlashCommand* c = queue[i].cmd;
+    if (!tlmx::is_read(c->opcode)) continue;
+    const BlockId b = g.block_of(c->ppn);
+    bool blocked = false;  // an earlier program/erase of the same block keeps its place
+    for (std::size_t j = 0; j < i && !blocked; ++j) blocked = g.block_of(queue[j].cmd->ppn) == b;
+    if (!blocked) return i;
+  }
+  return queue.size();
+}
 
 const std::vector<std::string>& die_queue_policy_names() {
   static const std::vector<std::string> names = {"fifo", "read_first"};

@@ -31,6 +31,10 @@ class DieQueuePolicy {
   virtual std::size_t next(const std::deque<QueuedCommand>& queue) const = 0;
 };
 
+// The index of the oldest read in `queue` that no earlier program or erase of its block holds
+// back (reads may overtake writes of other blocks); queue.size() when there is none.
+std::size_t first_free_read(const std::deque<QueuedCommand>& queue, const FlashGeometry& geometry);
+
 // Throws std::invalid_argument for a name not in die_queue_policy_names().
 std::unique_ptr<DieQueuePolicy> make_die_queue_policy(const std::string& name, const FlashGeometry& geometry);
 const std::vector<std::string>& die_queue_policy_names();

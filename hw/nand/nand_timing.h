@@ -23,6 +23,20 @@ struct NandTiming {
   // arrived for a partner before starting it alone (the firmware issues a die's plane pair a
   // few microseconds apart); zero starts at once.
   sc_core::sc_time multiplane_wait = sc_core::SC_ZERO_TIME;
+  // ONFI cache commands: cache read overlaps the next page's tR with the data out of the last
+  // (read page cache random, 00h-address-31h); cache program overlaps the next page's data in
+  // with tPROG of the last (80h-address-data-15h). The copy between the page and cache registers
+  // (tRCBSY/tCBSY, a few microseconds) is taken as instantaneous.
+  bool cache_read = false;
+  bool cache_program = false;
+  // Suspend for reads: a read reaching a die that programs (erases) suspends the operation,
+  // which resumes, owing the array time it had left plus t_resume, when no read waits or
+  // suspend_max_reads reads have passed it (so a stream of reads cannot starve it).
+  bool program_suspend = false;
+  bool erase_suspend = false;
+  sc_core::sc_time t_suspend{20, sc_core::SC_US};
+  sc_core::sc_time t_resume{10, sc_core::SC_US};
+  std::uint32_t suspend_max_reads = 8;
 
   std::size_t page_type(std::uint32_t page_in_block) const { return page_in_block % t_read.size(); }
   sc_core::sc_time read_time(std::uint32_t page) const { return t_read[page_type(page)]; }
