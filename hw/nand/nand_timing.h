@@ -19,9 +19,9 @@ struct NandTiming {
   std::uint32_t erase_cmd_cycles = 5;
   sc_core::sc_time cmd_cycle{10, sc_core::SC_NS};
   bool multiplane = true;  // combine same-kind operations on different planes of a die
-  // An idle die holding one command and no partner for it waits this long after the command
-  // arrived for a partner before starting it alone (the firmware issues a die's plane pair a
-  // few microseconds apart); zero starts at once.
+  // A die about to start a lone program with no partner for it waits this long after the
+  // program arrived for a partner on another plane before starting it alone (the firmware issues
+  // a die's plane pair a few microseconds apart); zero starts at once. Reads never wait.
   sc_core::sc_time multiplane_wait = sc_core::SC_ZERO_TIME;
   // ONFI cache commands: cache read overlaps the next page's tR with the data out of the last
   // (read page cache random, 00h-address-31h); cache program overlaps the next page's data in

@@ -59,8 +59,8 @@ const std::vector<Parameter>& platform_parameters() {
                  "operation",
                  [](C& c, bool v) { c.nand.multiplane = v; }),
       quantity_param("nand.multiplane_wait_us", "us", 0, 1e6, false, 0,
-                     "an idle die waits this long after a lone command arrived for a partner on another plane "
-                     "before starting it alone (0: never waits)",
+                     "a die waits this long after a lone program arrived for a partner on another plane "
+                     "before starting it alone (0: never waits; reads never wait)",
                      [](C& c, double v) { c.nand.multiplane_wait = sc_time(v, sc_core::SC_US); }),
       flag_param("nand.cache_read", false,
                  "cache read: the next read's tR overlaps the data out of the last (ONFI read cache random)",

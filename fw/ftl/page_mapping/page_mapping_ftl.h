@@ -11,7 +11,10 @@
 //     moving to the next die in channel-first order. Pairs form when the die waits for the
 //     second (nand.multiplane_wait_us): 8 KiB random writes at QD64 on 8x4 dies reach 695 MB/s
 //     with a 50 us wait against 375 channel-first, but with no wait, on 8x8, 496 against 726
-//     (a lone write then runs alone and its partner queues behind it), so it is not the default.
+//     (a lone write then runs alone and its partner queues behind it), and at QD16 (4 KiB
+//     writes, default platform) with a 20 us wait 56 MB/s against 72 (half as many dies work),
+//     so it is not the default: what pays at every queue depth is an allocation that pairs
+//     planes only when every die is busy (not built yet; see issue 13's notes).
 // - Greedy GC per plane, started when the plane's free blocks fall below
 //   ftl.gc_threshold_blocks, one victim at a time per plane. ftl.gc_pacing says when its copies
 //   are issued:
