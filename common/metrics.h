@@ -17,6 +17,7 @@
 #include <string>
 
 #include "common/histogram.h"
+#include "common/busy_time.h"
 #include "common/interval_series.h"
 
 namespace ssd {
@@ -32,9 +33,10 @@ class MetricSet {
     return *p;
   }
 
-  // Kernel ticks the part was busy; the report shows them as the fraction of the run under
-  // this name ("busy_fraction", "utilization").
-  std::uint64_t& busy(const std::string& fraction_name) { return busy_[fraction_name]; }
+  // When the part was busy (kernel ticks); the report shows the total as the fraction of the run
+  // under this name ("busy_fraction", "utilization") and the share per interval in
+  // utilization.over_time.
+  BusyTime& busy(const std::string& fraction_name) { return busy_[fraction_name]; }
   // Kernel ticks spent (waiting, computing); the report shows microseconds under name + "_us".
   std::uint64_t& duration(const std::string& name) { return durations_[name]; }
 
@@ -47,7 +49,7 @@ class MetricSet {
   void reset() {
     for (auto& [name, v] : counters_) v = 0;
     for (auto& [name, v] : gauges_) v = 0;
-    for (auto& [name, v] : busy_) v = 0;
+    for (auto& [name, v] : busy_) v.reset();
     for (auto& [name, v] : durations_) v = 0;
     for (auto& [name, h] : histograms_) *h = LatencyHistogram();
     for (auto& [name, s] : series_) s->reset();
@@ -55,7 +57,7 @@ class MetricSet {
 
   const std::map<std::string, std::uint64_t>& counters() const { return counters_; }
   const std::map<std::string, double>& gauges() const { return gauges_; }
-  const std::map<std::string, std::uint64_t>& busy() const { return busy_; }
+  const std::map<std::string, BusyTime>& busy() const { return busy_; }
   const std::map<std::string, std::uint64_t>& durations() const { return durations_; }
   const std::map<std::string, std::unique_ptr<LatencyHistogram>>& histograms() const { return histograms_; }
   const std::map<std::string, std::unique_ptr<IntervalSeries>>& series() const { return series_; }
@@ -74,7 +76,8 @@ class MetricSet {
  private:
   std::map<std::string, std::uint64_t> counters_;
   std::map<std::string, double> gauges_;
-  std::map<std::string, std::uint64_t> busy_, durations_;
+  std::map<std::string, BusyTime> busy_;
+  std::map<std::string, std::uint64_t> durations_;
   std::map<std::string, std::unique_ptr<LatencyHistogram>> histograms_;
   std::map<std::string, std::unique_ptr<IntervalSeries>> series_;
   std::optional<Placement> placement_;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Plots from an ssdsim report (results/report.json): the latency CDF, throughput and latency
-over time, how busy each channel's dies were, and the erase-count histogram (wear).
+over time with how busy each resource was, how busy each channel's dies were, and the erase-count histogram (wear).
 
 Usage: tools/plot_report.py REPORT [--out DIR] [--format png|svg]
 Writes DIR/latency_cdf.FMT, over_time.FMT, die_busy.FMT and erase_counts.FMT (DIR defaults to
@@ -42,8 +42,14 @@ def over_time(report, axes):
     axes[1].plot(t, [p["mean_latency_us"] for p in series["points"]], label="mean", drawstyle="steps-post")
     axes[1].plot(t, [p["max_latency_us"] for p in series["points"]], label="max", drawstyle="steps-post", alpha=0.6)
     axes[1].set_ylabel("latency (us)")
-    axes[1].set_xlabel(f"simulated time (s), {series['interval_s'] * 1000:g} ms intervals")
     axes[1].legend()
+    busy = report["utilization"]["over_time"]
+    for name, shares in sorted(busy["series"].items()):
+        axes[2].plot(busy["start_s"], [100 * s for s in shares], label=name, drawstyle="steps-post")
+    axes[2].set_ylabel("busy (% of interval)")
+    axes[2].set_xlabel(f"simulated time (s); host {series['interval_s'] * 1000:g} ms, "
+                       f"busy {busy['interval_s'] * 1000:g} ms intervals")
+    axes[2].legend(fontsize=6, ncol=3)
     for ax in axes:
         ax.grid(True, alpha=0.3)
 
@@ -87,7 +93,7 @@ def main():
 
     figures = {
         "latency_cdf": (1, lambda fig, axes: latency_cdf(report, axes[0])),
-        "over_time": (2, lambda fig, axes: over_time(report, axes)),
+        "over_time": (3, lambda fig, axes: over_time(report, axes)),
         "die_busy": (1, lambda fig, axes: die_busy(report, axes[0])),
         "erase_counts": (1, lambda fig, axes: erase_counts(report, axes[0])),
     }

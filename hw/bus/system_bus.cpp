@@ -15,7 +15,7 @@ SystemBus::SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config
       targets("targets"),
       cfg_(config),
       cycle_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
-      busy_ticks_(stats_of(*this, metrics).busy("busy_fraction")),
+      busy_(stats_of(*this, metrics).busy("busy_fraction")),
       wait_ticks_(stats_of(*this, metrics).duration("wait")),
       transfers_(stats_of(*this, metrics).counter("transfers")),
       bytes_(stats_of(*this, metrics).counter("bytes")) {
@@ -42,7 +42,7 @@ void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay
   const auto occupancy = static_cast<std::uint64_t>(std::llround(cycle_ticks_ * double(beats)));
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
   wait_ticks_ += start - arrival;
-  busy_ticks_ += occupancy;
+  busy_.add(start, start + occupancy);
   ++transfers_;
   bytes_ += trans.get_data_length();
   delay = sc_time::from_value(start + occupancy - now);

@@ -47,7 +47,8 @@ class SystemBus : public sc_core::sc_module {
   double cycle_ticks_;  // a bus cycle in kernel ticks, unrounded
   tlmx::BusyCalendar calendar_;
   std::vector<Range> map_;
-  std::uint64_t &busy_ticks_, &wait_ticks_, &transfers_, &bytes_;
+  BusyTime& busy_;
+  std::uint64_t &wait_ticks_, &transfers_, &bytes_;
 };
 
 }  // namespace ssd::hw

@@ -33,7 +33,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       array_(array),
       vcd_(vcd),
       posted_("posted"),
-      bus_busy_ticks_(stats_of(*this, metrics).busy("busy_fraction")),
+      bus_busy_(stats_of(*this, metrics).busy("busy_fraction")),
       bus_transfers_(stats_of(*this, metrics).counter("transfers")),
       first_die_(config.channel * config.geometry.dies_per_channel()) {
   flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
@@ -376,7 +376,7 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
     }
   }
   bus_free_at_ = now + bus;
-  bus_busy_ticks_ += bus.value();
+  bus_busy_.add(now.value(), bus_free_at_.value());
   ++bus_transfers_;
   if (vcd_) {
     vcd_->change_at(vcd_owner_, die.index + 1, ticks(now));

@@ -127,7 +127,8 @@ class ChannelController : public sc_core::sc_module {
   sc_core::sc_time bus_free_at_;
   sc_core::sc_event bus_free_;  // notified only when a die waits for the bus
   std::vector<unsigned char> dma_dummy_;
-  std::uint64_t &bus_busy_ticks_, &bus_transfers_;
+  BusyTime& bus_busy_;
+  std::uint64_t& bus_transfers_;
   int vcd_owner_ = -1;
   std::uint32_t first_die_;  // global index of this channel's die 0
 };

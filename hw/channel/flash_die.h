@@ -19,6 +19,7 @@
 #include <tlm>
 #include <vector>
 
+#include "common/busy_time.h"
 #include "hw/channel/die_queue_policy.h"
 
 namespace ssd::hw {
@@ -40,22 +41,22 @@ enum class DiePhase : std::uint8_t {
 // cache register may work at once; the die counts once).
 class BusyUnion {
  public:
-  explicit BusyUnion(std::uint64_t* ticks = nullptr) : ticks_(ticks) {}
+  explicit BusyUnion(BusyTime* busy = nullptr) : busy_(busy) {}
   void add(sc_core::sc_time from, sc_core::sc_time to) {
     const sc_core::sc_time start = std::max(from, mark_);
     if (to <= start) return;
-    *ticks_ += (to - start).value();
+    busy_->add(start.value(), to.value());
     mark_ = to;
   }
   // The work counted beyond `at` did not happen (a suspended operation; the end of the run).
   void cut(sc_core::sc_time at) {
     if (mark_ <= at) return;
-    *ticks_ -= (mark_ - at).value();
+    busy_->remove(at.value(), mark_.value());
     mark_ = at;
   }
 
  private:
-  std::uint64_t* ticks_;
+  BusyTime* busy_;
   sc_core::sc_time mark_ = sc_core::SC_ZERO_TIME;
 };
 

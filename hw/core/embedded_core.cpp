@@ -31,7 +31,7 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
     MetricSet& m = stats_of(*this, "core" + std::to_string(k), metrics);
     m.report_as("per_core", k);
     Core& c = cores_[k];
-    c.busy_ticks = &m.busy("utilization");
+    c.busy = &m.busy("utilization");
     c.compute_ticks = &m.duration("compute");
     c.memory_wait_ticks = &m.duration("memory_wait");
     c.idle_ticks = &m.duration("idle");
@@ -50,7 +50,7 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
 void EmbeddedCore::post(Job job, JobHint hint) {
   const sc_time now = sc_core::sc_time_stamp();
   for (unsigned k = 0; k < cores_.size(); ++k)
-    loads_[k] = CoreLoad{cores_[k].busy_until > now, cores_[k].waiting.size(), *cores_[k].busy_ticks};
+    loads_[k] = CoreLoad{cores_[k].busy_until > now, cores_[k].waiting.size(), cores_[k].busy->ticks()};
   const unsigned k = dispatch_->assign(hint, loads_);
   sc_time ready;  // when a core can start this job (at the earliest)
   if (k == CoreDispatch::kSharedQueue) {
@@ -122,7 +122,7 @@ void EmbeddedCore::run_jobs(unsigned core, sc_time now) {
   in_job_ = false;
   const sc_time spent = offset_;
   offset_ = sc_core::SC_ZERO_TIME;
-  *c.busy_ticks += spent.value();
+  c.busy->add(now.value(), (now + spent).value());
   c.busy_until = now + spent;
   if (vcd_) {  // the falling edge is known now: traced ahead, never woken for (observers never perturb)
     vcd_->change(c.vcd_busy, 1);
@@ -158,7 +158,7 @@ sc_time EmbeddedCore::drained_at() const {
 
 void EmbeddedCore::finalize(sc_time end) {
   const std::uint64_t elapsed = std::max(end, drained_at()).value();
-  for (Core& c : cores_) *c.idle_ticks = elapsed - *c.busy_ticks;
+  for (Core& c : cores_) *c.idle_ticks = elapsed - c.busy->ticks();
 }
 
 }  // namespace ssd::hw

@@ -70,7 +70,8 @@ class EmbeddedCore : public sc_core::sc_module {
   struct Core {
     sc_core::sc_time busy_until;
     std::deque<Job> waiting;  // assigned to this core by the dispatch policy
-    std::uint64_t *busy_ticks, *compute_ticks, *memory_wait_ticks, *idle_ticks, *cycles, *table_accesses, *jobs;
+    BusyTime* busy;
+    std::uint64_t *compute_ticks, *memory_wait_ticks, *idle_ticks, *cycles, *table_accesses, *jobs;
     int vcd_busy = -1;
   };
   void schedule();                      // the method process: starts what can start, arms the next wake-up

@@ -33,8 +33,8 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
       bytes_up_(stats_of(*this, metrics).counter("bytes_to_host")),
       link_wait_ticks_(stats_of(*this, metrics).duration("link_wait")),
       vcd_(vcd) {
-  down_.busy_ticks = &stats_of(*this, metrics).busy("to_device_busy_fraction");
-  up_.busy_ticks = &stats_of(*this, metrics).busy("to_host_busy_fraction");
+  down_.busy = &stats_of(*this, metrics).busy("to_device_busy_fraction");
+  up_.busy = &stats_of(*this, metrics).busy("to_host_busy_fraction");
   host.register_nb_transport_fw(this, &HostInterface::nb_transport_fw);
   firmware_requests.register_nb_transport_fw(this, &HostInterface::firmware_request);
   fetched_ = new tlmx::FetchedCommand;
@@ -58,7 +58,7 @@ sc_time HostInterface::link(Direction& dir, sc_time ready, std::uint64_t bytes) 
   const std::uint64_t duration = static_cast<std::uint64_t>(double(bytes) / cfg_.bytes_per_second() / tlmx::ticks_to_seconds(1) + 0.5);
   const std::uint64_t start = dir.calendar.book(ready.value(), duration, sc_core::sc_time_stamp().value());
   link_wait_ticks_ += start - ready.value();
-  *dir.busy_ticks += duration;
+  dir.busy->add(start, start + duration);
   return sc_time::from_value(start + duration) + cfg_.latency;
 }
 

@@ -59,7 +59,7 @@ class HostInterface : public sc_core::sc_module {
   };
   struct Direction {
     tlmx::BusyCalendar calendar;
-    std::uint64_t* busy_ticks = nullptr;  // time the direction carried data
+    BusyTime* busy = nullptr;  // when the direction carried data
   };
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum firmware_request(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);

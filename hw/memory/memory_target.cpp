@@ -15,7 +15,7 @@ MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& con
       reads_(stats_of(*this, metrics).counter("reads")),
       writes_(stats_of(*this, metrics).counter("writes")),
       bytes_(stats_of(*this, metrics).counter("bytes")),
-      busy_ticks_(stats_of(*this, metrics).busy("busy_fraction")),
+      busy_(stats_of(*this, metrics).busy("busy_fraction")),
       wait_ticks_(stats_of(*this, metrics).duration("wait")) {
   stats_of(*this, metrics).report_as(basename());  // "sram", "dram"
   socket.register_b_transport(this, &MemoryTarget::b_transport);
@@ -34,7 +34,7 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
                                                             (cfg_.bandwidth_mbps * 1e6) / tlmx::ticks_to_seconds(1) + 0.5);
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
   wait_ticks_ += start - arrival;
-  busy_ticks_ += occupancy;
+  busy_.add(start, start + occupancy);
   (trans.is_read() ? reads_ : writes_)++;
   bytes_ += trans.get_data_length();
   delay = sc_time::from_value(start + occupancy - now);

@@ -36,7 +36,9 @@ class MemoryTarget : public sc_core::sc_module {
 
   MemoryConfig cfg_;
   tlmx::BusyCalendar calendar_;
-  std::uint64_t &reads_, &writes_, &bytes_, &busy_ticks_, &wait_ticks_;
+  std::uint64_t &reads_, &writes_, &bytes_;
+  BusyTime& busy_;
+  std::uint64_t& wait_ticks_;
 };
 
 }  // namespace ssd::hw

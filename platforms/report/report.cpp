@@ -195,6 +195,16 @@ json hardware_section(const MetricsRegistry& metrics, const RunFacts& f) {
   return hw;
 }
 
+// Busy shares over the run, on host.over_time's intervals or coarser.
+json utilization_over_time_section(const MetricsRegistry& metrics, double hw_seconds) {
+  std::vector<const BusyTime*> series;
+  const json tree = placed_busy_series(metrics, series);
+  const double tick_s = tlmx::ticks_to_seconds(1);
+  const auto host_interval_ticks =
+      std::uint64_t(double(metrics.sets().at("host")->series().at("completions")->length_ns()) * 1e-9 / tick_s + 0.5);
+  return utilization_over_time(tree, series, std::uint64_t(hw_seconds / tick_s + 0.5), host_interval_ticks);
+}
+
 json simulation_section(const RunFacts& f, std::uint64_t requests) {
   return {{"wall_seconds", f.wall_seconds},
           {"precondition_wall_seconds", f.precondition_wall_seconds},
@@ -213,6 +223,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["ftl_metrics"] = ftl_section(metrics);
   r["hardware"] = hardware_section(metrics, f);
   r["utilization"] = utilization_section(r["hardware"]);
+  r["utilization"]["over_time"] = utilization_over_time_section(metrics, r["hardware"]["simulated_seconds"]);
   r["firmware_profile"] = firmware_profile_section(metrics);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());

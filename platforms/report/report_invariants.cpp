@@ -56,6 +56,12 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
   for (std::size_t k = 0; k < hw["cores"]["per_core"].size(); ++k)
     at_most_one(hw["cores"]["per_core"][k]["utilization"], fmt::format("hardware.cores.per_core[{}].utilization", k));
 
+  const json& over_time = r["utilization"]["over_time"];
+  for (const auto& [name, shares] : over_time["series"].items())
+    for (std::size_t j = 0; j < shares.size(); ++j)
+      at_most_one(shares[j], fmt::format("utilization.over_time.series[\"{}\"][{}] (from {} s)", name, j,
+                                         over_time["start_s"][j].get<double>()));
+
   const std::uint64_t completed = host["requests"].get<std::uint64_t>();
   if (completed != workload.requests)
     violated("requests completed equal requests issued",

@@ -25,7 +25,7 @@ json set_figures(const MetricSet& set, double end_ticks) {
   json j = json::object();
   for (const auto& [k, v] : set.counters()) j[k] = v;
   for (const auto& [k, v] : set.gauges()) j[k] = v;
-  for (const auto& [k, ticks] : set.busy()) j[k] = double(ticks) / end_ticks;
+  for (const auto& [k, busy] : set.busy()) j[k] = double(busy.ticks()) / end_ticks;
   for (const auto& [k, ticks] : set.durations()) j[k + "_us"] = tlmx::ticks_to_seconds(ticks) * 1e6;
   for (const auto& [k, h] : set.histograms()) j[k] = distribution_json(*h);
   return j;
@@ -52,20 +52,36 @@ std::string placed_parent(const MetricsRegistry& metrics, std::string path) {
   return "";
 }
 
-}  // namespace
-
-json placed_statistics_json(const MetricsRegistry& metrics, double end_ticks) {
+// The placed sets nested as the SystemC hierarchy nests them, each set's node made by `figures`.
+json placed_tree(const MetricsRegistry& metrics, const std::function<json(const MetricSet&)>& figures) {
   std::map<std::string, std::vector<const std::string*>> children;  // parent path -> placed children
   for (const auto& [path, set] : metrics.sets())
     if (set->placement()) children[placed_parent(metrics, path)].push_back(&path);
   std::function<json(const std::string&, json)> add_children = [&](const std::string& parent, json node) {
     for (const std::string* path : children[parent]) {
       const MetricSet& set = *metrics.sets().at(*path);
-      place(node, *set.placement(), add_children(*path, set_figures(set, end_ticks)));
+      place(node, *set.placement(), add_children(*path, figures(set)));
     }
     return node;
   };
   return add_children("", json::object());
+}
+
+}  // namespace
+
+json placed_statistics_json(const MetricsRegistry& metrics, double end_ticks) {
+  return placed_tree(metrics, [&](const MetricSet& set) { return set_figures(set, end_ticks); });
+}
+
+json placed_busy_series(const MetricsRegistry& metrics, std::vector<const BusyTime*>& series) {
+  return placed_tree(metrics, [&](const MetricSet& set) {
+    json j = json::object();
+    for (const auto& [k, busy] : set.busy()) {
+      j[k] = series.size();
+      series.push_back(&busy);
+    }
+    return j;
+  });
 }
 
 }  // namespace ssd::platform

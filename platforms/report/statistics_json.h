@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "common/histogram.h"
 #include "common/metrics.h"
@@ -12,6 +13,10 @@
 namespace ssd::platform {
 
 nlohmann::json placed_statistics_json(const MetricsRegistry& metrics, double end_ticks);
+
+// The same tree with only the busy-time figures, each an index into `series` (filled here), so
+// the busy time over the run can be named exactly as the busy fractions are.
+nlohmann::json placed_busy_series(const MetricsRegistry& metrics, std::vector<const BusyTime*>& series);
 
 // A distribution of counts (not times): its figures as they are.
 nlohmann::json distribution_json(const LatencyHistogram& h);

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "tlm/time_base.h"
+
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <regex>
 
 namespace ssd::platform {
 
@@ -79,6 +83,51 @@ json utilization_section(const json& hardware) {
   u["busiest"] = {{"resource", busiest}, {"busy_fraction", std::max(share, 0.0)}};
   u["bound"] = share >= kBoundBusyShare;
   return u;
+}
+
+static_assert(BusyTime::kInitialIntervalTicks * tlmx::kTickPicoseconds == 1e9, "BusyTime's first interval is 1 ms");
+
+json utilization_over_time(const json& busy_tree, const std::vector<const BusyTime*>& series, std::uint64_t end_ticks,
+                            std::uint64_t min_interval_ticks) {
+  json names = json::object();  // resource name -> index into series
+  collect(busy_tree, "", names);
+  std::uint64_t length = std::max<std::uint64_t>(min_interval_ticks, BusyTime::kInitialIntervalTicks);
+  for (const BusyTime* b : series) length = std::max(length, b->interval_ticks());
+  while ((end_ticks + length - 1) / length > BusyTime::kMaxIntervals) length *= 2;
+  const std::size_t points = end_ticks ? (end_ticks + length - 1) / length : 0;
+
+  // One resource's busy share per interval: its own intervals summed into the common ones, each
+  // divided by the interval's length (the last one only up to the end of the run).
+  auto shares = [&](const BusyTime& b) {
+    std::vector<double> busy(points, 0.0);
+    const std::uint64_t per = length / b.interval_ticks();  // both are 1 ms doubled, so this divides
+    for (std::size_t i = 0; i < b.per_interval().size() && i / per < points; ++i)
+      busy[i / per] += double(b.per_interval()[i]);
+    for (std::size_t j = 0; j < points; ++j)
+      busy[j] /= double(std::min<std::uint64_t>(end_ticks, (j + 1) * length) - j * length);
+    return busy;
+  };
+  // Dies and channels are summarized by their mean and their busiest, the rest shown one by one.
+  const std::regex die(R"(channel \d+ die \d+)"), channel(R"(channel \d+)");
+  std::map<std::string, std::vector<std::vector<double>>> groups;
+  json out_series = json::object();
+  for (const auto& [name, index] : names.items()) {
+    std::vector<double> s = shares(*series.at(index.get<std::size_t>()));
+    if (std::regex_match(name, die)) groups["dies"].push_back(std::move(s));
+    else if (std::regex_match(name, channel)) groups["channels"].push_back(std::move(s));
+    else out_series[name] = std::move(s);
+  }
+  for (const auto& [group, members] : groups) {
+    std::vector<double> mean(points, 0.0), max(points, 0.0);
+    for (const auto& m : members)
+      for (std::size_t j = 0; j < points; ++j) mean[j] += m[j] / double(members.size()), max[j] = std::max(max[j], m[j]);
+    out_series[group + " (mean)"] = std::move(mean);
+    out_series[group + " (max)"] = std::move(max);
+  }
+  const double interval_s = tlmx::ticks_to_seconds(length);
+  std::vector<double> start(points);
+  for (std::size_t j = 0; j < points; ++j) start[j] = double(j) * interval_s;
+  return {{"interval_s", interval_s}, {"start_s", start}, {"series", out_series}};
 }
 
 std::string bottleneck_text(const json& u) {

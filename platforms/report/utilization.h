@@ -5,7 +5,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
+#include <vector>
+
+#include "common/busy_time.h"
 
 namespace ssd::platform {
 
@@ -17,6 +21,15 @@ inline constexpr double kBoundBusyShare = 0.9;
 //  "bound": busiest >= kBoundBusyShare}. Names follow the hardware section: "channel 0",
 // "channel 0 die 3", "system bus", "dram", "host link (to device)", "core 1", ...
 nlohmann::json utilization_section(const nlohmann::json& hardware);
+
+// How busy each resource was over the run: {"interval_s", "start_s": [...], "series": {name:
+// [busy share per interval]}}, named as in utilization_section (busy_tree and series from
+// placed_busy_series), the dies and the channels as "dies (mean)", "dies (max)", "channels
+// (mean)", "channels (max)". The interval is the coarsest of the resources' (1 ms doubled as a
+// run grows) and at least min_interval_ticks (host.over_time's, so the two line up); the last
+// interval's share is of its part before end_ticks.
+nlohmann::json utilization_over_time(const nlohmann::json& busy_tree, const std::vector<const BusyTime*>& series,
+                                     std::uint64_t end_ticks, std::uint64_t min_interval_ticks);
 
 // One line for the summary: "bound by channel 0 (99.1% busy)" or why it is not bound.
 std::string bottleneck_text(const nlohmann::json& utilization);

@@ -2,6 +2,8 @@
 // summary's bottleneck line name the saturated resource, and say so when none is.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "cli_support.h"
 
 using namespace ssd::cli;
@@ -65,6 +67,25 @@ TEST_CASE("bottleneck: the bundled trace on the default drive is bound by no res
     INFO(name);
     CHECK(u["resources"].contains(name));
   }
+  // Over time: each series, integrated over the run, is the resource's busy share of the run.
+  const json& t = u["over_time"];
+  const double end = o.report["hardware"]["simulated_seconds"].get<double>(), dt = t["interval_s"].get<double>();
+  auto integral = [&](const json& shares) {
+    double busy = 0;
+    for (std::size_t j = 0; j < shares.size(); ++j)
+      busy += shares[j].get<double>() * (std::min(end, (double(j) + 1) * dt) - double(j) * dt);
+    return busy / end;
+  };
+  REQUIRE(t["start_s"].size() == std::size_t(std::ceil(end / dt - 1e-9)));
+  for (const char* name : {"system bus", "sram", "dram", "host link (to device)", "host link (to host)", "core 0"}) {
+    INFO(name);
+    CHECK(integral(t["series"][name]) == Approx(u["resources"][name].get<double>()).epsilon(1e-6));
+  }
+  CHECK(integral(t["series"]["dies (mean)"]) == Approx(u["dies"]["mean"].get<double>()).epsilon(1e-6));
+  double channels = 0;
+  for (int c = 0; c < 8; ++c) channels += u["resources"]["channel " + std::to_string(c)].get<double>() / 8;
+  CHECK(integral(t["series"]["channels (mean)"]) == Approx(channels).epsilon(1e-6));
+  CHECK(integral(t["series"]["dies (max)"]) >= u["dies"]["max"].get<double>() - 1e-9);
 }
 
 TEST_CASE("firmware profile: cycles per kind of work, in closed form, adding up to the cores' cycles",

@@ -41,7 +41,7 @@ TEST_CASE("Way interleaving scales with W until the channel bus bound", "[model]
     CHECK(measured == Approx(closed_form).epsilon(0.02));
     // The bus-bound regime is the one where the channel is (almost) always busy.
     const double bus_busy =
-        ssd::tlmx::ticks_to_seconds(b.metrics.set(b.ctrl.name()).busy("busy_fraction")) / b.script.last_done().to_seconds();
+        ssd::tlmx::ticks_to_seconds(b.metrics.set(b.ctrl.name()).busy("busy_fraction").ticks()) / b.script.last_done().to_seconds();
     if (W / cycle > 1.0 / bus) CHECK(bus_busy > 0.97);
     if (W <= 4) CHECK(bus_busy < 0.5);
   }

@@ -130,8 +130,8 @@ TEST_CASE("least_loaded: fewest jobs first, then the least busy time, balances b
   CoreBench burst("burst", 2, "least_loaded", stream(5, 1000, 0));
   sc_core::sc_start();
   CHECK(least.cores_run() == std::vector<unsigned>{0, 1, 1, 1, 0, 1});
-  CHECK(least.core_stats(0).busy("utilization") == sc_time(60, SC_US).value());
-  CHECK(least.core_stats(1).busy("utilization") == sc_time(40, SC_US).value());
+  CHECK(least.core_stats(0).busy("utilization").ticks() == sc_time(60, SC_US).value());
+  CHECK(least.core_stats(1).busy("utilization").ticks() == sc_time(40, SC_US).value());
   CHECK(first.cores_run() == std::vector<unsigned>(6, 0));
   CHECK(burst.cores_run() == std::vector<unsigned>{0, 1, 0, 1, 0});
   CHECK(burst.ran[4].start_us == Approx(20.0));
@@ -170,7 +170,7 @@ TEST_CASE("Core time splits into compute, memory wait and idle, and they add up"
     const std::uint64_t elapsed = std::max(end, b->core.drained_at()).value();
     for (unsigned k = 0; k < b->core.config().count; ++k) {
       INFO(b->name() << " core " << k);
-      CHECK(b->core_stats(k).busy("utilization") == b->core_stats(k).duration("compute") + b->core_stats(k).duration("memory_wait"));
+      CHECK(b->core_stats(k).busy("utilization").ticks() == b->core_stats(k).duration("compute") + b->core_stats(k).duration("memory_wait"));
       CHECK(b->core_stats(k).duration("compute") + b->core_stats(k).duration("memory_wait") + b->core_stats(k).duration("idle") ==
             elapsed);
     }

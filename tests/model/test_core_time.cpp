@@ -67,7 +67,7 @@ TEST_CASE("The same firmware work costs the same compute cycles on 1, 2 and 4 co
         CHECK(core_stats(b, c).counter("jobs") > 0);
         // compute is the core's cycles at 10 ns (1000 kernel ticks of 10 ps)
         CHECK(core_stats(b, c).duration("compute") == core_stats(b, c).counter("cycles") * 1000);
-        CHECK(core_stats(b, c).busy("utilization") == core_stats(b, c).duration("compute") + core_stats(b, c).duration("memory_wait"));
+        CHECK(core_stats(b, c).busy("utilization").ticks() == core_stats(b, c).duration("compute") + core_stats(b, c).duration("memory_wait"));
         CHECK(core_stats(b, c).duration("compute") + core_stats(b, c).duration("memory_wait") +
                   core_stats(b, c).duration("idle") ==
               elapsed);

@@ -26,6 +26,9 @@ json sound_report() {
                    {"sram", {{"busy_fraction", 0.1}}},
                    {"dram", {{"busy_fraction", 0.1}}},
                    {"cores", {{"utilization", 0.2}, {"per_core", json::array({{{"utilization", 0.2}}})}}}};
+  r["utilization"]["over_time"] = {{"interval_s", 0.01},
+                                   {"start_s", {0.0, 0.01}},
+                                   {"series", {{"dies (max)", {0.9, 0.4}}, {"system bus", {0.1, 0.1}}}}};
   r["ftl_metrics"] = {{"waf", 1.5}};
   return r;
 }
@@ -54,6 +57,9 @@ TEST_CASE("report invariants: a sound report passes, each broken invariant is na
   expect_violation(r, "busy fraction within [0, 1]");
   r = sound_report();
   r["hardware"]["cores"]["per_core"][0]["utilization"] = 1.01;
+  expect_violation(r, "busy fraction within [0, 1]");
+  r = sound_report();
+  r["utilization"]["over_time"]["series"]["dies (max)"][1] = 1.5;
   expect_violation(r, "busy fraction within [0, 1]");
 
   r = sound_report();

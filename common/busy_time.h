@@ -1,0 +1,53 @@
+// A resource's busy time, in kernel ticks: the total (the report's busy fraction) and how it falls
+// over simulated time, in intervals like host.over_time's (common/interval_series.h): they start
+// at 1 ms and double, merging neighbours, whenever the busy time reaches past 1000 of them.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace ssd {
+
+class BusyTime {
+ public:
+  static constexpr std::uint64_t kInitialIntervalTicks = 100'000'000;  // 1 ms at tlm/time_base.h's 10 ps tick
+  static constexpr std::size_t kMaxIntervals = 1000;
+
+  // The resource works during [from, to) (ticks; may lie ahead of the current time).
+  void add(std::uint64_t from, std::uint64_t to) { spread(from, to, true); }
+  // Work counted for [from, to) did not happen (a suspended operation, the end of the run).
+  void remove(std::uint64_t from, std::uint64_t to) { spread(from, to, false); }
+
+  std::uint64_t ticks() const { return total_; }
+  std::uint64_t interval_ticks() const { return length_; }
+  const std::vector<std::uint64_t>& per_interval() const { return intervals_; }  // busy ticks in each
+  void reset() {
+    total_ = 0;
+    intervals_.clear();
+  }
+
+ private:
+  void spread(std::uint64_t from, std::uint64_t to, bool adding) {
+    if (to <= from) return;
+    while ((to - 1) / length_ >= kMaxIntervals) coarsen();
+    if ((to - 1) / length_ >= intervals_.size()) intervals_.resize((to - 1) / length_ + 1);
+    for (std::uint64_t i = from / length_, begin = from; begin < to; ++i) {
+      const std::uint64_t end = std::min(to, (i + 1) * length_);
+      (adding ? intervals_[i] += end - begin : intervals_[i] -= end - begin);
+      begin = end;
+    }
+    adding ? total_ += to - from : total_ -= to - from;
+  }
+  void coarsen() {
+    std::vector<std::uint64_t> merged((intervals_.size() + 1) / 2);
+    for (std::size_t k = 0; k < intervals_.size(); ++k) merged[k / 2] += intervals_[k];
+    intervals_ = std::move(merged);
+    length_ *= 2;
+  }
+
+  std::uint64_t total_ = 0, length_ = kInitialIntervalTicks;
+  std::vector<std::uint64_t> intervals_;
+};
+
+}  // namespace ssd
