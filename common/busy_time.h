@@ -25,14 +25,31 @@ class BusyTime {
   void reset() {
     total_ = 0;
     intervals_.clear();
+    hot_begin_ = hot_end_ = 0;
   }
 
  private:
   void spread(std::uint64_t from, std::uint64_t to, bool adding) {
     if (to <= from) return;
-    while ((to - 1) / length_ >= kMaxIntervals) coarsen();
-    if ((to - 1) / length_ >= intervals_.size()) intervals_.resize((to - 1) / length_ + 1);
-    for (std::uint64_t i = from / length_, begin = from; begin < to; ++i) {
+    if (from >= hot_begin_ && to <= hot_end_) {  // the interval of the last span: no division
+      adding ? (intervals_[hot_] += to - from, total_ += to - from) : (intervals_[hot_] -= to - from, total_ -= to - from);
+      return;
+    }
+    std::uint64_t last = (to - 1) / length_;
+    while (last >= kMaxIntervals) {
+      coarsen();
+      last = (to - 1) / length_;
+    }
+    if (last >= intervals_.size()) intervals_.resize(last + 1);
+    const std::uint64_t first = from / length_;
+    hot_ = last;
+    hot_begin_ = last * length_;
+    hot_end_ = hot_begin_ + length_;
+    if (first == last) {  // most spans (microseconds) lie within one interval (milliseconds)
+      adding ? (intervals_[first] += to - from, total_ += to - from) : (intervals_[first] -= to - from, total_ -= to - from);
+      return;
+    }
+    for (std::uint64_t i = first, begin = from; begin < to; ++i) {
       const std::uint64_t end = std::min(to, (i + 1) * length_);
       (adding ? intervals_[i] += end - begin : intervals_[i] -= end - begin);
       begin = end;
@@ -44,10 +61,12 @@ class BusyTime {
     for (std::size_t k = 0; k < intervals_.size(); ++k) merged[k / 2] += intervals_[k];
     intervals_ = std::move(merged);
     length_ *= 2;
+    hot_begin_ = hot_end_ = 0;
   }
 
   std::uint64_t total_ = 0, length_ = kInitialIntervalTicks;
   std::vector<std::uint64_t> intervals_;
+  std::uint64_t hot_ = 0, hot_begin_ = 0, hot_end_ = 0;  // the last span's last interval [begin, end)
 };
 
 }  // namespace ssd

@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "common/geometry.h"
+#include "common/latency_trail.h"
 
 namespace ssd::tlmx {
 
@@ -32,6 +33,7 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   Token token = 0;                // program: data token; read: filled from the page
   std::uint64_t buffer_addr = 0;  // data-buffer address the page moves through (DMA)
   std::uint32_t tag = 0;          // initiator's handle, returned unchanged
+  LatencyTrail trail;             // the controller adds its stages (queue, channel, array, DMA)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/geometry.h"
+#include "common/latency_trail.h"
 
 namespace ssd::tlmx {
 
@@ -29,6 +30,7 @@ struct HostCommandExtension : tlm::tlm_extension<HostCommandExtension> {
   std::uint32_t issuer = 0;       // trace device/process id
   std::vector<Token> tokens;      // write: data tokens per logical page; read: filled by the drive
   std::uint32_t host_tag = 0;     // host's own handle
+  LatencyTrail trail;             // set by the host; comes back with the completion, all stages filled
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
@@ -63,6 +65,7 @@ struct HostDmaRequest : tlm::tlm_extension<HostDmaRequest> {
   std::uint32_t bytes = 0;         // DMA length
   std::uint64_t buffer_addr = 0;   // data-buffer offset (from the DRAM base) the data moves through
   std::uint32_t tag = 0;           // the firmware's handle, returned with BEGIN_RESP
+  LatencyTrail trail;              // the interface adds the link and DRAM stages
 
   tlm::tlm_extension_base* clone() const override { return new HostDmaRequest(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const HostDmaRequest&>(other); }

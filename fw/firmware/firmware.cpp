@@ -49,12 +49,14 @@ void Firmware::on_host_command(const HostCommand& cmd) {
   if (!waiting_.empty() || span.count > buffer_free_) {
     ++buffer_waits_;
     waiting_.emplace_back(cmd, span);
+    waiting_.back().first.trail.advance(Stage::Firmware, hal_.now_ticks());
     return;
   }
   admit(cmd, span);
 }
 
 void Firmware::admit(const HostCommand& cmd, PageSpan span) {
+  OpScheduler::Attribution on_behalf(ops_, cmd.trail);
   buffer_free_ -= span.count;
   buffer_high_water_ = std::max<std::uint64_t>(buffer_high_water_, config_.buffer_slots - buffer_free_);
   if (cmd.write)
@@ -66,8 +68,9 @@ void Firmware::admit(const HostCommand& cmd, PageSpan span) {
 void Firmware::release(std::uint32_t pages) {
   buffer_free_ += pages;
   while (!waiting_.empty() && waiting_.front().second.count <= buffer_free_) {
-    const auto [cmd, span] = waiting_.front();
+    auto [cmd, span] = waiting_.front();
     waiting_.pop_front();
+    cmd.trail.advance(Stage::BufferWait, hal_.now_ticks());
     admit(cmd, span);
   }
 }
@@ -80,7 +83,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
   const std::uint32_t id = cmd.id, pages = span.count, scratch = take_scratch(span.count);
   auto complete = [this, id](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(id);
+    hal_.complete_host_command(id, ops_.attribution());
   };
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   std::vector<Token>& old = *scratch_[scratch];
@@ -130,7 +133,7 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
   const std::uint32_t id = cmd.id, pages = span.count;
   ops_.on_complete(dma, [this, id, pages](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(id);
+    hal_.complete_host_command(id, ops_.attribution());
     release(pages);
   });
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};

@@ -7,6 +7,7 @@
 
 #include "common/geometry.h"
 #include "common/host_addressing.h"
+#include "common/latency_trail.h"
 
 namespace ssd::fw {
 
@@ -19,12 +20,13 @@ struct HostCommand {
   const Token* write_tokens = nullptr;  // write: the host's token for each page
   Token* read_tokens = nullptr;         // read: filled by the firmware before completion
   std::uint32_t issuer = 0;             // trace device / process / stream id
+  LatencyTrail trail;                   // the request's latency so far (common/latency_trail.h)
 };
 
 class HostCommandHandler {
  public:
   virtual ~HostCommandHandler() = default;
-  // A fetched command; the firmware completes it later through Hal::complete_host_command(id).
+  // A fetched command; the firmware completes it later through Hal::complete_host_command(id, trail).
   virtual void on_host_command(const HostCommand& cmd) = 0;
 };
 

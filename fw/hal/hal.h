@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/geometry.h"
+#include "common/latency_trail.h"
 #include "fw/hal/firmware_work.h"
 
 namespace ssd::fw {
@@ -39,12 +40,14 @@ struct HalOp {
   std::uint32_t bytes = 0; // DMA length (HostDma*)
   std::uint32_t host_cmd = 0;  // host command a DMA belongs to
   std::uint64_t buffer_addr = 0;  // data-buffer (DRAM) address the data moves through
+  LatencyTrail trail;             // the request it is on the way of (common/latency_trail.h)
 };
 
 // What the hardware reports back.
 struct HalResult {
   Lpn lpn = kNoLpn;  // OOB logical page of a Read (kNoLpn: erased page)
   Token token = 0;   // data token of a Read (kUnwrittenToken: erased page)
+  LatencyTrail trail;  // the operation's trail, with the hardware's stages added
 };
 
 // Where a firmware table lives in the controller's memory map.
@@ -83,8 +86,12 @@ class Hal {
   // the DRAM buffer. Throws std::runtime_error when neither has room.
   virtual TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) = 0;
 
-  // The host command `host_cmd` is finished: post its completion entry.
-  virtual void complete_host_command(std::uint32_t host_cmd) = 0;
+  // The host command `host_cmd` is finished: post its completion entry, which carries on `trail`.
+  virtual void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) = 0;
+
+  // The firmware's present time in kernel ticks (a timed HAL: the running job's local time), for
+  // latency trails; an untimed HAL has none.
+  virtual std::uint64_t now_ticks() const { return 0; }
 
   // Preconditioning only: writes a page's data and OOB straight into the flash, untimed, as a
   // factory image would (the FTL then sets up its tables to match). Pages of a block must be

@@ -38,6 +38,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.state = State::Building;
   op.kind = kind;
   op.wait_chain = false;
+  op.held = false;
   op.epoch_slot = 0;
   op.ppn = kNoPpn;
   op.lpn = kNoLpn;
@@ -117,6 +118,10 @@ void OpScheduler::submit(OpRef ref) {
   apply_hazards(ref.index);
   Op& op = ops_[ref.index];
   op.state = State::Waiting;
+  // Work of no request (boot, preconditioning) starts its own trail, which no request reads.
+  const std::uint64_t now = hal_.now_ticks();
+  op.trail = context_.owner ? context_ : LatencyTrail::begin(0, now);
+  op.trail.advance(Stage::Firmware, now);
   if (--op.pending == 0) make_ready(ref.index);
   drain();
 }
@@ -175,6 +180,8 @@ void OpScheduler::apply_hazards(std::uint32_t index) {
 
 void OpScheduler::make_ready(std::uint32_t index) {
   Op& op = ops_[index];
+  op.trail.advance(op.held ? Stage::DependencyWait : Stage::Firmware, hal_.now_ticks());
+  op.held = true;
   if (op.wait_chain) return;  // released when the previous program of the block is issued
   if (op.kind == OpKind::Erase) {
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
@@ -184,6 +191,7 @@ void OpScheduler::make_ready(std::uint32_t index) {
     }
     b.erase_issued = true;
   }
+  op.held = false;
   ready_.push_back(index);
 }
 
@@ -212,6 +220,7 @@ void OpScheduler::issue(std::uint32_t index) {
     }
   }
   hal_.charge_cycles(costs_.op_issue, FirmwareWork::OpIssue);
+  op.trail.advance(Stage::Firmware, hal_.now_ticks());
   HalOp h;
   h.tag = index;
   h.kind = op.kind;
@@ -221,6 +230,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.bytes = op.kind == OpKind::HostDmaIn || op.kind == OpKind::HostDmaOut ? op.bytes : geo_.page_bytes;
   h.host_cmd = op.host_cmd;
   h.buffer_addr = buffer_address();
+  h.trail = op.trail;
   hal_.issue(h);
 }
 
@@ -233,6 +243,9 @@ void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
 }
 
 void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
+  const std::uint64_t now = hal_.now_ticks();
+  LatencyTrail trail = ops_[index].kind == OpKind::Join ? ops_[index].trail : result.trail;
+  trail.advance(Stage::Firmware, now);
   {
     Op& op = ops_[index];
     if (op.kind == OpKind::Erase) {  // the block is usable again before anyone hears of it
@@ -245,6 +258,7 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
     if (op.callback) {
       OpCallback cb = std::move(op.callback);
       op.callback = nullptr;
+      Attribution on_behalf(*this, trail);
       cb(result);  // may create and submit operations (ops_ may grow: re-fetch below)
     }
   }
@@ -262,12 +276,23 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       if (--b.inflight[op.epoch_slot] == 0 && op.epoch_slot == (b.epoch & 1) && b.erase_parked) {
         b.erase_parked = false;
         b.erase_issued = true;
+        Op& erase = ops_[b.erase.index];
+        erase.trail.advance(Stage::DependencyWait, now);
+        erase.held = false;
         ready_.push_back(b.erase.index);
       }
     }
   }
+  // A successor of the same request continues this trail; one of another request (or of no
+  // request) waited for this work.
   for (std::uint32_t s : op.successors) {
     Op& succ = ops_[s];
+    if (succ.state == State::Waiting) {
+      if (trail.owner != 0 && succ.trail.owner == trail.owner)
+        succ.trail = trail;
+      else
+        succ.trail.advance(Stage::DependencyWait, now);
+    }
     if (--succ.pending == 0 && succ.state == State::Waiting) make_ready(s);
   }
   op.successors.clear();

@@ -51,6 +51,23 @@ class OpScheduler : public HalListener {
   void depend(OpRef before, OpRef after);            // `after` waits for `before` to complete
   void submit(OpRef op);
 
+  // Whose latency the operations submitted meanwhile count towards (common/latency_trail.h): a
+  // host command's trail while the firmware handles it; while an operation's completion callback
+  // runs, that operation's trail (set by the scheduler). Restores the previous one when it ends.
+  class Attribution {
+   public:
+    Attribution(OpScheduler& s, const LatencyTrail& trail) : s_(s), saved_(s.context_) { s.context_ = trail; }
+    ~Attribution() { s_.context_ = saved_; }
+    Attribution(const Attribution&) = delete;
+    Attribution& operator=(const Attribution&) = delete;
+
+   private:
+    OpScheduler& s_;
+    LatencyTrail saved_;
+  };
+  // The trail of the work being done now (what a completion entry posted now carries on).
+  const LatencyTrail& attribution() const { return context_; }
+
   bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
   std::uint64_t in_flight() const { return live_; }
 
@@ -64,6 +81,7 @@ class OpScheduler : public HalListener {
     OpKind kind = OpKind::Join;
     std::uint8_t epoch_slot = 0;  // which of its block's in-flight counters it is counted in
     bool wait_chain = false;  // waits for the previous program of its block to be issued
+    bool held = false;        // its dependencies are done, but a block-order rule holds it
     Ppn ppn = kNoPpn;
     Lpn lpn = kNoLpn;
     Token token = 0;
@@ -75,6 +93,7 @@ class OpScheduler : public HalListener {
     OpRef block_next;   // next program of the block submitted after this one (in-flight list)
     std::vector<std::uint32_t> successors;
     OpCallback callback;
+    LatencyTrail trail;  // the critical path it continues (common/latency_trail.h)
   };
   struct BlockHazard {
     // Reads/programs not yet completed, per epoch (parity of erases completed): the current
@@ -110,6 +129,7 @@ class OpScheduler : public HalListener {
   std::uint64_t buffer_slot_ = 0;
   TableRegion data_buffer_;
   std::uint64_t* issued_[7];
+  LatencyTrail context_;  // see Attribution
 };
 
 }  // namespace ssd::fw

@@ -121,6 +121,7 @@ void ChannelController::step() {
                                std::to_string(cmd->ppn) + " sent to the wrong channel")
                                   .c_str());
     Die& d = *dies_[die - first_die_];
+    cmd->trail.advance(Stage::Firmware, now.value());  // posted with the issuing job's local time
     d.queue.push_back(QueuedCommand{trans, cmd, now});
     trace_queue(d);
   }
@@ -247,6 +248,7 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
 
 bool ChannelController::start(Die& die, Track& t, Pick pick, sc_time now) {
   if (!pick_group(die, t, pick, now)) return false;  // nothing it may start, or waiting for a partner
+  mark(t.group, Stage::DieQueue, now);
   if (pick == Pick::OldestFreeRead) ++die.reads_passed;
   if (&t == &die.cache) ++*die.cache_ops;
   if (t.opcode() == tlmx::FlashOpcode::Program) {
@@ -344,9 +346,11 @@ void ChannelController::arbitrate(sc_time now) {
 void ChannelController::grant(Die& die, Track& t, sc_time now) {
   const std::uint64_t planes = t.group.size();
   const tlmx::FlashOpcode op = t.opcode();
+  mark(t.group, Stage::ChannelWait, now);
   sc_time bus;
   if (t.phase == Phase::WantBusOut) {  // data out; the DMA to the data buffer follows
     bus = cfg_.bus.transfer(std::uint64_t(data_bytes(op)) * planes);
+    mark(t.group, Stage::ChannelTransfer, now + bus);
     set_phase(die, t, Phase::DataOut, now);
     trace_state(die, t, kOut, now);
     t.until = now + bus;
@@ -358,6 +362,7 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
                                                                     : cfg_.nand.erase_cmd_cycles;
     bus = cfg_.nand.cmd_cycle * double(cycles * planes);
     if (op == tlmx::FlashOpcode::Program) bus += cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
+    mark(t.group, Stage::ChannelTransfer, now + bus);
     trace_state(die, t, kCmd, now);
     if (&t == &die.cache) {  // a cache program's data goes to the cache register
       set_phase(die, t, Phase::Loading, now);
@@ -388,6 +393,7 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
 void ChannelController::advance(Die& die, Track& t, sc_time now) {
   switch (t.phase) {
     case Phase::DmaIn:
+      mark(t.group, Stage::DramBus, now);
       set_phase(die, t, Phase::WantBusCmd, now);
       t.ready_since = now;
       break;
@@ -411,6 +417,7 @@ void ChannelController::advance(Die& die, Track& t, sc_time now) {
 void ChannelController::end_array(Die& die, sc_time now) {
   Track &a = die.array, &c = die.cache;
   const tlmx::FlashOpcode op = a.opcode();
+  mark(a.group, Stage::Array, now);
   for (const Op& o : a.group) {
     tlmx::FlashCommand* cmd = o.cmd;
     if (tlmx::is_read(op)) {
@@ -447,6 +454,7 @@ void ChannelController::end_array(Die& die, sc_time now) {
   a.group.clear();
   if (c.phase == Phase::Staged) {  // the cached program starts at once
     a.group.swap(c.group);
+    mark(a.group, Stage::DieQueue, now);  // its data waited in the cache register for the array
     set_phase(die, c, Phase::Idle, now);
     begin_array(die, now, array_time(a));
   }
@@ -489,6 +497,7 @@ void ChannelController::complete_outgoing(sc_time now) {
   sc_time next = sc_core::sc_max_time();
   for (std::size_t i = 0; i < outgoing_.size();) {
     if (outgoing_[i].done <= now) {
+      mark(outgoing_[i].ops, Stage::DramBus, now);
       respond(outgoing_[i].ops);
       outgoing_[i].ops.clear();
       spare_groups_.push_back(std::move(outgoing_[i].ops));

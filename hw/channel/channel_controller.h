@@ -103,6 +103,10 @@ class ChannelController : public sc_core::sc_module {
   void arbitrate(sc_core::sc_time now);
   void grant(Die& die, Track& t, sc_core::sc_time now);
   void respond(const std::vector<Op>& ops);
+  // The operations' latency trails (common/latency_trail.h) reach `at` in stage `s`.
+  static void mark(const std::vector<Op>& ops, Stage s, sc_core::sc_time at) {
+    for (const Op& o : ops) o.cmd->trail.advance(s, at.value());
+  }
   void send_out(Die& die, Track& t, sc_core::sc_time now);
   void complete_outgoing(sc_core::sc_time now);
   sc_core::sc_time dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command);

@@ -89,6 +89,7 @@ void HostInterface::accept() {
     const sc_time fetched = link(down_, now + cfg_.latency, kSqeBytes);
     bytes_down_ += kSqeBytes;
     later_.schedule(fetched - now, [this, slot] {
+      slots_[slot].ext->trail.advance(Stage::Submission, sc_core::sc_time_stamp().value());
       fetched_->slot = slot;
       fetched_->command = slots_[slot].ext;
       tlm::tlm_phase phase = tlm::BEGIN_REQ;
@@ -104,24 +105,29 @@ tlm::tlm_sync_enum HostInterface::firmware_request(tlm::tlm_generic_payload& tra
   if (phase != tlm::BEGIN_REQ || !request)
     SC_REPORT_ERROR(name(), "firmware requests: BEGIN_REQ carrying a HostDmaRequest only");
   if (request->kind == tlmx::HostDmaRequest::Kind::Completion) {
-    complete(request->slot, delay);
+    complete(request->slot, delay, request->trail);
     return tlm::TLM_COMPLETED;
   }
-  start_dma(trans, *request, delay);
+  start_dma(trans, *trans.get_extension<tlmx::HostDmaRequest>(), delay);
   return tlm::TLM_ACCEPTED;
 }
 
-void HostInterface::start_dma(tlm::tlm_generic_payload& trans, const tlmx::HostDmaRequest& dma, sc_time delay) {
+void HostInterface::start_dma(tlm::tlm_generic_payload& trans, tlmx::HostDmaRequest& dma, sc_time delay) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time begin = now + delay;
   sc_time done;
+  dma.trail.advance(Stage::Firmware, begin.value());
   if (dma.kind == tlmx::HostDmaRequest::Kind::ToHost) {
     const sc_time in_buffer = bus_transfer(false, dma.buffer_addr, dma.bytes, begin);
     done = link(up_, in_buffer, dma.bytes);
+    dma.trail.advance(Stage::DramBus, in_buffer.value());
+    dma.trail.advance(Stage::Pcie, done.value());
     bytes_up_ += dma.bytes;
   } else {
     const sc_time arrived = link(down_, begin + cfg_.latency, dma.bytes);  // read request up, data down
     done = bus_transfer(true, dma.buffer_addr, dma.bytes, arrived);
+    dma.trail.advance(Stage::Pcie, arrived.value());
+    dma.trail.advance(Stage::DramBus, done.value());
     bytes_down_ += dma.bytes;
   }
   later_.schedule(done - now, [this, t = &trans] {
@@ -132,9 +138,13 @@ void HostInterface::start_dma(tlm::tlm_generic_payload& trans, const tlmx::HostD
   });
 }
 
-void HostInterface::complete(std::uint32_t slot, sc_time delay) {
+void HostInterface::complete(std::uint32_t slot, sc_time delay, const LatencyTrail& trail) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time seen = link(up_, now + delay, kCqeBytes);
+  LatencyTrail& t = slots_[slot].ext->trail;
+  t = trail;
+  t.advance(Stage::Firmware, (now + delay).value());
+  t.advance(Stage::Completion, seen.value());
   bytes_up_ += kCqeBytes;
   later_.schedule(seen - now, [this, slot] {
     Slot s = slots_[slot];

@@ -65,8 +65,8 @@ class HostInterface : public sc_core::sc_module {
   tlm::tlm_sync_enum firmware_request(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void accept();
   // The firmware's requests, effective at now + delay.
-  void start_dma(tlm::tlm_generic_payload& trans, const tlmx::HostDmaRequest& dma, sc_core::sc_time delay);
-  void complete(std::uint32_t slot, sc_core::sc_time delay);
+  void start_dma(tlm::tlm_generic_payload& trans, tlmx::HostDmaRequest& dma, sc_core::sc_time delay);
+  void complete(std::uint32_t slot, sc_core::sc_time delay, const LatencyTrail& trail);
   // Arrival time at the far end of a transfer of `bytes` that may start at `ready`.
   sc_core::sc_time link(Direction& dir, sc_core::sc_time ready, std::uint64_t bytes);
   sc_core::sc_time bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_core::sc_time at);

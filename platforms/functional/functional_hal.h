@@ -31,7 +31,7 @@ class FunctionalHal : public fw::Hal {
     return placer_.place(name, bytes, preferred);
   }
   void preload(Ppn ppn, Lpn lpn, Token token) override { array_.program(ppn, lpn, token); }
-  void complete_host_command(std::uint32_t id) override {
+  void complete_host_command(std::uint32_t id, const LatencyTrail&) override {
     if (on_host_complete) on_host_complete(id);
   }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "platforms/config/parameter.h"
+#include "platforms/report/latency_breakdown.h"
 #include "platforms/report/statistics_json.h"
 #include "platforms/report/steady_state.h"
 #include "platforms/report/utilization.h"
@@ -225,6 +226,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["utilization"] = utilization_section(r["hardware"]);
   r["utilization"]["over_time"] = utilization_over_time_section(metrics, r["hardware"]["simulated_seconds"]);
   r["firmware_profile"] = firmware_profile_section(metrics);
+  r["latency_breakdown"] = latency_breakdown_section(metrics);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
@@ -311,6 +313,7 @@ std::string summary_text(const json& r) {
     s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
                      n("gc_runs"), n("gc_copies"), n("erases"));
   }
+  s += latency_breakdown_text(r["latency_breakdown"]);
   s += busy_text(r["hardware"], r["utilization"]);
   s += steady_state_text(r["steady_state"]);
   s += firmware_profile_text(r["firmware_profile"]);

@@ -41,7 +41,7 @@ tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::
   const tlmx::FetchedCommand fetched = *trans.get_extension<tlmx::FetchedCommand>();
   core_.post([this, fetched] {
     tlmx::HostCommandExtension& e = *fetched.command;
-    fw::HostCommand cmd{fetched.slot, e.write, e.lba, e.sectors, nullptr, nullptr, e.issuer};
+    fw::HostCommand cmd{fetched.slot, e.write, e.lba, e.sectors, nullptr, nullptr, e.issuer, e.trail};
     if (e.write)
       cmd.write_tokens = e.tokens.data();
     else
@@ -53,7 +53,11 @@ tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::
 
 tlm::tlm_sync_enum CoSimHal::host_dma_done(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) {
   const std::uint32_t tag = trans.get_extension<tlmx::HostDmaRequest>()->tag;
-  core_.post([this, tag] { listener_->on_hal_complete(tag, fw::HalResult{}); });
+  core_.post([this, tag] {  // the slot's request stays untouched until this job has run
+    fw::HalResult done;
+    done.trail = slots_[tag]->dma->trail;
+    listener_->on_hal_complete(tag, done);
+  });
   return tlm::TLM_COMPLETED;
 }
 
@@ -65,15 +69,18 @@ void CoSimHal::start_host_dma(const fw::HalOp& op) {
   d.bytes = op.bytes;
   d.buffer_addr = op.buffer_addr;
   d.tag = op.tag;
+  d.trail = op.trail;
   s.host_trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = core_.offset();
   host_requests->nb_transport_fw(s.host_trans, phase, delay);
 }
 
-void CoSimHal::complete_host_command(std::uint32_t host_cmd) {
+void CoSimHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) {
   completion_->kind = tlmx::HostDmaRequest::Kind::Completion;
   completion_->slot = host_cmd;
+  completion_->trail = trail;
+  completion_->trail.advance(Stage::Firmware, now_ticks());
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = core_.offset();
   host_requests->nb_transport_fw(completion_trans_, phase, delay);
@@ -95,6 +102,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.token = op.token;
   c.buffer_addr = op.buffer_addr;
   c.tag = op.tag;
+  c.trail = op.trail;
   s.trans.set_command(fw::is_flash_read(op.kind) ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   s.trans.set_address(op.ppn);
   s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -116,7 +124,7 @@ tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int channel, tlm::tlm_generic_paylo
   // The command's slot stays untouched until the firmware has handled this completion, so the
   // job reads the result from it (a two-pointer capture needs no allocation).
   const tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
-  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token}); },
+  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail}); },
              hw::JobHint{channel});  // sockets are bound in channel order
   return tlm::TLM_COMPLETED;
 }

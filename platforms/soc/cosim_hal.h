@@ -49,7 +49,10 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
     return placer_.place(name, bytes, preferred);
   }
-  void complete_host_command(std::uint32_t host_cmd) override;
+  void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) override;
+  std::uint64_t now_ticks() const override {
+    return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset().value() : 0);
+  }
   void note_gc(std::uint32_t in_progress) override {
     if (vcd_) vcd_->change(vcd_gc_, in_progress);
   }

@@ -31,7 +31,10 @@ class HalSwitch : public fw::Hal {
   fw::TableRegion place_table(const std::string& n, std::uint64_t b, fw::MemoryKind k) override {
     return placement_.place_table(n, b, k);
   }
-  void complete_host_command(std::uint32_t id) override { active_->complete_host_command(id); }
+  void complete_host_command(std::uint32_t id, const LatencyTrail& trail) override {
+    active_->complete_host_command(id, trail);
+  }
+  std::uint64_t now_ticks() const override { return active_->now_ticks(); }
   void note_gc(std::uint32_t in_progress) override { active_->note_gc(in_progress); }
   void preload(Ppn ppn, Lpn lpn, Token token) override { active_->preload(ppn, lpn, token); }
 

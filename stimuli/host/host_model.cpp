@@ -27,6 +27,11 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       metrics_(metrics),
       vcd_(vcd) {
   nvme.register_nb_transport_bw(this, &HostModel::nb_transport_bw);
+  for (std::size_t s = 0; s < kStages; ++s) {
+    const std::string stage = stage_name(static_cast<Stage>(s));
+    read_stages_[s] = &metrics.set("host.latency_breakdown.read").histogram(stage);
+    write_stages_[s] = &metrics.set("host.latency_breakdown.write").histogram(stage);
+  }
   for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
     auto s = std::make_unique<Slot>();
     s->ext = new tlmx::HostCommandExtension;
@@ -136,7 +141,10 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   free_.pop_back();
   Slot& s = *slots_[id];
   s.arrival = arrival;
+  s.serial = ++serial_;
   tlmx::HostCommandExtension& ext = *s.ext;
+  ext.trail = LatencyTrail::begin(s.serial, arrival.value());
+  ext.trail.advance(Stage::HostQueue, sc_core::sc_time_stamp().value());
   ext.write = req.write;
   ext.lba = req.lba;
   ext.sectors = req.sectors;
@@ -158,6 +166,21 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   nvme->nb_transport_fw(s.trans, phase, delay);
 }
 
+// The request's stages must cover exactly its latency: a trail that ends elsewhere or belongs to
+// another request means a model lost track of the critical path, and its breakdown is wrong.
+void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_time now) {
+  const LatencyTrail& t = ext.trail;
+  if (t.owner != slot.serial || t.at != now.value() || t.total() != (now - slot.arrival).value())
+    SC_REPORT_ERROR(name(), ("internal error: the latency breakdown of request " + std::to_string(slot.serial) +
+                             " does not add up (trail of request " + std::to_string(t.owner) + ", ends at tick " +
+                             std::to_string(t.at) + " instead of " + std::to_string(now.value()) + ", covers " +
+                             std::to_string(t.total()) + " of " + std::to_string((now - slot.arrival).value()) +
+                             " ticks)")
+                                .c_str());
+  auto& stages = ext.write ? write_stages_ : read_stages_;
+  for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
+}
+
 MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
   if (auto it = issuers_.find(issuer); it != issuers_.end()) return *it->second;
   const bool own = issuers_.size() < kMaxIssuers;
@@ -171,6 +194,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   Slot& s = *slots_[ext->host_tag];
   const sc_time now = sc_core::sc_time_stamp();
   const std::uint64_t latency_ns = static_cast<std::uint64_t>((now - s.arrival).to_seconds() * 1e9 + 0.5);
+  record_stages(*ext, s, now);
   if (ext->write) {
     oracle_.acknowledge_write(ext->lba, ext->sectors, ext->tokens.data());
     ++writes_;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +66,7 @@ class HostModel : public sc_core::sc_module {
     tlm::tlm_generic_payload trans;
     tlmx::HostCommandExtension* ext = nullptr;
     sc_core::sc_time arrival;
+    std::uint64_t serial = 0;  // the request's number, its latency trail's owner
   };
   void issue();
   void replay();
@@ -83,11 +85,15 @@ class HostModel : public sc_core::sc_module {
   sc_core::sc_event slot_freed_, finished_event_;
   bool finished_ = false, first_ = true;
   std::string workload_error_;
-  std::uint64_t outstanding_ = 0, completed_ = 0;
+  std::uint64_t outstanding_ = 0, completed_ = 0, serial_ = 0;
   sc_core::sc_time first_arrival_, last_completion_;
   std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;
   LatencyHistogram &read_latency_, &write_latency_;
   IntervalSeries& over_time_;
+  // Each request's latency per stage (common/latency_trail.h), in kernel ticks, for reads and
+  // writes: sets host.latency_breakdown.read and .write, one histogram per stage.
+  std::array<LatencyHistogram*, kStages> read_stages_{}, write_stages_{};
+  void record_stages(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_core::sc_time now);
   MetricsRegistry& metrics_;
   std::map<std::uint32_t, MetricSet*> issuers_;  // the first kMaxIssuers issuers, the rest as one
   MetricSet& issuer_metrics(std::uint32_t issuer);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/busy_time.h"
+#include "common/latency_trail.h"
 #include "common/metrics.h"
 #include "platforms/report/report.h"
 #include "tlm/time_base.h"
@@ -21,6 +22,8 @@ void add_required_sets(MetricsRegistry& m) {
   host.histogram("read_latency_ns");
   host.histogram("write_latency_ns");
   host.series("completions");
+  for (const char* op : {"host.latency_breakdown.read", "host.latency_breakdown.write"})
+    for (std::size_t s = 0; s < kStages; ++s) m.set(op).histogram(stage_name(static_cast<Stage>(s)));
   m.set("ftl");
   m.set("firmware.ops");
 }

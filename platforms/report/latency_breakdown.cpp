@@ -1,0 +1,67 @@
+#include "platforms/report/latency_breakdown.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "common/latency_trail.h"
+#include "tlm/time_base.h"
+
+namespace ssd::platform {
+
+using nlohmann::json;
+
+namespace {
+
+json operation_json(const std::array<const LatencyHistogram*, kStages>& stages) {
+  const double us_per_tick = tlmx::ticks_to_seconds(1) * 1e6;
+  double total = 0;
+  for (const LatencyHistogram* h : stages) total += h->mean();
+  json by_stage = json::object();
+  for (std::size_t s = 0; s < kStages; ++s) {
+    const LatencyHistogram& h = *stages[s];
+    by_stage[stage_name(static_cast<Stage>(s))] = {{"mean_us", h.mean() * us_per_tick},
+                                                   {"p99_us", double(h.percentile(0.99)) * us_per_tick},
+                                                   {"share", total > 0 ? h.mean() / total : 0.0}};
+  }
+  return {{"requests", stages[0]->count()}, {"mean_latency_us", total * us_per_tick}, {"stages", by_stage}};
+}
+
+}  // namespace
+
+json latency_breakdown_section(const MetricsRegistry& metrics) {
+  std::array<const LatencyHistogram*, kStages> read{}, write{};
+  std::array<LatencyHistogram, kStages> all_storage;
+  std::array<const LatencyHistogram*, kStages> all{};
+  const MetricSet& r = *metrics.sets().at("host.latency_breakdown.read");
+  const MetricSet& w = *metrics.sets().at("host.latency_breakdown.write");
+  for (std::size_t s = 0; s < kStages; ++s) {
+    const std::string name = stage_name(static_cast<Stage>(s));
+    read[s] = r.histograms().at(name).get();
+    write[s] = w.histograms().at(name).get();
+    all_storage[s].merge(*read[s]);
+    all_storage[s].merge(*write[s]);
+    all[s] = &all_storage[s];
+  }
+  return {{"read", operation_json(read)}, {"write", operation_json(write)}, {"all", operation_json(all)}};
+}
+
+std::string latency_breakdown_text(const json& breakdown) {
+  std::string s;
+  for (const char* op : {"read", "write"}) {
+    const json& o = breakdown[op];
+    if (o["requests"].get<std::uint64_t>() == 0) continue;
+    std::vector<std::pair<double, std::string>> shares;
+    for (const auto& [stage, v] : o["stages"].items()) shares.emplace_back(v["share"].get<double>(), stage);
+    std::sort(shares.rbegin(), shares.rend());
+    std::string parts;
+    for (std::size_t i = 0; i < shares.size() && i < 4 && shares[i].first >= 0.005; ++i)
+      parts += fmt::format("{}{} {:.0f}%", i ? ", " : "", shares[i].second, 100 * shares[i].first);
+    s += fmt::format("  {:5} time goes to: {}\n", op, parts);
+  }
+  return s;
+}
+
+}  // namespace ssd::platform

@@ -1,0 +1,19 @@
+// Where the requests' time went (common/latency_trail.h): per operation (read, write, all), each
+// stage's mean and p99 in microseconds and its share of the mean latency, from the host model's
+// sets host.latency_breakdown.read and .write. The stage means of an operation add up to its
+// mean latency.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/metrics.h"
+
+namespace ssd::platform {
+
+nlohmann::json latency_breakdown_section(const MetricsRegistry& metrics);
+
+// One summary line per operation with requests: its largest stages and their shares.
+std::string latency_breakdown_text(const nlohmann::json& breakdown);
+
+}  // namespace ssd::platform
