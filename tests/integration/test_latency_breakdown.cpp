@@ -46,6 +46,14 @@ void check_adds_up(const json& report) {
   }
 }
 
+// One request at a time on an idle drive: nothing waits for anything.
+void check_no_queueing(const json& report, const char* op) {
+  for (const char* idle : {"host_queue", "buffer_wait", "dependency_wait", "die_queue", "channel_wait"}) {
+    INFO(idle);
+    CHECK(stage(report, op, idle) == Approx(0).margin(1e-6));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("latency breakdown: the stages add up to the mean latency on every FTL, with GC running",
@@ -108,10 +116,7 @@ TEST_CASE("latency breakdown: one request at a time on an idle drive, stage by s
                        {"--synthetic", "sequential", "--count", "500", "--qd", "1", "--read-fraction", "1",
                         "--request-bytes", "8192", "--precondition", "fill"});
     check_adds_up(r);
-    for (const char* idle : {"host_queue", "buffer_wait", "dependency_wait", "die_queue", "channel_wait"}) {
-      INFO(idle);
-      CHECK(stage(r, "read", idle) == Approx(0).margin(1e-6));
-    }
+    check_no_queueing(r, "read");
     // Doorbell (500 ns), fetch request (500 ns), the 64-byte entry and its flight (500 ns).
     CHECK(stage(r, "read", "submission") == Approx(1.5 + 64 / link_bytes_per_us).epsilon(1e-4));
     CHECK(stage(r, "read", "channel_transfer") == Approx(0.07 + page_on_channel).epsilon(1e-4));
@@ -127,10 +132,7 @@ TEST_CASE("latency breakdown: one request at a time on an idle drive, stage by s
                        {"--synthetic", "sequential", "--count", "500", "--qd", "1", "--read-fraction", "0",
                         "--request-bytes", "8192", "--precondition", "none"});
     check_adds_up(r);
-    for (const char* idle : {"host_queue", "buffer_wait", "dependency_wait", "die_queue", "channel_wait"}) {
-      INFO(idle);
-      CHECK(stage(r, "write", idle) == Approx(0).margin(1e-6));
-    }
+    check_no_queueing(r, "write");
     // The read request up (500 ns), the page down and its flight (500 ns).
     CHECK(stage(r, "write", "pcie") == Approx(1.0 + page_on_link).epsilon(1e-4));
     CHECK(stage(r, "write", "channel_transfer") == Approx(0.07 + page_on_channel).epsilon(1e-4));
