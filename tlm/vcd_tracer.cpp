@@ -1,6 +1,9 @@
 #include "tlm/vcd_tracer.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <systemc>
 
@@ -72,9 +75,9 @@ void VcdTracer::write_header() {
   header_written_ = true;
 }
 
-void VcdTracer::write_value(const Signal& s) {
+void VcdTracer::write_value(std::ostream& out, const Signal& s) {
   if (s.width == 1) {
-    out_ << (s.value ? '1' : '0') << s.code << '\n';
+    out << (s.value ? '1' : '0') << s.code << '\n';
     return;
   }
   char bits[65];
@@ -83,18 +86,21 @@ void VcdTracer::write_value(const Signal& s) {
   bits[n] = 0;
   const char* p = bits;
   while (*p == '0' && p[1]) ++p;  // VCD allows dropping leading zeros
-  out_ << 'b' << p << ' ' << s.code << '\n';
+  out << 'b' << p << ' ' << s.code << '\n';
 }
 
 void VcdTracer::advance_to(std::uint64_t t) {
   if (!header_written_) write_header();
   if (!window_open_) {
     if (t < start_) return;
+    // The window opens at its start: nothing changed between it and t, so the values dumped hold
+    // from there (and values merged in later at the start follow the dump).
     window_open_ = true;
-    out_ << '#' << t << "\n$dumpvars\n";
+    out_ << '#' << start_ << "\n$dumpvars\n";
     for (const auto& s : signals_)
-      if (s.kept) write_value(s);
+      if (s.kept) write_value(out_, s);
     out_ << "$end\n";
+    if (t != start_) out_ << '#' << t << '\n';
     last_time_ = t;
     return;
   }
@@ -113,7 +119,7 @@ void VcdTracer::apply(int id, std::uint64_t value, std::uint64_t t) {
   }
   advance_to(t);  // may open the window, dumping the old values first
   s.value = value;
-  if (window_open_) write_value(s);
+  if (window_open_) write_value(out_, s);
 }
 
 void VcdTracer::flush_until(std::uint64_t t) {
@@ -143,6 +149,70 @@ void VcdTracer::change(int id, std::uint64_t value) {
   change_at(id, value, now, now);
 }
 
+void VcdTracer::change_late(int id, std::uint64_t value, std::uint64_t t) {
+  if (closed_ || !signals_[std::size_t(id)].kept || t < start_ || (end_ && t > end_)) return;
+  late_.push_back(Pending{t, seq_++, id, value});
+}
+
+// The file is already in time order; each late change goes into the time step of its own time,
+// or, when the file has none, into a step of its own in front of the next one.
+void VcdTracer::merge_late_changes() {
+  std::stable_sort(late_.begin(), late_.end(), [](const Pending& a, const Pending& b) { return a.time < b.time; });
+  const std::string merged = path_ + ".merging";
+  std::ifstream in(path_);
+  std::ofstream out(merged);
+  if (!in || !out) throw std::runtime_error("cannot rewrite waveform file '" + path_ + "' with its utilization signals");
+  std::vector<std::uint64_t> last(signals_.size(), ~std::uint64_t(0));  // the last late value written
+  std::size_t next = 0;
+  std::ostringstream values;
+  auto late_at = [&](std::uint64_t t) {  // the late changes at exactly t that change a value
+    values.str("");
+    for (; next < late_.size() && late_[next].time == t; ++next) {
+      const Pending& p = late_[next];
+      if (last[std::size_t(p.id)] == p.value) continue;
+      last[std::size_t(p.id)] = p.value;
+      Signal& s = signals_[std::size_t(p.id)];
+      s.value = p.value;
+      write_value(values, s);
+    }
+    return values.str();
+  };
+  auto write_late_at = [&](std::uint64_t t) { out << late_at(t); };
+  auto steps_before = [&](std::uint64_t t) {  // late changes before t, each time its own step
+    while (next < late_.size() && late_[next].time < t) {
+      const std::uint64_t step = late_[next].time;
+      const std::string changes = late_at(step);
+      if (!changes.empty()) out << '#' << step << '\n' << changes;
+    }
+  };
+  bool in_definitions = true, dumping = false;
+  std::uint64_t now = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    const bool step = !in_definitions && !dumping && !line.empty() && line[0] == '#';
+    if (step) {
+      now = std::stoull(line.substr(1));
+      steps_before(now);
+    }
+    out << line << '\n';
+    if (in_definitions) {
+      in_definitions = line != "$enddefinitions $end";
+    } else if (line == "$dumpvars") {
+      dumping = true;
+    } else if (dumping && line == "$end") {
+      dumping = false;
+      write_late_at(now);  // after the dump of the initial values
+    } else if (step && in.peek() != '$') {
+      write_late_at(now);
+    }
+  }
+  steps_before(~std::uint64_t(0));
+  out.close();
+  in.close();
+  if (!out || std::rename(merged.c_str(), path_.c_str()) != 0)
+    throw std::runtime_error("cannot rewrite waveform file '" + path_ + "' with its utilization signals");
+}
+
 void VcdTracer::close() {
   if (closed_) return;
   flush_until(~std::uint64_t(0));
@@ -150,12 +220,13 @@ void VcdTracer::close() {
   if (!window_open_) {  // nothing in the window: still a valid file with the final values
     out_ << "#" << start_ << "\n$dumpvars\n";
     for (const auto& s : signals_)
-      if (s.kept) write_value(s);
+      if (s.kept) write_value(out_, s);
     out_ << "$end\n";
   }
   out_.flush();
   out_.close();
   closed_ = true;
+  if (!late_.empty()) merge_late_changes();
 }
 
 }  // namespace ssd::tlmx

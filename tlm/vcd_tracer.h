@@ -32,6 +32,9 @@ class VcdTracer {
   void change_at(int id, std::uint64_t value, std::uint64_t time_ticks);
   // Same, for callers that keep their own clock (tests, tools): `now_ticks` is the present.
   void change_at(int id, std::uint64_t value, std::uint64_t time_ticks, std::uint64_t now_ticks);
+  // A value known only after the fact (a busy share over an interval that has passed): held and
+  // merged into the file in time order when it is closed. Window and groups apply as to changes.
+  void change_late(int id, std::uint64_t value, std::uint64_t time_ticks);
   void close();
   const std::string& path() const { return path_; }
 
@@ -51,8 +54,9 @@ class VcdTracer {
   void apply(int id, std::uint64_t value, std::uint64_t t);
   void flush_until(std::uint64_t t);  // writes held changes at or before t
   void write_header();
-  void write_value(const Signal& s);
+  void write_value(std::ostream& out, const Signal& s);
   void advance_to(std::uint64_t t);
+  void merge_late_changes();  // rewrites the closed file with late_ in time order
 
   std::string path_;
   std::ofstream out_;
@@ -64,6 +68,7 @@ class VcdTracer {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   std::uint64_t seq_ = 0;
   std::vector<std::string> groups_;
+  std::vector<Pending> late_;
 };
 
 }  // namespace ssd::tlmx

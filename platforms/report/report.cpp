@@ -198,12 +198,7 @@ json hardware_section(const MetricsRegistry& metrics, const RunFacts& f) {
 
 // Busy shares over the run, on host.over_time's intervals or coarser.
 json utilization_over_time_section(const MetricsRegistry& metrics, double hw_seconds) {
-  std::vector<const BusyTime*> series;
-  const json tree = placed_busy_series(metrics, series);
-  const double tick_s = tlmx::ticks_to_seconds(1);
-  const auto host_interval_ticks =
-      std::uint64_t(double(metrics.sets().at("host")->series().at("completions")->length_ns()) * 1e-9 / tick_s + 0.5);
-  return utilization_over_time(tree, series, std::uint64_t(hw_seconds / tick_s + 0.5), host_interval_ticks);
+  return utilization_over_time(busy_shares(metrics, std::uint64_t(hw_seconds / tlmx::ticks_to_seconds(1) + 0.5)));
 }
 
 json simulation_section(const RunFacts& f, std::uint64_t requests) {

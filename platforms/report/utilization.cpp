@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "platforms/report/statistics_json.h"
 #include "tlm/time_base.h"
 
 #include <algorithm>
@@ -87,8 +88,13 @@ json utilization_section(const json& hardware) {
 
 static_assert(BusyTime::kInitialIntervalTicks * tlmx::kTickPicoseconds == 1e9, "BusyTime's first interval is 1 ms");
 
-json utilization_over_time(const json& busy_tree, const std::vector<const BusyTime*>& series, std::uint64_t end_ticks,
-                            std::uint64_t min_interval_ticks) {
+BusyShares busy_shares(const MetricsRegistry& metrics, std::uint64_t end_ticks) {
+  std::uint64_t min_interval_ticks = 0;  // host.over_time's interval
+  if (const auto host = metrics.sets().find("host"); host != metrics.sets().end())
+    if (const auto c = host->second->series().find("completions"); c != host->second->series().end())
+      min_interval_ticks = std::uint64_t(double(c->second->length_ns()) * 1e-9 / tlmx::ticks_to_seconds(1) + 0.5);
+  std::vector<const BusyTime*> series;
+  const json busy_tree = placed_busy_series(metrics, series);
   json names = json::object();  // resource name -> index into series
   collect(busy_tree, "", names);
   std::uint64_t length = std::max<std::uint64_t>(min_interval_ticks, BusyTime::kInitialIntervalTicks);
@@ -110,7 +116,8 @@ json utilization_over_time(const json& busy_tree, const std::vector<const BusyTi
   // Dies and channels are summarized by their mean and their busiest, the rest shown one by one.
   const std::regex die(R"(channel \d+ die \d+)"), channel(R"(channel \d+)");
   std::map<std::string, std::vector<std::vector<double>>> groups;
-  json out_series = json::object();
+  BusyShares out{length, points, {}};
+  auto& out_series = out.series;
   for (const auto& [name, index] : names.items()) {
     std::vector<double> s = shares(*series.at(index.get<std::size_t>()));
     if (std::regex_match(name, die)) groups["dies"].push_back(std::move(s));
@@ -124,10 +131,14 @@ json utilization_over_time(const json& busy_tree, const std::vector<const BusyTi
     out_series[group + " (mean)"] = std::move(mean);
     out_series[group + " (max)"] = std::move(max);
   }
-  const double interval_s = tlmx::ticks_to_seconds(length);
-  std::vector<double> start(points);
-  for (std::size_t j = 0; j < points; ++j) start[j] = double(j) * interval_s;
-  return {{"interval_s", interval_s}, {"start_s", start}, {"series", out_series}};
+  return out;
+}
+
+json utilization_over_time(const BusyShares& shares) {
+  const double interval_s = tlmx::ticks_to_seconds(shares.interval_ticks);
+  std::vector<double> start(shares.points);
+  for (std::size_t j = 0; j < shares.points; ++j) start[j] = double(j) * interval_s;
+  return {{"interval_s", interval_s}, {"start_s", start}, {"series", shares.series}};
 }
 
 std::string bottleneck_text(const json& u) {

@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
 #include "common/busy_time.h"
+#include "common/metrics.h"
 
 namespace ssd::platform {
 
@@ -22,14 +25,20 @@ inline constexpr double kBoundBusyShare = 0.9;
 // "channel 0 die 3", "system bus", "dram", "host link (to device)", "core 1", ...
 nlohmann::json utilization_section(const nlohmann::json& hardware);
 
-// How busy each resource was over the run: {"interval_s", "start_s": [...], "series": {name:
-// [busy share per interval]}}, named as in utilization_section (busy_tree and series from
-// placed_busy_series), the dies and the channels as "dies (mean)", "dies (max)", "channels
-// (mean)", "channels (max)". The interval is the coarsest of the resources' (1 ms doubled as a
-// run grows) and at least min_interval_ticks (host.over_time's, so the two line up); the last
-// interval's share is of its part before end_ticks.
-nlohmann::json utilization_over_time(const nlohmann::json& busy_tree, const std::vector<const BusyTime*>& series,
-                                     std::uint64_t end_ticks, std::uint64_t min_interval_ticks);
+// How busy each resource was in each interval of the run (kernel ticks [0, end_ticks)), by the
+// names of utilization_section, the dies and the channels as "dies (mean)", "dies (max)",
+// "channels (mean)", "channels (max)". The interval is the coarsest of the resources' (1 ms
+// doubled as a run grows) and at least host.over_time's, so the two line up; the last interval's
+// share is of its part before end_ticks. With end_ticks 0: the names only.
+struct BusyShares {
+  std::uint64_t interval_ticks = 0;
+  std::size_t points = 0;
+  std::map<std::string, std::vector<double>> series;  // name -> busy share per interval
+};
+BusyShares busy_shares(const MetricsRegistry& metrics, std::uint64_t end_ticks);
+
+// The report's utilization.over_time: {"interval_s", "start_s": [...], "series": {name: [...]}}.
+nlohmann::json utilization_over_time(const BusyShares& shares);
 
 // One line for the summary: "bound by channel 0 (99.1% busy)" or why it is not bound.
 std::string bottleneck_text(const nlohmann::json& utilization);

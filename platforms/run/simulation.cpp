@@ -14,6 +14,7 @@
 #include "platforms/report/report.h"
 #include "platforms/report/report_invariants.h"
 #include "platforms/run/drive_testbench.h"
+#include "platforms/run/utilization_waveform.h"
 #include "stimuli/open_trace.h"
 #include "stimuli/repeated_workload.h"
 #include "tlm/time_base.h"
@@ -154,11 +155,16 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
 RunOutcome run_simulation(const RunOptions& o) {
   std::unique_ptr<tlmx::VcdTracer> vcd = open_waveform(o);
   DriveTestbench bench("ssd", o.platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
+  std::unique_ptr<UtilizationWaveform> busy_waves;
+  if (vcd) busy_waves = std::make_unique<UtilizationWaveform>(*vcd, bench.metrics());
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   RunFacts facts;
   precondition(o, bench, facts);
   const sc_core::sc_time drive_idle = simulate(bench, facts);
-  if (vcd) vcd->close();
+  if (vcd) {
+    busy_waves->write(std::max(drive_idle, bench.host().last_completion()).value());
+    vcd->close();
+  }
   collect_facts(o, bench, drive_idle, facts);
 
   RunOutcome out;

@@ -4,7 +4,10 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 
 #include "cli_support.h"
 
@@ -263,4 +266,53 @@ TEST_CASE("waves: the firmware's GC activity is traced", "[cli][outputs][waves]"
   while ((at = text.find(" " + code + "\n", at + 1)) != std::string::npos) ++changes;
   CHECK(changes > 10);
   CHECK(contains(text, "b10 " + code + "\n"));  // at least two reclaims in progress at once
+}
+
+TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization", "[cli][outputs][waves]") {
+  // Random writes on the tiny drive after a fill: GC makes the dies' share vary over time.
+  TempDir dir;
+  const std::string vcd = dir.file("busy.vcd");
+  const Result result = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "5000",
+                                    "--precondition", "fill", "--vcd", vcd, "-q", "-r", dir.file("busy.json")},
+                                   dir);
+  REQUIRE(result.exit_code == 0);
+  const json over_time = load_json(dir.file("busy.json"))["utilization"]["over_time"];
+  // Replay the file: the value of each signal of ssd.utilization at every time step.
+  std::map<std::string, std::string> names;  // code -> name
+  std::map<std::string, std::map<std::uint64_t, std::uint64_t>> changes;  // name -> time -> value
+  std::istringstream lines(read_text(vcd));
+  std::string line, scope;
+  std::uint64_t now = 0, previous = 0;
+  bool ordered = true;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string w0, w1, w2, w3, w4;
+    words >> w0 >> w1 >> w2 >> w3 >> w4;
+    if (w0 == "$scope") scope = w2;
+    if (w0 == "$var" && scope == "utilization") names[w3] = w4;
+    if (!line.empty() && line[0] == '#') {
+      now = std::stoull(line.substr(1));
+      ordered = ordered && (now > previous || previous == 0);
+      previous = now;
+    }
+    if (!line.empty() && line[0] == 'b' && names.count(w1)) changes[names[w1]][now] = std::stoull(w0.substr(1), nullptr, 2);
+  }
+  CHECK(ordered);
+  REQUIRE(names.size() == over_time["series"].size());
+  const double interval_ticks = over_time["interval_s"].get<double>() / 1e-11;  // 10 ps ticks
+  for (const auto& [name, shares] : over_time["series"].items()) {
+    std::string signal;
+    for (const char c : name)
+      if (c != '(' && c != ')') signal += c == ' ' ? '_' : c;
+    INFO(signal);
+    const auto& values = changes[signal];
+    std::uint64_t value = 0;
+    std::size_t varying = 0;
+    for (std::size_t j = 0; j < shares.size(); ++j) {
+      const auto t = static_cast<std::uint64_t>(double(j) * interval_ticks + 0.5);
+      if (const auto it = values.find(t); it != values.end()) value = it->second, ++varying;
+      CHECK(value == static_cast<std::uint64_t>(std::lround(shares[j].get<double>() * 1000)));
+    }
+    if (signal == "dies_mean") CHECK(varying > 3);
+  }
 }

@@ -59,14 +59,47 @@ TEST_CASE("VCD tracer keeps only the time window, starting with a dump of every 
     VcdTracer vcd(path, 1000, 2000);
     int q = vcd.add("ssd.host", "outstanding", 16);
     vcd.change_at(q, 5, 500, 500);     // before the window: remembered, not written
-    vcd.change_at(q, 6, 1500, 1500);   // opens the window: dump (5) then the change (6)
+    vcd.change_at(q, 6, 1500, 1500);   // opens the window: dump at its start (5 holds there), then 6
     vcd.change_at(q, 7, 2500, 2500);   // after the window: not written
   }
   const std::string text = slurp(path);
   CHECK(text.find("#500") == std::string::npos);
   CHECK(text.find("#2500") == std::string::npos);
-  const auto dump = text.find("#1500\n$dumpvars\nb101 ");
+  const auto dump = text.find("#1000\n$dumpvars\nb101 !\n$end\n#1500\nb110 !");
   CHECK(dump != std::string::npos);
-  CHECK(text.find("b110 ", dump) != std::string::npos);
   CHECK(text.find("b111 ") == std::string::npos);
+}
+
+TEST_CASE("VCD tracer merges values known after the fact into the file in time order", "[model][vcd]") {
+  const std::string path = temp_vcd("ssd_vp_vcd_late.vcd");
+  {
+    VcdTracer vcd(path);
+    int state = vcd.add("ssd.die0", "state", 3);  // code "!"
+    int busy = vcd.add("ssd.utilization", "dies_mean", 10);  // code "\""
+    vcd.change_at(state, 1, 100, 100);
+    vcd.change_at(state, 2, 300, 300);
+    vcd.change_late(busy, 500, 0);    // into the initial step, after the dump of initial values
+    vcd.change_late(busy, 250, 200);  // a step of its own between 100 and 300
+    vcd.change_late(busy, 250, 250);  // unchanged: not written
+    vcd.change_late(busy, 1000, 300); // into the existing step
+    vcd.change_late(busy, 0, 400);    // after the last step
+  }
+  const std::string text = slurp(path);
+  const auto dump_end = text.find("$end\n", text.find("$dumpvars"));
+  const auto t100 = text.find("#100\n"), t200 = text.find("#200\n"), t300 = text.find("#300\n"),
+             t400 = text.find("#400\n");
+  REQUIRE(t100 != std::string::npos);
+  REQUIRE(t200 != std::string::npos);
+  REQUIRE(t300 != std::string::npos);
+  REQUIRE(t400 != std::string::npos);
+  CHECK(dump_end < text.find("b111110100 \""));  // 500 after the initial dump
+  CHECK(dump_end < t100);
+  CHECK(t100 < t200);
+  CHECK(t200 < t300);
+  CHECK(t300 < t400);
+  CHECK(text.substr(t200, t300 - t200) == "#200\nb11111010 \"\n");   // 250
+  CHECK(text.substr(t300, t400 - t300).find("b1111101000 \"") != std::string::npos);  // 1000
+  CHECK(text.substr(t300, t400 - t300).find("b10 !") != std::string::npos);
+  CHECK(text.substr(t400) == "#400\nb0 \"\n");
+  CHECK(text.find("#250") == std::string::npos);
 }
