@@ -33,6 +33,9 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   Token token = 0;                // program: data token; read: filled from the page
   std::uint64_t buffer_addr = 0;  // data-buffer address the page moves through (DMA)
   std::uint32_t tag = 0;          // initiator's handle, returned unchanged
+  // program: a partner for a multi-plane program is expected; the die may hold this one until
+  // it arrives, at most this long (the firmware's hint; nand.multiplane_wait_us applies to all)
+  sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
   LatencyTrail trail;             // the controller adds its stages (queue, channel, array, DMA)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }

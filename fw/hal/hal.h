@@ -27,6 +27,7 @@ enum class OpKind : std::uint8_t {
 };
 
 inline bool is_flash_read(OpKind k) { return k == OpKind::Read || k == OpKind::ReadOob; }
+inline bool is_flash(OpKind k) { return is_flash_read(k) || k == OpKind::Program || k == OpKind::Erase; }
 
 const char* to_string(OpKind k);
 
@@ -40,6 +41,9 @@ struct HalOp {
   std::uint32_t bytes = 0; // DMA length (HostDma*)
   std::uint32_t host_cmd = 0;  // host command a DMA belongs to
   std::uint64_t buffer_addr = 0;  // data-buffer (DRAM) address the data moves through
+  // Program: the firmware expects a program of the same page offset on another plane of the die
+  // soon; the die may hold this one up to this long to start both as one multi-plane program.
+  std::uint32_t partner_wait_ns = 0;
   LatencyTrail trail;             // the request it is on the way of (common/latency_trail.h)
 };
 

@@ -16,7 +16,7 @@ std::string where(const FlashGeometry& g, Ppn ppn) {
 }  // namespace
 
 OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots)
-    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()) {
+    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()), die_ops_(geo_.total_dies(), 0), idle_dies_(geo_.total_dies()) {
   hal_.set_listener(this);
   data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
   static const char* names[7] = {"reads_issued",       "programs_issued",     "erases_issued", "host_dma_in_issued",
@@ -43,7 +43,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.ppn = kNoPpn;
   op.lpn = kNoLpn;
   op.token = 0;
-  op.bytes = op.host_cmd = 0;
+  op.bytes = op.host_cmd = op.partner_wait_ns = 0;
   op.pending = 1;  // the builder's hold, released by submit()
   op.merge_with = nullptr;
   op.copy_from = nullptr;
@@ -84,6 +84,12 @@ OpRef OpScheduler::program_copy(Ppn ppn, Lpn lpn, const Token* source) {
   return r;
 }
 
+void OpScheduler::expect_partner(OpRef program, std::uint32_t ns) {
+  if (!alive(program) || ops_[program.index].kind != OpKind::Program)
+    throw std::logic_error("expect_partner() on an operation that is not a live program");
+  ops_[program.index].partner_wait_ns = ns;
+}
+
 OpRef OpScheduler::erase(BlockId block) {
   OpRef r = allocate(OpKind::Erase);
   ops_[r.index].ppn = geo_.first_page(block);
@@ -118,6 +124,7 @@ void OpScheduler::submit(OpRef ref) {
   apply_hazards(ref.index);
   Op& op = ops_[ref.index];
   op.state = State::Waiting;
+  if (is_flash(op.kind) && die_ops_[geo_.die_of_block(geo_.block_of(op.ppn))]++ == 0) --idle_dies_;
   // Work of no request (boot, preconditioning) starts its own trail, which no request reads.
   const std::uint64_t now = hal_.now_ticks();
   op.trail = context_.owner ? context_ : LatencyTrail::begin(0, now);
@@ -229,6 +236,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.token = op.token;
   h.bytes = op.kind == OpKind::HostDmaIn || op.kind == OpKind::HostDmaOut ? op.bytes : geo_.page_bytes;
   h.host_cmd = op.host_cmd;
+  h.partner_wait_ns = op.partner_wait_ns;
   h.buffer_addr = buffer_address();
   h.trail = op.trail;
   hal_.issue(h);
@@ -237,6 +245,7 @@ void OpScheduler::issue(std::uint32_t index) {
 void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   if (tag >= ops_.size() || ops_[tag].state != State::Issued)
     throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
+  if (is_flash(ops_[tag].kind) && --die_ops_[geo_.die_of_block(geo_.block_of(ops_[tag].ppn))] == 0) ++idle_dies_;
   hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
   complete(tag, result);
   drain();

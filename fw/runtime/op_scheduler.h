@@ -43,6 +43,9 @@ class OpScheduler : public HalListener {
   // A copy (merge, relocation decided before its source is read): the programmed token is
   // *source, read when the program is issued; *source is filled by the read it depends on.
   OpRef program_copy(Ppn ppn, Lpn lpn, const Token* source);
+  // Hints that a program of the same page offset on another plane of its die follows soon: the
+  // die may hold this one up to `ns` to run both as one multi-plane program.
+  void expect_partner(OpRef program, std::uint32_t ns);
   OpRef erase(BlockId block);
   OpRef host_dma(OpKind direction, std::uint32_t host_cmd, std::uint32_t bytes);
   OpRef join();
@@ -70,6 +73,10 @@ class OpScheduler : public HalListener {
 
   bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
   std::uint64_t in_flight() const { return live_; }
+  // Flash operations submitted for a die (global index) and not completed yet: what the firmware
+  // knows of a die's work, e.g. to place a write on an idle die, or beside a queued one to pair.
+  std::uint32_t flash_ops_at_die(std::uint32_t die) const { return die_ops_[die]; }
+  std::uint32_t idle_dies() const { return idle_dies_; }  // dies with no flash operation submitted
 
   void on_hal_complete(std::uint32_t tag, const HalResult& result) override;
 
@@ -85,7 +92,7 @@ class OpScheduler : public HalListener {
     Ppn ppn = kNoPpn;
     Lpn lpn = kNoLpn;
     Token token = 0;
-    std::uint32_t bytes = 0, host_cmd = 0, pending = 0;
+    std::uint32_t bytes = 0, host_cmd = 0, pending = 0, partner_wait_ns = 0;
     const Token* merge_with = nullptr;
     const Token* copy_from = nullptr;
     Token* sink = nullptr;
@@ -124,6 +131,8 @@ class OpScheduler : public HalListener {
   std::vector<std::uint32_t> free_;
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;
+  std::vector<std::uint32_t> die_ops_;  // flash_ops_at_die
+  std::uint32_t idle_dies_ = 0;
   bool draining_ = false;
   std::uint64_t live_ = 0;
   std::uint64_t buffer_slot_ = 0;

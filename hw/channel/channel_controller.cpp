@@ -231,9 +231,9 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
       ++i;
     }
     // A lone program waits a little for its partner (the firmware issues a die's plane pair
-    // microseconds apart); a read never waits: its latency is what the host sees, and a partner
-    // read rarely comes.
-    const sc_time deadline = t.group[0].arrived + cfg_.nand.multiplane_wait;
+    // microseconds apart), as long as the platform or the firmware's hint says; a read never
+    // waits: its latency is what the host sees, and a partner read rarely comes.
+    const sc_time deadline = t.group[0].arrived + std::max(cfg_.nand.multiplane_wait, first->partner_wait);
     if (t.group.size() == 1 && now < deadline && first->opcode == tlmx::FlashOpcode::Program) {
       die.queue.insert(die.queue.begin() + static_cast<std::ptrdiff_t>(head), t.group[0]);
       t.group.clear();

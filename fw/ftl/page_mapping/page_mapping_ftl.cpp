@@ -17,11 +17,17 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
   p.gc_threshold_blocks = static_cast<std::uint32_t>(o.integer(
       "gc_threshold_blocks", std::max<std::int64_t>(p.gc_reserve_blocks + 2, g.blocks_per_plane / 64),
       p.gc_reserve_blocks + 1, g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
-  p.allocation = o.choice("allocation", "channel_first", {"channel_first", "plane_first"},
-                          "host write placement: channel_first (consecutive writes to different channels) or "
-                          "plane_first (fill a die's planes together, dies channel-first)") == "plane_first"
-                     ? Allocation::PlaneFirst
-                     : Allocation::ChannelFirst;
+  const std::string allocation = o.choice(
+      "allocation", "adaptive", {"adaptive", "channel_first", "plane_first"},
+      "host write placement: adaptive (channel-first over dies; a die with flash work queued gets its planes' "
+      "next pages together, so they run as one multi-plane program), channel_first (consecutive writes to "
+      "different channels) or plane_first (always fill a die's planes together, dies channel-first)");
+  p.allocation = allocation == "adaptive"        ? Allocation::Adaptive
+                 : allocation == "plane_first"   ? Allocation::PlaneFirst
+                                                 : Allocation::ChannelFirst;
+  p.partner_wait_ns = static_cast<std::uint32_t>(std::lround(
+      1000 * o.real("partner_wait_us", 50, 0, 1000,
+                    "adaptive: how long a die may hold the first program of a plane pair for its partner")));
   p.gc_pacing = o.choice("gc_pacing", "paced", {"paced", "threshold"},
                          "when GC copies are issued: paced (in step with host writes, v/(P-v) per host page) or "
                          "threshold (the whole victim at once)") == "paced"
@@ -76,6 +82,7 @@ OpRef PageMappingFtl::read(const PageRead& page) {
 
 std::uint32_t PageMappingFtl::next_host_plane() {
   if (params_.allocation == PageMappingParams::Allocation::PlaneFirst) return next_plane_first();
+  if (params_.allocation == PageMappingParams::Allocation::Adaptive) return next_adaptive();
   for (std::uint32_t tries = 0; tries < blocks_.geometry().total_planes(); ++tries) {
     std::uint32_t plane = blocks_.stripe_plane(stripe_cursor_++);
     if (has_host_room(plane)) return plane;
@@ -111,6 +118,68 @@ std::uint32_t PageMappingFtl::next_plane_first() {
   return kNoPlane;
 }
 
+std::uint32_t PageMappingFtl::next_host_offset(std::uint32_t plane) const {
+  const std::uint32_t P = blocks_.geometry().pages_per_block;
+  return (P - blocks_.frontier_room(blocks_.plane_frontier(plane, kHostStream))) % P;
+}
+
+std::uint32_t PageMappingFtl::next_adaptive() {
+  const FlashGeometry& g = blocks_.geometry();
+  const std::uint32_t planes = g.planes_per_die, dies = g.total_dies();
+  if (pair_die_ != kNoDie) {  // a partner for the page just placed on a busy die
+    const std::uint32_t first = pair_die_ * planes;
+    pair_die_ = kNoDie;
+    std::uint32_t partners = 0, partner = kNoPlane;
+    for (std::uint32_t plane = first + planes; plane-- > first;)
+      if (next_host_offset(plane) == pair_offset_ && has_host_room(plane)) {
+        partner = plane;  // the lowest
+        ++partners;
+      }
+    if (partners > 1) pair_die_ = first / planes;  // more than two planes: keep filling the die
+    if (partner != kNoPlane) return partner;
+  }
+  // With more host programs in flight than dies, the next die in channel-first order takes the
+  // page and its level planes the pages after it (see the header); otherwise the next idle die
+  // does (it starts the page at once), or the next die when none is idle.
+  const bool saturated = planes > 1 && host_programs_ > dies;
+  const bool any_idle = !saturated && ctx_.ops.idle_dies() > 0;
+  for (std::uint32_t tries = 0; tries < 2 * dies; ++tries) {
+    const std::uint32_t first = blocks_.stripe_plane(die_cursor_++ % dies);  // plane 0 of the die
+    const std::uint32_t die = first / planes;
+    const bool busy = ctx_.ops.flash_ops_at_die(die) > 0;
+    if (any_idle && busy && tries < dies) continue;
+    const std::uint32_t best = most_behind_plane(first);
+    if (best == kNoPlane) continue;
+    if (saturated) {
+      pair_offset_ = next_host_offset(best);
+      pair_die_ = die;
+      expect_partner_ = true;
+    }
+    return best;
+  }
+  return kNoPlane;
+}
+
+std::uint32_t PageMappingFtl::most_behind_plane(std::uint32_t first) {
+  // The plane furthest behind in page offset, counted circularly from the first plane with room
+  // (so the die's planes are pulled level and their pages can pair); the lowest on ties.
+  const std::uint32_t P = blocks_.geometry().pages_per_block;
+  std::uint32_t best = kNoPlane, reference = 0;
+  long best_lag = 0;
+  for (std::uint32_t plane = first; plane < first + blocks_.geometry().planes_per_die; ++plane) {
+    if (!has_host_room(plane)) continue;
+    const std::uint32_t off = next_host_offset(plane);
+    if (best == kNoPlane) reference = off;
+    long lag = long((off + P - reference) % P);
+    if (lag > long(P / 2)) lag -= long(P);
+    if (best == kNoPlane || lag < best_lag) {
+      best = plane;
+      best_lag = lag;
+    }
+  }
+  return best;
+}
+
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : kNoPlane;
@@ -125,6 +194,10 @@ OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   Ppn ppn = blocks_.to_ppn(blocks_.allocate(blocks_.plane_frontier(plane, kHostStream), false, 0));
   const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
+  if (expect_partner_) ctx_.ops.expect_partner(p, params_.partner_wait_ns);
+  expect_partner_ = false;
+  ++host_programs_;
+  ctx_.ops.on_complete(p, [this](const HalResult&) { --host_programs_; });
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
   ++counts_.flash_pages_programmed;

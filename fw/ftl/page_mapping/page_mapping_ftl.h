@@ -4,17 +4,28 @@
 // - Capacity: logical pages = physical pages x (1 - ftl.overprovisioning).
 // - Two write frontiers per plane (host, GC); GC copies stay in the victim's plane. Host writes
 //   go where ftl.allocation says, skipping planes that have no block left for host data:
-//   channel_first (default): consecutive writes to different channels, then ways, dies and
-//     planes (a die's planes are paired only when its queue happens to hold programs for each);
+//   adaptive (default): dies in channel-first order. While no more host programs are in flight
+//     than there are dies, a write goes to the next idle die (no flash work submitted: it starts
+//     at once, as channel_first would) or, none idle, to the next die. With more in flight (the
+//     drive is write-saturated), the next die takes a write on its plane furthest behind in
+//     page offset and the die's level planes take the writes after it, so the programs queue
+//     side by side and run as one multi-plane program; the first carries a hint that its
+//     partner follows (ftl.partner_wait_us, default 50: the die may hold it that long; a
+//     partner takes a host round trip, 20 us was too short at QD64). Fresh default drive, 8 KiB
+//     random writes: QD64 on 8x4 dies 692 MB/s (bound 732) against 375 channel-first, and never
+//     less with more dies (tests/integration/test_channel_sweep.cpp); QD16 and below as
+//     channel-first; tiny platform, 50% reads with GC, QD4/8/32: 1-5% above channel-first.
+//     Choice made here: saturation is judged on the FTL's own host programs, not all programs
+//     (GC copies kept dies busy on small drives and paired host writes behind them: -9% at QD4).
+//   channel_first: consecutive writes to different channels, then ways, dies and planes (a
+//     die's planes are paired only when its queue happens to hold programs for each);
 //   plane_first: consecutive writes fill the planes of one die (planes_per_die writes, each to
 //     the die's plane with the fewest host pages so far, so their page offsets line up) before
 //     moving to the next die in channel-first order. Pairs form when the die waits for the
 //     second (nand.multiplane_wait_us): 8 KiB random writes at QD64 on 8x4 dies reach 695 MB/s
-//     with a 50 us wait against 375 channel-first, but with no wait, on 8x8, 496 against 726
-//     (a lone write then runs alone and its partner queues behind it), and at QD16 (4 KiB
-//     writes, default platform) with a 20 us wait 56 MB/s against 72 (half as many dies work),
-//     so it is not the default: what pays at every queue depth is an allocation that pairs
-//     planes only when every die is busy (not built yet; see issue 13's notes).
+//     with a 50 us wait, but with no wait, on 8x8, 496 against 726 (a lone write then runs alone
+//     and its partner queues behind it), and at QD16 (4 KiB writes) with a 20 us wait 56 MB/s
+//     against 72 (half as many dies work).
 // - Greedy GC per plane, started when the plane's free blocks fall below
 //   ftl.gc_threshold_blocks, one victim at a time per plane. ftl.gc_pacing says when its copies
 //   are issued:
@@ -47,11 +58,12 @@ namespace ssd::fw {
 
 // The FTL's parameters, read and checked from the options (also by `ssdsim validate`).
 struct PageMappingParams {
-  enum class Allocation : std::uint8_t { PlaneFirst, ChannelFirst };
+  enum class Allocation : std::uint8_t { Adaptive, PlaneFirst, ChannelFirst };
   enum class GcPacing : std::uint8_t { Paced, Threshold };
   GcPacing gc_pacing = GcPacing::Paced;
   double overprovisioning = 0.07;
-  Allocation allocation = Allocation::ChannelFirst;
+  Allocation allocation = Allocation::Adaptive;
+  std::uint32_t partner_wait_ns = 50000;
   std::uint32_t gc_reserve_blocks = 1;
   std::uint32_t gc_threshold_blocks = 0;
   Lpn logical_pages = 0;
@@ -85,6 +97,9 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
 
   std::uint32_t next_host_plane();  // kNoPlane when none has room
   std::uint32_t next_plane_first();
+  std::uint32_t next_adaptive();
+  std::uint32_t most_behind_plane(std::uint32_t first_plane_of_die);  // kNoPlane: none has room
+  std::uint32_t next_host_offset(std::uint32_t plane) const;  // page offset of its next host page
   bool has_host_room(std::uint32_t plane);  // hurries the plane's GC when it has none
   static constexpr std::uint32_t kNoPlane = 0xffffffffu;
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
@@ -121,6 +136,11 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   std::uint64_t die_cursor_ = 0;     // plane_first: dies in channel-first order
   std::uint32_t die_round_ = 0;      // plane_first: writes given to the current die
   std::vector<std::uint64_t> host_pages_;  // plane_first: host pages allocated per plane
+  static constexpr std::uint32_t kNoDie = 0xffffffffu;
+  std::uint32_t pair_die_ = kNoDie;  // adaptive: a busy die whose level planes take the next pages
+  std::uint32_t pair_offset_ = 0;    // adaptive: the page offset they are level at
+  bool expect_partner_ = false;      // adaptive: the page being placed opens a pair
+  std::uint64_t host_programs_ = 0;  // host page programs submitted, not completed
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &gc_catch_ups_;
 };
