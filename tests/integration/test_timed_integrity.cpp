@@ -221,6 +221,9 @@ TEST_CASE("timed integrity: DFTL and CAST with a small mapping cache under GC", 
       {"--set", "ftl.name=cast", "--set", "ftl.placement=abl", "--set", "ftl.current_blocks=3"},
       {"--set", "ftl.name=cast", "--set", "ftl.placement=ibl", "--set", "ftl.segment_planes=2", "--set",
        "ftl.run_length_bits=4"},
+      // GC's mapping updates still in the buffer while later victims are copied and erased
+      {"--set", "ftl.name=dftl", "--set", "ftl.gc_write_back=paced"},
+      {"--set", "ftl.name=cast", "--set", "ftl.gc_write_back=paced", "--set", "ftl.segment_planes=2"},
   };
   for (const auto& config : configs) {
     std::vector<std::string> extra = config;

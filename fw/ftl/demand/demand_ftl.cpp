@@ -208,7 +208,24 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
   refresh_gauges();
   maybe_start_gc();
   pace_gc();
+  pace_write_backs();
   return p;
+}
+
+void DemandFtl::pace_write_backs() {
+  write_back_credit_ += write_back_rate_;
+  path_ = kGcPath;
+  // In a cyclic sweep of the translation pages, so each is rewritten in the same order every
+  // round and translation segments empty in the order they filled (restarting at the lowest
+  // page after every victim mixed their ages: 18x the translation GC copies, +5% WAF on DFTL).
+  for (; write_back_credit_ >= 1 && !gc_buffer_pages_.empty(); write_back_credit_ -= 1) {
+    auto next = gc_buffer_pages_.lower_bound(write_back_cursor_);
+    if (next == gc_buffer_pages_.end()) next = gc_buffer_pages_.begin();
+    write_back_cursor_ = next->first + 1;
+    write_back(next->first, kGcPath);
+  }
+  path_ = kHostPath;
+  if (gc_buffer_pages_.empty()) write_back_rate_ = write_back_credit_ = 0;
 }
 
 void DemandFtl::write_back(std::uint32_t vpn, Path path) {
@@ -268,7 +285,8 @@ void DemandFtl::maybe_start_gc() {
   gc_reads_left_ = 0;
   gc_next_ = 0;
   gc_all_issued_ = false;
-  gc_pacer_.start(space_.valid_count(victim), space_.segment_pages());
+  gc_victim_valid_ = space_.valid_count(victim);
+  gc_pacer_.start(gc_victim_valid_, space_.segment_pages());
   // Translation victims are small work, copied at once; so is everything without pacing, or
   // when writes already wait for space (no host write would pace the copies).
   if (translation || !params_.gc_paced || !deferred_.empty()) issue_gc_reads(GcPacer::kAll);
@@ -372,10 +390,20 @@ void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
 }
 
 void DemandFtl::finish_copies() {
-  // GC's mapping updates: one read-modify-write per translation page they touch.
-  path_ = kGcPath;
-  while (!gc_buffer_pages_.empty()) write_back(gc_buffer_pages_.begin()->first, kGcPath);
-  path_ = kHostPath;
+  // GC's mapping updates: one read-modify-write per translation page they touch. Batch: all
+  // before the erase. Paced (gc_write_back=paced with paced GC): spread over the host writes the
+  // victim's free pages take (S - v), so they drain as the next victims fill the buffer, and
+  // erase at once (lookups see the buffer meanwhile). Not the default: on the default platform
+  // (fill+steady, 100k 8 KiB random writes QD32, DFTL) it cuts windows below 20% of the mean
+  // from 11.4% to 1.1% and write p99 from 98 to 33 ms, but data GC runs 56 -> 64 and the
+  // window's WAF 12.96 -> 13.72 (throughput 33.4 -> 29.9 MB/s), not yet explained.
+  if (params_.gc_paced && params_.gc_write_back_paced && space_.kind(gc_victim_) != kTranslationKind) {
+    write_back_rate_ = double(gc_buffer_pages_.size()) / double(std::max(1u, space_.segment_pages() - gc_victim_valid_));
+  } else {
+    path_ = kGcPath;
+    while (!gc_buffer_pages_.empty()) write_back(gc_buffer_pages_.begin()->first, kGcPath);
+    path_ = kHostPath;
+  }
   erase_segment(ctx_.ops, space_, gc_victim_, [this](const HalResult&) { finish_gc(); });
   refresh_gauges();
 }
@@ -415,10 +443,15 @@ std::string DemandFtl::check_metadata(const PageReader& read_page) const {
       return "logical page " + std::to_string(lpn) + " is cached clean at segment page " + std::to_string(cached) +
              " but its translation page says " + std::to_string(directory_.stored(lpn));
   }
-  // GC's moves are written back when its victim's copies are done; paced GC may still be
-  // copying when the run ends (its moves then live in the GC buffer, which lookups consult).
-  if (!gc_buffer_.empty() && gc_victim_ == SegmentSpace::kNoSegment)
-    return std::to_string(gc_buffer_.size()) + " GC mapping updates were never written back (no GC in progress)";
+  // GC's moves are written back when its victim's copies are done (paced GC: in step with the
+  // host writes after it), so the buffer may hold moves at the end of a run; lookups consult it.
+  // Each must still be due for write-back with its translation page.
+  for (const auto& [lpn, spn] : gc_buffer_) {
+    const auto due = gc_buffer_pages_.find(directory_.page_of(lpn));
+    if (due == gc_buffer_pages_.end() || std::find(due->second.begin(), due->second.end(), lpn) == due->second.end())
+      return "GC moved logical page " + std::to_string(lpn) + " to segment page " + std::to_string(spn) +
+             " but no write-back of its translation page is due";
+  }
   return "";
 }
 

@@ -98,6 +98,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   void maybe_start_gc();
   void issue_gc_reads(std::uint32_t count);  // up to `count` (GcPacer::kAll) more copies of the victim
   void pace_gc();                            // after a host page write
+  void pace_write_backs();                   // after a host page write: GC's mapping updates owed
   void relocate_data(Spn old, const HalResult& page);
   void relocate_translation(Spn old, const HalResult& page);
   void finish_copies();
@@ -126,6 +127,10 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t gc_next_ = 0;        // offset in the victim of the next page to consider copying
   bool gc_all_issued_ = true;        // every copy of the victim issued (its completions may be due)
   GcPacer gc_pacer_;                 // paced: copies owed to the host's writes
+  std::uint32_t gc_victim_valid_ = 0;  // the victim's valid pages when it was chosen
+  // Paced: translation pages of GC's buffered moves written back per host page, and the credit.
+  double write_back_rate_ = 0, write_back_credit_ = 0;
+  std::uint32_t write_back_cursor_ = 0;  // paced write-backs sweep translation pages cyclically
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &read_hits_, &read_misses_, &write_hits_, &write_misses_,
       &gc_buffer_hits_, &shared_loads_, &stale_loads_;

@@ -33,6 +33,11 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
   p.gc_paced = o.choice("gc_pacing", "paced", {"paced", "threshold"},
                         "when GC copies of a data victim are issued: paced (in step with host writes) or threshold "
                         "(the whole victim at once)") == "paced";
+  p.gc_write_back_paced =
+      o.choice("gc_write_back", "batch", {"batch", "paced"},
+               "when GC's mapping updates reach their translation pages: batch (all at once before the victim's "
+               "erase) or paced (with paced GC, spread over the host writes after it, translation pages in a "
+               "cyclic sweep)") == "paced";
   // GC must always be able to finish a victim: one fresh block for each block its copies may
   // go to, and one for translation pages.
   const std::int64_t min_reserve = (p.gc_copies_to_current ? p.current_blocks : 1) + 1;
