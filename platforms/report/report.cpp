@@ -260,12 +260,7 @@ std::string firmware_profile_text(const json& profile) {
 // the bottleneck.
 std::string busy_text(const json& hw, const json& u) {
   const json& d = u["dies"];
-  double ch_sum = 0, ch_max = 0;
-  for (const auto& c : hw["channels"]) {
-    ch_sum += c["busy_fraction"].get<double>();
-    ch_max = std::max(ch_max, c["busy_fraction"].get<double>());
-  }
-  const double ch_mean = ch_sum / double(std::max<std::size_t>(1, hw["channels"].size()));
+  const double ch_mean = u["channels"]["mean"].get<double>(), ch_max = u["channels"]["max"].get<double>();
   const json& link = hw["host_interface"];
   std::string s = fmt::format(
       "  busy: dies {:.1f}/{:.1f}/{:.1f}% (min/mean/max), channels {:.1f}% (max {:.1f}%), system bus {:.1f}%, "
@@ -348,6 +343,14 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"write_latency_mean_us", "/host/write_latency_us/mean"},
       {"waf", "/ftl_metrics/waf"},
       {"erases", "/ftl_metrics/erases"},
+      {"gc_runs", "/ftl_metrics/gc_runs"},
+      {"gc_copies", "/ftl_metrics/gc_copies"},
+      {"die_busy_mean", "/utilization/dies/mean"},
+      {"die_busy_max", "/utilization/dies/max"},
+      {"channel_busy_mean", "/utilization/channels/mean"},
+      {"channel_busy_max", "/utilization/channels/max"},
+      {"busiest_resource", "/utilization/busiest/resource"},
+      {"busiest_busy", "/utilization/busiest/busy_fraction"},
       {"mismatches", "/integrity/mismatches"},
   };
   return columns;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <regex>
+#include <vector>
 
 namespace ssd::platform {
 
@@ -63,20 +64,28 @@ void collect(const json& node, const std::string& name, json& resources) {
 
 }  // namespace
 
+namespace {
+// Min, mean and max of busy shares (all 0 when there are none).
+json spread(const std::vector<double>& shares) {
+  if (shares.empty()) return json{{"min", 0.0}, {"mean", 0.0}, {"max", 0.0}};
+  double lo = shares[0], hi = shares[0], sum = 0;
+  for (double b : shares) lo = std::min(lo, b), hi = std::max(hi, b), sum += b;
+  return json{{"min", lo}, {"mean", sum / double(shares.size())}, {"max", hi}};
+}
+}  // namespace
+
 json utilization_section(const json& hardware) {
   json resources = json::object();
   collect(hardware, "", resources);
-  double lo = std::numeric_limits<double>::max(), hi = 0, sum = 0;
-  std::size_t dies = 0;
-  for (const auto& channel : hardware.value("channels", json::array()))
-    for (const auto& die : channel.value("dies", json::array())) {
-      const double b = die.value("busy_fraction", 0.0);
-      lo = std::min(lo, b), hi = std::max(hi, b), sum += b, ++dies;
-    }
+  std::vector<double> dies, channels;
+  for (const auto& channel : hardware.value("channels", json::array())) {
+    channels.push_back(channel.value("busy_fraction", 0.0));
+    for (const auto& die : channel.value("dies", json::array())) dies.push_back(die.value("busy_fraction", 0.0));
+  }
   json u;
   u["resources"] = resources;
-  u["dies"] = dies ? json{{"min", lo}, {"mean", sum / double(dies)}, {"max", hi}}
-                   : json{{"min", 0.0}, {"mean", 0.0}, {"max", 0.0}};
+  u["dies"] = spread(dies);
+  u["channels"] = spread(channels);
   std::string busiest;
   double share = -1;
   for (const auto& [name, value] : resources.items())

@@ -29,6 +29,25 @@ TEST_CASE("outputs: --csv appends one row per run, with the header once", "[cli]
     // requests is the 4th column (the workload column is quoted and holds commas: count from the end).
     CHECK_THAT(rows[i + 1], Catch::StartsWith("\"tiny\",\"page_mapping\",\"random 4096 B"));
     CHECK_THAT(rows[i + 1], Catch::Contains(",500," + reports[i]["host"]["simulated_seconds"].dump() + ","));
+    // The tail: GC and the channels and dies, from the report (the channel spread is the
+    // channels' own busy shares: on one channel min = mean = max = its share).
+    const json& r = reports[i];
+    const json& u = r["utilization"];
+    CHECK_THAT(rows[0], Catch::EndsWith(
+                            "gc_runs,gc_copies,die_busy_mean,die_busy_max,channel_busy_mean,channel_busy_max,"
+                            "busiest_resource,busiest_busy,mismatches"));
+    CHECK_THAT(rows[i + 1], Catch::EndsWith(
+                                "," + r["ftl_metrics"]["gc_runs"].dump() + "," + r["ftl_metrics"]["gc_copies"].dump() +
+                                "," + u["dies"]["mean"].dump() + "," + u["dies"]["max"].dump() + "," +
+                                u["channels"]["mean"].dump() + "," + u["channels"]["max"].dump() + "," +
+                                u["busiest"]["resource"].dump() + "," + u["busiest"]["busy_fraction"].dump() + ",0"));
+    double mean = 0, max = 0;
+    for (const auto& c : r["hardware"]["channels"]) {
+      mean += c["busy_fraction"].get<double>() / r["hardware"]["channels"].size();
+      max = std::max(max, c["busy_fraction"].get<double>());
+    }
+    CHECK(u["channels"]["mean"].get<double>() == Approx(mean));
+    CHECK(u["channels"]["max"].get<double>() == max);
   }
 }
 
