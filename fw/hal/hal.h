@@ -27,7 +27,6 @@ enum class OpKind : std::uint8_t {
 };
 
 inline bool is_flash_read(OpKind k) { return k == OpKind::Read || k == OpKind::ReadOob; }
-inline bool is_flash(OpKind k) { return is_flash_read(k) || k == OpKind::Program || k == OpKind::Erase; }
 
 const char* to_string(OpKind k);
 

@@ -16,7 +16,7 @@ std::string where(const FlashGeometry& g, Ppn ppn) {
 }  // namespace
 
 OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots)
-    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()), die_ops_(geo_.total_dies(), 0), idle_dies_(geo_.total_dies()) {
+    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()) {
   hal_.set_listener(this);
   data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
   static const char* names[7] = {"reads_issued",       "programs_issued",     "erases_issued", "host_dma_in_issued",
@@ -124,7 +124,6 @@ void OpScheduler::submit(OpRef ref) {
   apply_hazards(ref.index);
   Op& op = ops_[ref.index];
   op.state = State::Waiting;
-  if (is_flash(op.kind) && die_ops_[geo_.die_of_block(geo_.block_of(op.ppn))]++ == 0) --idle_dies_;
   // Work of no request (boot, preconditioning) starts its own trail, which no request reads.
   const std::uint64_t now = hal_.now_ticks();
   op.trail = context_.owner ? context_ : LatencyTrail::begin(0, now);
@@ -245,7 +244,6 @@ void OpScheduler::issue(std::uint32_t index) {
 void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   if (tag >= ops_.size() || ops_[tag].state != State::Issued)
     throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
-  if (is_flash(ops_[tag].kind) && --die_ops_[geo_.die_of_block(geo_.block_of(ops_[tag].ppn))] == 0) ++idle_dies_;
   hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
   complete(tag, result);
   drain();

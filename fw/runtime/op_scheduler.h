@@ -73,10 +73,6 @@ class OpScheduler : public HalListener {
 
   bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
   std::uint64_t in_flight() const { return live_; }
-  // Flash operations submitted for a die (global index) and not completed yet: what the firmware
-  // knows of a die's work, e.g. to place a write on an idle die, or beside a queued one to pair.
-  std::uint32_t flash_ops_at_die(std::uint32_t die) const { return die_ops_[die]; }
-  std::uint32_t idle_dies() const { return idle_dies_; }  // dies with no flash operation submitted
 
   void on_hal_complete(std::uint32_t tag, const HalResult& result) override;
 
@@ -131,8 +127,6 @@ class OpScheduler : public HalListener {
   std::vector<std::uint32_t> free_;
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;
-  std::vector<std::uint32_t> die_ops_;  // flash_ops_at_die
-  std::uint32_t idle_dies_ = 0;
   bool draining_ = false;
   std::uint64_t live_ = 0;
   std::uint64_t buffer_slot_ = 0;

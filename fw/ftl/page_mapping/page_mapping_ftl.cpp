@@ -138,21 +138,16 @@ std::uint32_t PageMappingFtl::next_adaptive() {
     if (partners > 1) pair_die_ = first / planes;  // more than two planes: keep filling the die
     if (partner != kNoPlane) return partner;
   }
-  // With more host programs in flight than dies, the next die in channel-first order takes the
-  // page and its level planes the pages after it (see the header); otherwise the next idle die
-  // does (it starts the page at once), or the next die when none is idle.
+  // Dies in channel-first order; with more host programs in flight than dies (the drive is
+  // write-saturated), the die's level planes take the pages after this one (see the header).
   const bool saturated = planes > 1 && host_programs_ > dies;
-  const bool any_idle = !saturated && ctx_.ops.idle_dies() > 0;
-  for (std::uint32_t tries = 0; tries < 2 * dies; ++tries) {
+  for (std::uint32_t tries = 0; tries < dies; ++tries) {
     const std::uint32_t first = blocks_.stripe_plane(die_cursor_++ % dies);  // plane 0 of the die
-    const std::uint32_t die = first / planes;
-    const bool busy = ctx_.ops.flash_ops_at_die(die) > 0;
-    if (any_idle && busy && tries < dies) continue;
     const std::uint32_t best = most_behind_plane(first);
     if (best == kNoPlane) continue;
     if (saturated) {
       pair_offset_ = next_host_offset(best);
-      pair_die_ = die;
+      pair_die_ = first / planes;
       expect_partner_ = true;
     }
     return best;

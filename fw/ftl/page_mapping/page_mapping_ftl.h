@@ -4,19 +4,24 @@
 // - Capacity: logical pages = physical pages x (1 - ftl.overprovisioning).
 // - Two write frontiers per plane (host, GC); GC copies stay in the victim's plane. Host writes
 //   go where ftl.allocation says, skipping planes that have no block left for host data:
-//   adaptive (default): dies in channel-first order. While no more host programs are in flight
-//     than there are dies, a write goes to the next idle die (no flash work submitted: it starts
-//     at once, as channel_first would) or, none idle, to the next die. With more in flight (the
-//     drive is write-saturated), the next die takes a write on its plane furthest behind in
-//     page offset and the die's level planes take the writes after it, so the programs queue
-//     side by side and run as one multi-plane program; the first carries a hint that its
-//     partner follows (ftl.partner_wait_us, default 50: the die may hold it that long; a
-//     partner takes a host round trip, 20 us was too short at QD64). Fresh default drive, 8 KiB
-//     random writes: QD64 on 8x4 dies 692 MB/s (bound 732) against 375 channel-first, and never
-//     less with more dies (tests/integration/test_channel_sweep.cpp); QD16 and below as
-//     channel-first; tiny platform, 50% reads with GC, QD4/8/32: 1-5% above channel-first.
-//     Choice made here: saturation is judged on the FTL's own host programs, not all programs
-//     (GC copies kept dies busy on small drives and paired host writes behind them: -9% at QD4).
+//   adaptive (default): channel_first's order over dies, each die's plane furthest behind in
+//     page offset first (so its planes stay level), as long as no more host programs are in
+//     flight than there are dies. With more in flight (the drive is write-saturated, so the die
+//     is busy) the die's level planes take the writes after it: the programs queue side by side
+//     and run as one multi-plane program, the first carrying a hint that its partner follows
+//     (ftl.partner_wait_us, default 50: the die may hold it that long; a partner takes a host
+//     round trip, and 20 us was too short at QD64). Fresh default drive, 8 KiB random writes:
+//     QD64 on 8x4 dies 692 MB/s (bound 732) against 375 channel-first, and never less with
+//     more dies (tests/integration/test_channel_sweep.cpp); QD16 and below as channel-first.
+//     Choices made here: saturation is judged on the FTL's own host programs, not all programs
+//     (GC copies kept dies busy on small drives and paired host writes behind them: -9% at QD4
+//     on the tiny platform); an unsaturated write goes to the next die in order even when
+//     another is idle (preferring idle dies cost MSR traces 1-4% mean latency). The price:
+//     pairs put a request's consecutive pages on one die, so on bursty MSR traces (default
+//     platform, --fold) the mean latency is 0-3% above channel_first (hm_0 537 vs 520 us,
+//     rsrch_1 1,315 vs 1,307, proj_0 875 vs 874); with GC, 50% 8 KiB reads after fill+steady
+//     at QD8/QD32 it is level with channel_first (39.3 vs 39.1, 67.3 vs 67.3 MB/s), and on the
+//     4-die tiny platform (4 KiB, 50% reads, fill+random:0.5) at QD4/8/32 -0.4%/-2.4%/+0.4%.
 //   channel_first: consecutive writes to different channels, then ways, dies and planes (a
 //     die's planes are paired only when its queue happens to hold programs for each);
 //   plane_first: consecutive writes fill the planes of one die (planes_per_die writes, each to
