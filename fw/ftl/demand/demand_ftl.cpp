@@ -390,13 +390,11 @@ void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
 }
 
 void DemandFtl::finish_copies() {
-  // GC's mapping updates: one read-modify-write per translation page they touch. Batch: all
-  // before the erase. Paced (gc_write_back=paced with paced GC): spread over the host writes the
-  // victim's free pages take (S - v), so they drain as the next victims fill the buffer, and
-  // erase at once (lookups see the buffer meanwhile). Not the default: on the default platform
-  // (fill+steady, 100k 8 KiB random writes QD32, DFTL) it cuts windows below 20% of the mean
-  // from 11.4% to 1.1% and write p99 from 98 to 33 ms, but data GC runs 56 -> 64 and the
-  // window's WAF 12.96 -> 13.72 (throughput 33.4 -> 29.9 MB/s), not yet explained.
+  // GC's mapping updates: one read-modify-write per translation page they touch. Batch
+  // (gc_write_back=batch, or threshold GC): all before the erase. Paced (the default with paced
+  // GC): spread over the host writes the victim's free pages take (S - v), so they drain as the
+  // next victims fill the buffer, and erase at once (lookups see the buffer meanwhile); see
+  // fw/ftl/demand/README.md for what it buys and costs.
   if (params_.gc_paced && params_.gc_write_back_paced && space_.kind(gc_victim_) != kTranslationKind) {
     write_back_rate_ = double(gc_buffer_pages_.size()) / double(std::max(1u, space_.segment_pages() - gc_victim_valid_));
   } else {

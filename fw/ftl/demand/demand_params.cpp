@@ -34,7 +34,7 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
                         "when GC copies of a data victim are issued: paced (in step with host writes) or threshold "
                         "(the whole victim at once)") == "paced";
   p.gc_write_back_paced =
-      o.choice("gc_write_back", "batch", {"batch", "paced"},
+      o.choice("gc_write_back", "paced", {"paced", "batch"},
                "when GC's mapping updates reach their translation pages: batch (all at once before the victim's "
                "erase) or paced (with paced GC, spread over the host writes after it, translation pages in a "
                "cyclic sweep)") == "paced";

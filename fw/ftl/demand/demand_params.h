@@ -29,7 +29,7 @@ struct DemandParams {
   bool share_translation_reads = true; // misses on one translation page share its in-flight read
   bool gc_copies_to_current = true;    // GC copies go into a current data block (the papers), else a GC block
   bool gc_paced = true;                // data victims' copies paced with host writes (see demand_ftl.h)
-  bool gc_write_back_paced = false;    // GC's mapping updates written back in step with host writes
+  bool gc_write_back_paced = true;     // GC's mapping updates written back in step with host writes
   Lpn logical_pages = 0;
   std::uint32_t segments = 0;          // derived
 
