@@ -9,6 +9,15 @@
 //   pages per block and GC threshold), run for min(planes, 4) planes with distinct seeds;
 //   plane p takes simulation p % 4 with its blocks in a random order. Its free blocks end at the
 //   GC threshold, with a host and a GC frontier partly written.
+// - Planes sharing a simulation are in the same phase of their GC cycle. Tried (2026-11-25):
+//   each plane at its own phase (the simulation seen at ceil(planes / 4) points spread over a
+//   host frontier's block). On default.yaml with 128 blocks per plane, gc_threshold_blocks 5,
+//   100k 8 KiB random writes QD32: paced GC gives 20.5 MB/s from either preload and 20.1 from
+//   writing its way there (fill+steady:run), so the phase does not matter to it; threshold GC
+//   gives 18.0 MB/s from this preload, 5.7 from the phased one, and 15.7-16.0 after writing its
+//   way there and 600k writes on: its planes do not drift apart in a long run (a plane copying a
+//   whole victim holds the host's writes, and the other planes wait with it), so phased planes
+//   would be the further from what a long run leaves. Kept as it is.
 // - Which logical pages are live where: a random permutation of all of them dealt out over the
 //   valid slots (uniform overwrites leave no pattern), each valid slot at a random offset among
 //   its block's written pages (fw/precondition/steady_state_dealer.h).
