@@ -53,16 +53,43 @@ TEST_CASE("one channel, sequential 128 KiB writes on a fresh drive: within 5% of
   check_sweep(0.0, 675e-6, "none");
 }
 
-TEST_CASE("one channel, mixed 128 KiB reads and writes: throughput never falls as ways are added",
+// The machine-repairman (finite-source queue) throughput of `dies` dies sharing one bus: each die
+// works alone for a mean `think` seconds (exponentially distributed), then holds the bus for a
+// mean `service` seconds. X = (1 - P0) / service, P0 = 1 / sum_n dies! / (dies - n)! (think^-1 x
+// service)^n. It counts the time a die waits for the bus behind other dies' transfers, which
+// the min(dies, bus) bound leaves out.
+static double repairman_ops_per_second(std::uint32_t dies, double think, double service) {
+  const double r = service / think;
+  double sum = 0, term = 1;
+  for (std::uint32_t n = 0; n <= dies; ++n) {
+    sum += term;
+    term *= double(dies - n) * r;
+  }
+  return (1 - 1 / sum) / service;
+}
+
+TEST_CASE("one channel, mixed 128 KiB reads and writes: within 5% of the finite-source queue, never falling",
           "[cli][channel][sweep]") {
-  // The 5% target is not met for the mix where dies and channel are near balance (0.85-0.92 of
-  // the bound at 8-12 ways: a die waits for the shared bus between its transfers); see the notes
-  // of issue 13. What holds everywhere: more ways never lose throughput.
+  // Half reads (a die cycle of 103.6 us), half writes (716 us). Near balance (8-12 ways) the
+  // min(dies, channel) bound is not reachable: a die holds its page register until its transfer
+  // is done, so it idles while other dies use the bus, and with read and write cycles this
+  // different no order of the bus lets every die avoid that (measured 0.92-0.94 of the bound
+  // with every arbitration policy). The machine-repairman model counts that wait (exponential
+  // array times of mean 368.9 us, the mix's spread being close to it; a 40.96 us transfer):
+  // 40.0, 79.2, 154.4, 284.2, 366.7, 395.6 MB/s at 1, 2, 4, 8, 12, 16 ways. Its exponential
+  // transfers wait longer than our fixed ones, so the model should reach it, less the DMA and
+  // firmware the bound leaves out (fifo arbitration gives 286 MB/s at 8 ways, command_first 293).
   TempDir dir;
   double previous = 0;
   for (std::uint32_t ways : {1u, 2u, 4u, 8u, 12u, 16u}) {
     const double measured = run_mb_per_s(dir, ways, 0.5, "fill");
-    INFO("ways " << ways << ": " << measured << " MB/s, with fewer ways " << previous);
+    const double cycle = kCommand + (62.5e-6 + 675e-6) / 2 + kTransfer;
+    const double bound = std::min(ways * 16384 / cycle, kBusBytesPerSecond) / 1e6;
+    const double queue = repairman_ops_per_second(ways, kCommand + (62.5e-6 + 675e-6) / 2, kTransfer) * 16384 / 1e6;
+    INFO("ways " << ways << ": " << measured << " MB/s, finite-source queue " << queue << ", bound " << bound
+                 << ", with fewer ways " << previous);
+    CHECK(measured <= bound * 1.001);
+    CHECK(measured >= queue * 0.95);
     CHECK(measured >= previous);
     previous = measured;
   }
