@@ -36,6 +36,7 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // program: a partner for a multi-plane program is expected; the die may hold this one until
   // it arrives, at most this long (the firmware's hint; nand.multiplane_wait_us applies to all)
   sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
+  bool background = false;  // the firmware's own work (GC): channel.scheduler = host_first lets host work pass it
   LatencyTrail trail;             // the controller adds its stages (queue, channel, array, DMA)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }

@@ -43,6 +43,7 @@ struct HalOp {
   // Program: the firmware expects a program of the same page offset on another plane of the die
   // soon; the die may hold this one up to this long to start both as one multi-plane program.
   std::uint32_t partner_wait_ns = 0;
+  bool background = false;  // the firmware's own work (GC), which host work may pass in a queue
   LatencyTrail trail;             // the request it is on the way of (common/latency_trail.h)
 };
 

@@ -39,6 +39,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.kind = kind;
   op.wait_chain = false;
   op.held = false;
+  op.background = background_;
   op.epoch_slot = 0;
   op.ppn = kNoPpn;
   op.lpn = kNoLpn;
@@ -236,6 +237,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.bytes = op.kind == OpKind::HostDmaIn || op.kind == OpKind::HostDmaOut ? op.bytes : geo_.page_bytes;
   h.host_cmd = op.host_cmd;
   h.partner_wait_ns = op.partner_wait_ns;
+  h.background = op.background;
   h.buffer_addr = buffer_address();
   h.trail = op.trail;
   hal_.issue(h);

@@ -54,6 +54,20 @@ class OpScheduler : public HalListener {
   void depend(OpRef before, OpRef after);            // `after` waits for `before` to complete
   void submit(OpRef op);
 
+  // Operations built while one lives are the firmware's own work (GC), not a host request's:
+  // the hardware may let host work pass them (channel.scheduler = host_first).
+  class Background {
+   public:
+    explicit Background(OpScheduler& s) : s_(s), saved_(s.background_) { s.background_ = true; }
+    ~Background() { s_.background_ = saved_; }
+    Background(const Background&) = delete;
+    Background& operator=(const Background&) = delete;
+
+   private:
+    OpScheduler& s_;
+    bool saved_;
+  };
+
   // Whose latency the operations submitted meanwhile count towards (common/latency_trail.h): a
   // host command's trail while the firmware handles it; while an operation's completion callback
   // runs, that operation's trail (set by the scheduler). Restores the previous one when it ends.
@@ -85,6 +99,7 @@ class OpScheduler : public HalListener {
     std::uint8_t epoch_slot = 0;  // which of its block's in-flight counters it is counted in
     bool wait_chain = false;  // waits for the previous program of its block to be issued
     bool held = false;        // its dependencies are done, but a block-order rule holds it
+    bool background = false;  // built under a Background scope
     Ppn ppn = kNoPpn;
     Lpn lpn = kNoLpn;
     Token token = 0;
@@ -128,6 +143,7 @@ class OpScheduler : public HalListener {
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;
   bool draining_ = false;
+  bool background_ = false;  // see Background
   std::uint64_t live_ = 0;
   std::uint64_t buffer_slot_ = 0;
   TableRegion data_buffer_;

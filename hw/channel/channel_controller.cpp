@@ -28,7 +28,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       flash_target("flash_target"),
       dma("dma"),
       cfg_(config),
-      queue_policy_(make_die_queue_policy(config.scheduler, config.geometry)),
+      queue_policy_(make_die_queue_policy(config.scheduler, config.geometry, config.bus.gc_max_wait)),
       arbitration_(make_bus_arbitration(config.arbitration)),
       array_(array),
       vcd_(vcd),
@@ -189,7 +189,7 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
     head = first_free_read(die.queue, cfg_.geometry);
     if (head == die.queue.size()) return false;
   } else {
-    head = queue_policy_->next(die.queue);
+    head = queue_policy_->next(die.queue, now);
     const tlmx::FlashOpcode op = die.queue[head].cmd->opcode;
     if ((pick == Pick::NextIfRead && !tlmx::is_read(op)) || (pick == Pick::NextIfProgram && op != tlmx::FlashOpcode::Program))
       return false;

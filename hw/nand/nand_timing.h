@@ -46,6 +46,8 @@ struct NandTiming {
 struct ChannelTiming {
   std::uint32_t width_bits = 8;
   double rate_mts = 400;  // mega-transfers per second (fractions allowed: 333.33 MT/s is a real part)
+  // channel.scheduler = host_first: the longest host work may pass a GC command before it runs
+  sc_core::sc_time gc_max_wait = sc_core::sc_time(1, sc_core::SC_MS);
   // Time to move `bytes` across the bus: bytes / (width in bytes x transfer rate).
   sc_core::sc_time transfer(std::uint64_t bytes) const {
     const double seconds = double(bytes) / (double(width_bits) / 8.0 * double(rate_mts) * 1e6);

@@ -89,8 +89,12 @@ const std::vector<Parameter>& platform_parameters() {
                      "bus transfer rate (ONFI timing mode 0 is 10 MT/s)",
                      [](C& c, double v) { c.channel.rate_mts = v; }),
       choice_param("channel.scheduler", hw::die_queue_policy_names(), "fifo",
-                   "per-die queue policy (read_first: reads overtake programs/erases of other blocks)",
+                   "per-die queue policy (read_first: reads overtake programs/erases of other blocks; host_first: "
+                   "host commands overtake GC work of other blocks until it has waited channel.gc_max_wait_us)",
                    [](C& c, const std::string& v) { c.scheduler = v; }),
+      quantity_param("channel.gc_max_wait_us", "us", 1, 1e6, false, 1000,
+                     "host_first: a GC command waits at most this long for host work passing it",
+                     [](C& c, double v) { c.channel.gc_max_wait = sc_time(v, sc_core::SC_US); }),
       choice_param("channel.arbitration", hw::bus_arbitration_names(), "command_first",
                    "which waiting die gets the channel bus: fifo (longest waiting), command_first (command/address "
                    "cycles before data transfers), die_ready (commands first, then the transfer with the most work "

@@ -103,6 +103,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.buffer_addr = op.buffer_addr;
   c.tag = op.tag;
   c.partner_wait = sc_core::sc_time(double(op.partner_wait_ns), sc_core::SC_NS);
+  c.background = op.background;
   c.trail = op.trail;
   s.trans.set_command(fw::is_flash_read(op.kind) ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   s.trans.set_address(op.ppn);

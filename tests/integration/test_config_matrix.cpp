@@ -14,7 +14,7 @@ TEST_CASE("Integrity holds on every combination of hardware and firmware options
   TempDir dir;
   int run = 0;
   for (const char* multiplane : {"true", "false"})
-    for (const char* scheduler : {"fifo", "read_first"})
+    for (const char* scheduler : {"fifo", "read_first", "host_first"})
       for (const char* cores : {"1", "2"})
         for (const char* cache : {"false", "true"}) {
           const std::string name = "m" + std::to_string(run++) + ".json";

@@ -224,6 +224,8 @@ TEST_CASE("timed integrity: DFTL and CAST with a small mapping cache under GC", 
       // GC's mapping updates still in the buffer while later victims are copied and erased
       {"--set", "ftl.name=dftl", "--set", "ftl.gc_write_back=paced"},
       {"--set", "ftl.name=cast", "--set", "ftl.gc_write_back=paced", "--set", "ftl.segment_planes=2"},
+      // host work passing GC's copies and write-backs in the die queues
+      {"--set", "ftl.name=dftl", "--set", "channel.scheduler=host_first", "--set", "channel.gc_max_wait_us=200"},
   };
   for (const auto& config : configs) {
     std::vector<std::string> extra = config;

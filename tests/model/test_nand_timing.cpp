@@ -106,6 +106,56 @@ TEST_CASE("Read-first lets a read overtake programs of other blocks, never of it
   CHECK(b.script.result(r_other).token == 55);
 }
 
+// A die busy with a program until t0 + 675 us; at t GC reads block 1 and programs block 0, then
+// the host reads block 1 (reads pass reads) and programs block 0 (held behind GC's program of its
+// block) and block 3.
+struct HostFirstScene {
+  std::uint32_t gc_read, gc_program, host_read, host_program_same_block, host_program;
+  explicit HostFirstScene(ChannelBench& b) {
+    const FlashGeometry& g = b.cfg.geometry;
+    b.script.post(FlashOpcode::Program, g.first_page(1), sc_core::SC_ZERO_TIME, 5, 55);  // block 1 holds data
+    b.script.post(FlashOpcode::Program, g.first_page(2), sc_time(1, sc_core::SC_MS));   // busy from 1 ms
+    const sc_time t(1100, SC_US);
+    gc_read = b.script.post(FlashOpcode::Read, g.first_page(1), t, 0, 1, true);
+    gc_program = b.script.post(FlashOpcode::Program, g.first_page(0), t, 7, 77, true);
+    host_read = b.script.post(FlashOpcode::Read, g.first_page(1), t);
+    host_program_same_block = b.script.post(FlashOpcode::Program, g.first_page(0) + 1, t, 8, 88);
+    host_program = b.script.post(FlashOpcode::Program, g.first_page(3), t, 9, 99);
+  }
+};
+
+TEST_CASE("Host-first: host commands pass GC work of other blocks, never of their own", "[model][nand]") {
+  ChannelBenchConfig c = mlc_channel(1, 1);
+  c.scheduler = "host_first";
+  c.nand.multiplane = false;
+  c.bus_timing.gc_max_wait = sc_time(10, sc_core::SC_MS);  // no aging in this scene
+  ChannelBench b(c);
+  const HostFirstScene s(b);
+  sc_core::sc_start();
+  // After the busy program: host read, host program of block 3, then GC's read and program, then
+  // the host program of block 0 (behind GC's program of block 0).
+  CHECK(b.script.done_at(s.host_read) < b.script.done_at(s.host_program));
+  CHECK(b.script.done_at(s.host_program) < b.script.done_at(s.gc_read));
+  CHECK(b.script.done_at(s.gc_read) < b.script.done_at(s.gc_program));
+  CHECK(b.script.done_at(s.gc_program) < b.script.done_at(s.host_program_same_block));
+  CHECK(b.script.result(s.host_read).token == 55);
+  CHECK(b.script.result(s.gc_read).token == 55);
+}
+
+TEST_CASE("Host-first: a GC command that has waited gc_max_wait goes before host work", "[model][nand]") {
+  ChannelBenchConfig c = mlc_channel(1, 1);
+  c.scheduler = "host_first";
+  c.nand.multiplane = false;
+  c.bus_timing.gc_max_wait = sc_time(100, SC_US);  // the busy program outlasts it
+  ChannelBench b(c);
+  const HostFirstScene s(b);
+  sc_core::sc_start();
+  // Queued at 1.1 ms, the die free after 1.6 ms: both GC commands have aged and keep their order.
+  CHECK(b.script.done_at(s.gc_read) < b.script.done_at(s.host_read));
+  CHECK(b.script.done_at(s.gc_program) < b.script.done_at(s.host_read));
+  CHECK(b.script.done_at(s.host_read) < b.script.done_at(s.host_program_same_block));
+}
+
 TEST_CASE("FIFO serves a die's queue in arrival order", "[model][nand]") {
   ChannelBench b(mlc_channel(1, 1));
   const FlashGeometry& g = b.cfg.geometry;

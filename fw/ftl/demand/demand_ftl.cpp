@@ -213,6 +213,7 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
 }
 
 void DemandFtl::pace_write_backs() {
+  OpScheduler::Background gc_work(ctx_.ops);
   write_back_credit_ += write_back_rate_;
   path_ = kGcPath;
   // In a cyclic sweep of the translation pages, so each is rewritten in the same order every
@@ -305,6 +306,7 @@ void DemandFtl::pace_gc() {
 
 void DemandFtl::issue_gc_reads(std::uint32_t count) {
   if (gc_victim_ == SegmentSpace::kNoSegment || gc_all_issued_) return;
+  OpScheduler::Background gc_work(ctx_.ops);
   const bool translation = space_.kind(gc_victim_) == kTranslationKind;
   const Spn first = space_.first_spn(gc_victim_);
   const std::uint32_t pages = space_.segment_pages();
@@ -331,6 +333,7 @@ void DemandFtl::issue_gc_reads(std::uint32_t count) {
 }
 
 void DemandFtl::relocate_data(Spn old, const HalResult& page) {
+  OpScheduler::Background gc_work(ctx_.ops);
   if (!space_.is_valid(old)) {  // overwritten by the host since the victim was chosen
     ++gc_superseded_;
     return;
@@ -368,6 +371,7 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
 }
 
 void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
+  OpScheduler::Background gc_work(ctx_.ops);
   if (!space_.is_valid(old)) {  // rewritten since the victim was chosen
     ++gc_superseded_;
     return;
@@ -390,6 +394,7 @@ void DemandFtl::relocate_translation(Spn old, const HalResult& page) {
 }
 
 void DemandFtl::finish_copies() {
+  OpScheduler::Background gc_work(ctx_.ops);
   // GC's mapping updates: one read-modify-write per translation page they touch. Batch
   // (gc_write_back=batch, or threshold GC): all before the erase. Paced (the default with paced
   // GC): spread over the host writes the victim's free pages take (S - v), so they drain as the

@@ -261,6 +261,7 @@ void PageMappingFtl::hurry_gc() {
 }
 
 void PageMappingFtl::issue_copies(std::uint32_t plane, std::uint32_t count) {
+  OpScheduler::Background gc_work(ctx_.ops);
   PlaneGc& gc = gc_[plane];
   const FlashGeometry& g = blocks_.geometry();
   if (gc.next_page >= g.pages_per_block) return;  // all issued, the erase too
@@ -292,6 +293,7 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
     return;
   }
   const std::uint32_t plane = blocks_.geometry().plane_of_block(blocks_.geometry().block_of(old_ppn));
+  OpScheduler::Background gc_work(ctx_.ops);
   const Spn spn = blocks_.allocate(blocks_.plane_frontier(plane, kGcStream), true, 0);
   const Ppn ppn = spn == kNoSpn ? kNoPpn : blocks_.to_ppn(spn);
   if (ppn == kNoPpn)
