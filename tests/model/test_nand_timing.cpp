@@ -109,6 +109,14 @@ TEST_CASE("Read-first lets a read overtake programs of other blocks, never of it
 // A die busy with a program until t0 + 675 us; at t GC reads block 1 and programs block 0, then
 // the host reads block 1 (reads pass reads) and programs block 0 (held behind GC's program of its
 // block) and block 3.
+static ChannelBenchConfig host_first_channel(sc_time gc_max_wait) {
+  ChannelBenchConfig c = mlc_channel(1, 1);
+  c.scheduler = "host_first";
+  c.nand.multiplane = false;
+  c.bus_timing.gc_max_wait = gc_max_wait;
+  return c;
+}
+
 struct HostFirstScene {
   std::uint32_t gc_read, gc_program, host_read, host_program_same_block, host_program;
   explicit HostFirstScene(ChannelBench& b) {
@@ -125,11 +133,7 @@ struct HostFirstScene {
 };
 
 TEST_CASE("Host-first: host commands pass GC work of other blocks, never of their own", "[model][nand]") {
-  ChannelBenchConfig c = mlc_channel(1, 1);
-  c.scheduler = "host_first";
-  c.nand.multiplane = false;
-  c.bus_timing.gc_max_wait = sc_time(10, sc_core::SC_MS);  // no aging in this scene
-  ChannelBench b(c);
+  ChannelBench b(host_first_channel(sc_time(10, sc_core::SC_MS)));  // no aging in this scene
   const HostFirstScene s(b);
   sc_core::sc_start();
   // After the busy program: host read, host program of block 3, then GC's read and program, then
@@ -143,11 +147,7 @@ TEST_CASE("Host-first: host commands pass GC work of other blocks, never of thei
 }
 
 TEST_CASE("Host-first: a GC command that has waited gc_max_wait goes before host work", "[model][nand]") {
-  ChannelBenchConfig c = mlc_channel(1, 1);
-  c.scheduler = "host_first";
-  c.nand.multiplane = false;
-  c.bus_timing.gc_max_wait = sc_time(100, SC_US);  // the busy program outlasts it
-  ChannelBench b(c);
+  ChannelBench b(host_first_channel(sc_time(100, SC_US)));  // the busy program outlasts it
   const HostFirstScene s(b);
   sc_core::sc_start();
   // Queued at 1.1 ms, the die free after 1.6 ms: both GC commands have aged and keep their order.
