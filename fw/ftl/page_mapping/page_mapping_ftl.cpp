@@ -19,9 +19,9 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
       p.gc_reserve_blocks + 1, g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
   const std::string allocation = o.choice(
       "allocation", "adaptive", {"adaptive", "channel_first", "plane_first"},
-      "host write placement: adaptive (channel-first over dies; a die with flash work queued gets its planes' "
-      "next pages together, so they run as one multi-plane program), channel_first (consecutive writes to "
-      "different channels) or plane_first (always fill a die's planes together, dies channel-first)");
+      "host write placement: adaptive (channel-first over dies; with more host programs in flight than dies, a "
+      "die's planes take consecutive pages, so they run as one multi-plane program), channel_first (consecutive "
+      "writes to different channels) or plane_first (always fill a die's planes together, dies channel-first)");
   p.allocation = allocation == "adaptive"        ? Allocation::Adaptive
                  : allocation == "plane_first"   ? Allocation::PlaneFirst
                                                  : Allocation::ChannelFirst;
@@ -126,7 +126,7 @@ std::uint32_t PageMappingFtl::next_host_offset(std::uint32_t plane) const {
 std::uint32_t PageMappingFtl::next_adaptive() {
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t planes = g.planes_per_die, dies = g.total_dies();
-  if (pair_die_ != kNoDie) {  // a partner for the page just placed on a busy die
+  if (pair_die_ != kNoDie) {  // a partner for the page just placed while the drive is saturated
     const std::uint32_t first = pair_die_ * planes;
     pair_die_ = kNoDie;
     std::uint32_t partners = 0, partner = kNoPlane;
