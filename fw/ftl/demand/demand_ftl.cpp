@@ -400,8 +400,12 @@ void DemandFtl::finish_copies() {
   // GC): spread over the host writes the victim's free pages take (S - v), so they drain as the
   // next victims fill the buffer, and erase at once (lookups see the buffer meanwhile); see
   // fw/ftl/demand/README.md for what it buys and costs.
-  if (params_.gc_paced && params_.gc_write_back_paced && space_.kind(gc_victim_) != kTranslationKind) {
-    write_back_rate_ = double(gc_buffer_pages_.size()) / double(std::max(1u, space_.segment_pages() - gc_victim_valid_));
+  // A translation victim's moves go straight to the directory: it adds nothing to write back, and
+  // the data victims' pending pages keep their pace.
+  if (params_.gc_paced && params_.gc_write_back_paced) {
+    if (space_.kind(gc_victim_) != kTranslationKind)
+      write_back_rate_ =
+          double(gc_buffer_pages_.size()) / double(std::max(1u, space_.segment_pages() - gc_victim_valid_));
   } else {
     path_ = kGcPath;
     while (!gc_buffer_pages_.empty()) write_back(gc_buffer_pages_.begin()->first, kGcPath);
