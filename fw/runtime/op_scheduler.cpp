@@ -125,6 +125,7 @@ void OpScheduler::submit(OpRef ref) {
   apply_hazards(ref.index);
   Op& op = ops_[ref.index];
   op.state = State::Waiting;
+  if (op.kind == OpKind::Program && !op.background) ++host_programs_;
   // Work of no request (boot, preconditioning) starts its own trail, which no request reads.
   const std::uint64_t now = hal_.now_ticks();
   op.trail = context_.owner ? context_ : LatencyTrail::begin(0, now);
@@ -247,6 +248,7 @@ void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   if (tag >= ops_.size() || ops_[tag].state != State::Issued)
     throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
   hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
+  if (ops_[tag].kind == OpKind::Program && !ops_[tag].background) --host_programs_;
   complete(tag, result);
   drain();
 }

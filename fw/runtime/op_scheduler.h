@@ -87,6 +87,8 @@ class OpScheduler : public HalListener {
 
   bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
   std::uint64_t in_flight() const { return live_; }
+  // Programs submitted outside a Background scope (the host's data) and not completed yet.
+  std::uint64_t host_programs_in_flight() const { return host_programs_; }
 
   void on_hal_complete(std::uint32_t tag, const HalResult& result) override;
 
@@ -144,6 +146,7 @@ class OpScheduler : public HalListener {
   std::vector<std::uint32_t> ready_;
   bool draining_ = false;
   bool background_ = false;  // see Background
+  std::uint64_t host_programs_ = 0;
   std::uint64_t live_ = 0;
   std::uint64_t buffer_slot_ = 0;
   TableRegion data_buffer_;

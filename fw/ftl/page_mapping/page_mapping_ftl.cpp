@@ -140,7 +140,7 @@ std::uint32_t PageMappingFtl::next_adaptive() {
   }
   // Dies in channel-first order; with more host programs in flight than dies (the drive is
   // write-saturated), the die's level planes take the pages after this one (see the header).
-  const bool saturated = planes > 1 && host_programs_ > dies;
+  const bool saturated = planes > 1 && ctx_.ops.host_programs_in_flight() > dies;
   for (std::uint32_t tries = 0; tries < dies; ++tries) {
     const std::uint32_t first = blocks_.stripe_plane(die_cursor_++ % dies);  // plane 0 of the die
     const std::uint32_t best = most_behind_plane(first);
@@ -191,8 +191,6 @@ OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
   if (expect_partner_) ctx_.ops.expect_partner(p, params_.partner_wait_ns);
   expect_partner_ = false;
-  ++host_programs_;
-  ctx_.ops.on_complete(p, [this](const HalResult&) { --host_programs_; });
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
   ++counts_.flash_pages_programmed;

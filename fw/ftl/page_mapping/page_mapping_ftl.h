@@ -145,7 +145,6 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t pair_die_ = kNoDie;  // adaptive: a busy die whose level planes take the next pages
   std::uint32_t pair_offset_ = 0;    // adaptive: the page offset they are level at
   bool expect_partner_ = false;      // adaptive: the page being placed opens a pair
-  std::uint64_t host_programs_ = 0;  // host page programs submitted, not completed
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &gc_catch_ups_;
 };
