@@ -6,7 +6,6 @@
 #include "tlm/time_base.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <regex>
 #include <vector>
@@ -62,9 +61,6 @@ void collect(const json& node, const std::string& name, json& resources) {
   }
 }
 
-}  // namespace
-
-namespace {
 // Min, mean and max of busy shares (all 0 when there are none).
 json spread(const std::vector<double>& shares) {
   if (shares.empty()) return json{{"min", 0.0}, {"mean", 0.0}, {"max", 0.0}};
