@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/checked_value.h"
 
@@ -29,6 +30,11 @@ class FtlOptions {
   std::string choice(const std::string& key, const std::string& fallback, const std::set<std::string>& allowed,
                      const std::string& what);
 
+  // A configuration that works but that a user should know about (e.g. merges of many
+  // thousand pages); the platform loader prints these and the report lists them.
+  void warn(std::string message) { warnings_.push_back(std::move(message)); }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
   // Throws FtlOptionError naming every parameter no FTL code asked for.
   void reject_unread(const std::string& ftl_name) const;
 
@@ -46,6 +52,7 @@ class FtlOptions {
   std::map<std::string, std::string> values_;
   std::map<std::string, std::string> effective_;
   std::map<std::string, std::string> descriptions_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace ssd::fw

@@ -211,6 +211,7 @@ void check_ftl_parameters(const std::map<std::string, std::string>& params, cons
     fw::FtlOptions probe(params);
     fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry);
     for (const auto& [k, v] : probe.effective()) c.effective["ftl." + k] = typed_value(v);
+    for (const std::string& w : probe.warnings()) c.warnings.push_back(path + ": " + w);
   } catch (const fw::FtlOptionError& e) {
     throw ConfigError(path + ": " + e.what());
   }

@@ -57,7 +57,8 @@ json cdf_json(const LatencyHistogram& h) {
 // What was run: platform, FTL, workload, preconditioning, and the integrity check.
 void describe_run(const PlatformConfig& config, const RunFacts& f, json& r) {
   r["schema"] = "ssd-vp-report/1";
-  r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", config.effective}};
+  r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", config.effective},
+                   {"warnings", config.warnings}};
   json ftl_parameters = json::object();
   for (const auto& [k, v] : f.ftl_parameters) ftl_parameters[k] = typed_value(v);
   r["ftl"] = {{"name", config.firmware.ftl}, {"parameters", ftl_parameters}};

@@ -38,6 +38,7 @@ void print_validation(const std::string& file, const std::vector<std::string>& o
                            c.geometry.capacity_bytes() >> 20, c.geometry.total_dies());
   for (const auto& [k, v] : c.effective.items())
     std::cout << fmt::format("  {} = {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
+  for (const std::string& w : c.warnings) std::cout << "warning: " << w << "\n";
 }
 
 }  // namespace ssd::platform

@@ -191,6 +191,7 @@ void resolve_run(RunCommand& c) {
   if (run.vcd_path.empty()) run.vcd_path = (std::filesystem::path(c.out_dir) / "run.vcd").string();
   if (!c.ftl.empty()) c.overrides.push_back("ftl.name=" + c.ftl);
   run.platform = load_platform(c.platform_file, c.overrides);
+  for (const std::string& w : run.platform.warnings) std::cerr << "warning: " << w << "\n";
   resolve_workload(c);
   run.verify_mapping = !c.no_verify;
   run.progress = c.progress == "always" || (c.progress == "auto" && !c.quiet && isatty(STDERR_FILENO));

@@ -43,7 +43,23 @@ TEST_CASE("every shipped platform validates with every FTL", "[cli][config]") {
       INFO(r.describe());
       CHECK(r.exit_code == 0);
       CHECK(contains(r.out, "valid platform"));
+      CHECK(!contains(r.out, "warning"));  // defaults are a sensible design on every platform
     }
+  }
+}
+
+TEST_CASE("a hybrid block whose merges copy thousands of pages draws a warning naming the parameter",
+          "[cli][config][hybrid]") {
+  // default.yaml: 64 planes of 256-page blocks. Striped over all of them, a block is 16,384 pages.
+  TempDir dir;
+  const std::string platform = default_platform();
+  for (const std::string ftl : {"bast", "last", "superblock"}) {
+    const Result r = run_ssdsim({"validate", platform, "--set", "ftl.name=" + ftl, "--set", "ftl.segment_planes=64"}, dir);
+    INFO(r.describe());
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "warning: " + platform + ": ftl.segment_planes = 64 makes every block 16384 pages"));
+    const Result fine = run_ssdsim({"validate", platform, "--set", "ftl.name=" + ftl, "--set", "ftl.segment_planes=8"}, dir);
+    CHECK(!contains(fine.out, "warning"));
   }
 }
 

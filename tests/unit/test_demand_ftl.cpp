@@ -27,15 +27,18 @@ struct Run {
 
 TEST_CASE("DFTL and CAST pass the integrity oracle with constant eviction and translation GC",
           "[ftl][dftl][cast][oracle]") {
-  const std::string ftl = GENERATE(as<std::string>{}, "dftl", "cast");
+  // dftl-abl: DFTL with CAST's allocation (several current blocks, ABL), the CAST reproduction's ablation.
+  const std::string variant = GENERATE(as<std::string>{}, "dftl", "cast", "dftl-abl");
+  const std::string ftl = variant == "dftl-abl" ? "dftl" : variant;
   const std::string segment_planes = GENERATE(as<std::string>{}, "8", "2", "1");
   const std::uint64_t seed = GENERATE(1, 2);
-  std::map<std::string, std::string> options{{"overprovisioning", ftl == "cast" ? "0.4" : "0.35"},
+  std::map<std::string, std::string> options{{"overprovisioning", variant != "dftl" ? "0.4" : "0.35"},
                                              {"segment_planes", segment_planes},
                                              {"cmt_bytes", "256"},  // 32 DFTL entries, 28 CAST runs
                                              {"gc_policy", seed == 1 ? "greedy" : "cost_benefit"},
                                              {"gc_destination", seed == 1 ? "current" : "own"}};
   if (ftl == "cast") options["current_blocks"] = "3";
+  if (variant == "dftl-abl") options["current_blocks"] = "3";
   platform::FunctionalDrive drive(demand_drive(ftl, options, seed));
   const Lpn logical_pages = drive.firmware().ftl().logical_pages();
   stimuli::IntegrityOracle oracle(logical_pages, 512);
@@ -46,7 +49,7 @@ TEST_CASE("DFTL and CAST pass the integrity oracle with constant eviction and tr
   platform::replay_functional(drive, mixed, oracle, 8);
 
   auto& m = drive.metrics().set("ftl");
-  INFO(ftl << " segment_planes " << segment_planes << " seed " << seed << ": " << oracle.first_mismatch());
+  INFO(variant << " segment_planes " << segment_planes << " seed " << seed << ": " << oracle.first_mismatch());
   CHECK(oracle.mismatches() == 0);
   CHECK(oracle.pages_checked() > logical_pages);
   CHECK(platform::verify_drive(drive, oracle) == "");
@@ -205,7 +208,7 @@ TEST_CASE("DFTL and CAST reject bad parameters by name", "[ftl][dftl][cast]") {
     o.emplace("overprovisioning", "0.45");
     CHECK_THROWS_WITH(platform::FunctionalDrive(demand_drive(ftl, std::move(o))), Catch::Contains(text));
   };
-  fails("dftl", {{"current_blocks", "4"}}, "unknown parameter(s) for FTL 'dftl': ftl.current_blocks");
+  fails("dftl", {{"placement", "abl"}}, "unknown parameter(s) for FTL 'dftl': ftl.placement");  // one block: no choice
   fails("dftl", {{"segment_planes", "3"}}, "ftl.segment_planes = 3 must divide the 8 planes");
   fails("dftl", {{"cmt_bytes", "16"}}, "holds 2 entries; at least 4 are needed");
   fails("dftl", {{"cmt_bytes", "100000000"}}, "does not fit in the controller's SRAM");

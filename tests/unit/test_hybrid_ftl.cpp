@@ -66,11 +66,15 @@ struct SmallLog {
   platform::FunctionalDrive drive;
   stimuli::IntegrityOracle oracle;
   // log_share "" for SUPERBLOCK, which has no log.
-  SmallLog(const std::string& ftl, const std::string& log_share)
-      : drive(hybrid_drive(ftl, log_share.empty() ? std::map<std::string, std::string>{{"segment_planes", "1"}}
-                                                  : std::map<std::string, std::string>{{"segment_planes", "1"},
-                                                                                       {"log_share", log_share}})),
+  SmallLog(const std::string& ftl, const std::string& log_share, std::map<std::string, std::string> extra = {})
+      : drive(hybrid_drive(ftl, with_log(log_share, std::move(extra)))),
         oracle(drive.firmware().ftl().logical_pages(), 4096) {}
+  static std::map<std::string, std::string> with_log(const std::string& log_share,
+                                                     std::map<std::string, std::string> options) {
+    options["segment_planes"] = "1";
+    if (!log_share.empty()) options["log_share"] = log_share;
+    return options;
+  }
   // One request writing `pages` pages of logical block `lbn` from `offset` (8 sectors a page).
   void write(std::uint32_t lbn, std::uint32_t offset, std::uint32_t pages) {
     struct One : stimuli::Workload {
@@ -164,14 +168,49 @@ TEST_CASE("BAST: random updates thrash the log, one full merge of one block each
 }
 
 TEST_CASE("LAST: the locality detector routes by request size, a quick rewrite is hot", "[ftl][hybrid][last]") {
-  SmallLog l("last", "0.03");
+  SmallLog l("last", "0.03");  // 4 KiB pages: the default threshold (2 pages) is 8 KiB
   for (std::uint32_t lbn = 0; lbn < 4; ++lbn) l.write(lbn, 0, 16);  // in place
-  l.write(0, 3, 2);  // 8 KiB > 4 KiB: the sequential log buffer
-  CHECK(l.count("sequential_log_writes") == 2);
-  l.write(1, 5, 1);  // 4 KiB: random; its previous copy is in the data block, so cold
-  CHECK(l.count("cold_log_writes") == 1);
-  l.write(1, 5, 1);  // rewritten one log page later (< k): hot
+  l.write(0, 0, 3);  // 12 KiB > 8 KiB from offset 0: the sequential log buffer
+  CHECK(l.count("sequential_log_writes") == 3);
+  l.write(1, 5, 2);  // 8 KiB: random; the previous copies are in the data block, so cold
+  CHECK(l.count("cold_log_writes") == 2);
+  l.write(1, 5, 1);  // rewritten two log pages later (< k): hot
   CHECK(l.count("hot_log_writes") == 1);
+  l.check_integrity();
+}
+
+TEST_CASE("LAST: a sequential log block is written in page order from offset 0", "[ftl][hybrid][last]") {
+  // Section 3.3: sequential log blocks leave by switch or partial merges only, so a large
+  // request's page that does not continue its block in order goes to the random buffer.
+  SmallLog l("last", "0.03");
+  for (std::uint32_t lbn = 0; lbn < 4; ++lbn) l.write(lbn, 0, 16);
+  l.write(2, 4, 4);  // large, but mid-block with no sequential block: all 4 pages are misfits
+  CHECK(l.count("sequential_log_writes") == 0);
+  CHECK(l.count("sequential_misfits") == 4);
+  l.write(0, 0, 6);  // opens logical block 0's sequential block at offset 0
+  l.write(0, 8, 4);  // a jump past offset 6: random
+  CHECK(l.count("sequential_log_writes") == 6);
+  CHECK(l.count("sequential_misfits") == 8);
+  l.write(0, 6, 10);  // continues in order to the end: the block now holds all 16 pages
+  CHECK(l.count("sequential_log_writes") == 16);
+  l.write(0, 0, 3);  // the stream restarts: its whole block is switch-merged, a new one opens
+  CHECK(l.count("switch_merges") == 1);
+  CHECK(l.count("merge_copies") == 0);
+  l.write(0, 0, 3);  // again: the 3-page prefix is partially merged (13 pages copied), never fully
+  CHECK(l.count("partial_merges") == 1);
+  CHECK(l.count("merge_copies") == 13);
+  CHECK(l.count("full_merges") == 0);
+  l.check_integrity();
+}
+
+TEST_CASE("LAST: sequential_misfit=close merges the sequential block a misfit breaks", "[ftl][hybrid][last]") {
+  SmallLog l("last", "0.03", {{"sequential_misfit", "close"}});
+  for (std::uint32_t lbn = 0; lbn < 4; ++lbn) l.write(lbn, 0, 16);
+  l.write(0, 0, 6);
+  l.write(0, 8, 4);  // the jump closes block 0's sequential block (partial merge: 10 copies)
+  CHECK(l.count("partial_merges") == 1);
+  CHECK(l.count("merge_copies") == 10);
+  CHECK(l.count("sequential_misfits") == 4);  // and the pages go to the random buffer
   l.check_integrity();
 }
 

@@ -25,7 +25,10 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
                          std::to_string(g.total_planes()) + " planes");
   p.segments = g.total_planes() / p.segment_planes * g.blocks_per_plane;
 
-  if (cast) p.current_blocks = static_cast<std::uint32_t>(o.integer("current_blocks", 4, 1, 64, "parallel current data blocks"));
+  // Both FTLs take the option, so the CAST reproduction can run DFTL with CAST's allocation
+  // (several current blocks, ABL) and CAST with DFTL's (one).
+  p.current_blocks = static_cast<std::uint32_t>(
+      o.integer("current_blocks", cast ? 4 : 1, 1, 64, "parallel current data blocks (DFTL: 1, CAST: 4)"));
   p.gc_copies_to_current =
       o.choice("gc_destination", "current", {"current", "own"},
                "where GC copies valid data: the current data block (as DFTL and CAST do) or a block of its own") ==
@@ -68,8 +71,9 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
       yes(o, "share_translation_reads", true, "misses on one translation page share its in-flight read");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   p.cache.logical_pages = p.logical_pages;
-  if (cast) {
-    p.placement = o.choice("placement", "abl", {"abl", "ibl"}, "current block choice: by address or by issuer") == "ibl"
+  if (cast || p.current_blocks > 1) {  // with one current block there is nothing to choose
+    p.placement = o.choice("placement", "abl", {"abl", "ibl"},
+                           "current block choice (with several): by address or by issuer") == "ibl"
                       ? PlacementPolicy::IssuerBased
                       : PlacementPolicy::AddressBased;
     p.new_block_distance = static_cast<std::uint64_t>(

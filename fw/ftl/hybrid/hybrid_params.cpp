@@ -5,15 +5,27 @@
 
 namespace ssd::fw {
 
+std::uint32_t parse_hybrid_block_planes(FtlOptions& o, const FlashGeometry& g) {
+  const auto planes = static_cast<std::uint32_t>(
+      o.integer("segment_planes", g.channels, 1, g.total_planes(),
+                "planes a block stripes over: 1 gives the papers' single physical blocks; the default, one "
+                "block per channel, is a small superblock striped over the channels"));
+  if (g.total_planes() % planes != 0)
+    throw FtlOptionError("ftl.segment_planes = " + std::to_string(planes) + " must divide the " +
+                         std::to_string(g.total_planes()) + " planes");
+  const std::uint64_t unit = std::uint64_t(planes) * g.pages_per_block;
+  if (unit > kLargeMergeUnitPages)
+    o.warn("ftl.segment_planes = " + std::to_string(planes) + " makes every block " + std::to_string(unit) +
+           " pages: each merge of one logical block copies up to that many (more than " +
+           std::to_string(kLargeMergeUnitPages) + "); a real controller merges per-plane blocks or small "
+           "superblocks (segment_planes = " + std::to_string(g.channels) + ", one block per channel, or 1)");
+  return planes;
+}
+
 HybridParams HybridParams::parse(const std::string& name, FtlOptions& o, const FlashGeometry& g,
                                  std::uint32_t min_log_blocks) {
   HybridParams p;
-  p.segment_planes = static_cast<std::uint32_t>(
-      o.integer("segment_planes", g.total_planes(), 1, g.total_planes(),
-                "planes a block stripes over (1: single physical blocks, as the papers)"));
-  if (g.total_planes() % p.segment_planes != 0)
-    throw FtlOptionError("ftl.segment_planes = " + std::to_string(p.segment_planes) + " must divide the " +
-                         std::to_string(g.total_planes()) + " planes");
+  p.segment_planes = parse_hybrid_block_planes(o, g);
   p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9,
                            "share of blocks hidden from the host: the log blocks and the free pool");

@@ -25,4 +25,13 @@ struct HybridParams {
                             std::uint32_t min_log_blocks);
 };
 
+// The hybrids' block (their erase and merge unit): `ftl.segment_planes` planes, one block on
+// each, erased together. The default is one block per channel -- the small superblock real
+// multi-channel log-block controllers use, so a log block's pages stripe over the channels while
+// a merge copies channels x pages_per_block pages (2,048 on the default platform, 256-page
+// blocks on 8 channels), not the whole array's stripe. A block of more than
+// kLargeMergeUnitPages pages draws a warning: every merge of one logical block copies that many.
+inline constexpr std::uint32_t kLargeMergeUnitPages = 4096;
+std::uint32_t parse_hybrid_block_planes(FtlOptions& options, const FlashGeometry& geometry);
+
 }  // namespace ssd::fw

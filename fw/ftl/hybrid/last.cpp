@@ -9,8 +9,12 @@ LastParams LastParams::parse(FtlOptions& o, const FlashGeometry& g) {
   LastParams p;
   p.base = HybridParams::parse("last", o, g, 4);  // 1 sequential + 3 random blocks at least
   const std::uint32_t log = p.base.log_blocks;
-  p.size_threshold_bytes = static_cast<std::uint32_t>(o.integer(
-      "size_threshold_bytes", 4096, 512, 1 << 24, "locality detector: larger requests are sequential"));
+  p.size_threshold_pages = static_cast<std::uint32_t>(
+      o.integer("size_threshold_pages", 2, 1, g.pages_per_block,
+                "locality detector: requests of more pages are sequential (the paper's 4 KiB on 2 KiB pages)"));
+  p.close_on_misfit = o.choice("sequential_misfit", "random", {"random", "close"},
+                               "a large request's page that does not continue its sequential block in order: "
+                               "to the random buffer, or close (merge) that block first") == "close";
   p.sequential_blocks = static_cast<std::uint32_t>(
       o.integer("sequential_blocks", std::max<std::uint32_t>(1, log / 16), 1, log - 3,
                 "log blocks of the sequential log buffer (the rest are random)"));
@@ -36,10 +40,12 @@ LastFtl::LastFtl(FtlContext& ctx, const LastParams& params)
       random_cap_(params.base.log_blocks - params.sequential_blocks),
       hot_target_(std::max<std::uint32_t>(1, random_cap_ / 2)),
       k_(params.initial_k),
+      threshold_bytes_(std::uint64_t(params.size_threshold_pages) * ctx.hal.geometry().page_bytes),
       dead_hot_victims_(ctx.metrics.counter("dead_hot_victims")),
       hot_pages_(ctx.metrics.counter("hot_log_writes")),
       cold_pages_(ctx.metrics.counter("cold_log_writes")),
       sequential_pages_(ctx.metrics.counter("sequential_log_writes")),
+      misfit_pages_(ctx.metrics.counter("sequential_misfits")),
       k_gauge_(ctx.metrics.gauge("last_k")),
       hot_blocks_gauge_(ctx.metrics.gauge("last_hot_partition_blocks")) {
   role_.assign(params.base.blocks, kNoRole);
@@ -57,19 +63,29 @@ std::uint32_t LastFtl::count(Role role) const {
 }
 
 HybridFtl::LogTarget LastFtl::log_target(const PageWrite& page) {
-  if (std::uint64_t(page.request.sectors) * 512 > p_.size_threshold_bytes) return sequential_target(lbn_of(page.lpn));
+  if (std::uint64_t(page.request.sectors) * 512 > threshold_bytes_) return sequential_target(page.lpn);
   return random_target(page.lpn);
 }
 
-HybridFtl::LogTarget LastFtl::sequential_target(std::uint32_t lbn) {
-  std::uint32_t lru = kNone, switchable_block = kNone;
+HybridFtl::LogTarget LastFtl::sequential_target(Lpn lpn) {
+  const std::uint32_t lbn = lbn_of(lpn), off = offset_of(lpn);
+  std::uint32_t own = kNone, lru = kNone, switchable_block = kNone;
   std::uint32_t sequential = 0;
   for (std::uint32_t b : members_) {
     if (role_[b] != kSequential) continue;
     ++sequential;
-    if (seq_lbn_[b] == lbn) return full(b) ? LogTarget{kNone, b} : LogTarget{b, kNone};
+    if (seq_lbn_[b] == lbn) own = b;
     if (switchable_block == kNone && switchable(b)) switchable_block = b;
     if (lru == kNone || updated_at_[b] < updated_at_[lru]) lru = b;
+  }
+  if (own != kNone) {
+    if (write_pointer(own) == off && !full(own)) return LogTarget{own, kNone};  // continues in order
+    if (off == 0 || p_.close_on_misfit) return LogTarget{kNone, own};  // restarts (or misfit, close): merge it
+  }
+  if (off != 0) {  // a misfit: only offset 0 opens a sequential block
+    const LogTarget t = random_target(lpn);
+    if (t.block != kNone) ++misfit_pages_;  // programmed there at once
+    return t;
   }
   if (sequential < p_.sequential_blocks) {
     const std::uint32_t b = open_log_block();
@@ -78,7 +94,7 @@ HybridFtl::LogTarget LastFtl::sequential_target(std::uint32_t lbn) {
     seq_lbn_[b] = lbn;
     return LogTarget{b, kNone};
   }
-  return LogTarget{kNone, switchable_block != kNone ? switchable_block : lru};  // switch first, else LRU
+  return LogTarget{kNone, switchable_block != kNone ? switchable_block : lru};  // switch first, else LRU (partial)
 }
 
 HybridFtl::LogTarget LastFtl::random_target(Lpn lpn) {

@@ -1,11 +1,20 @@
 // LAST (Lee et al., locality-aware sector translation, SIGOPS OSR 2008), sections 3.2-3.4.
 //
-// - Locality detector (3.2): a write whose host request is larger than size_threshold_bytes
-//   (default 4 KiB) goes to the sequential log buffer, otherwise to the random log buffer.
+// - Locality detector (3.2): a write whose host request is larger than size_threshold_pages
+//   pages goes to the sequential log buffer, otherwise to the random log buffer. The paper's
+//   threshold is 4 KiB on 2 KiB pages: 2 pages, the default, so the rule keeps its meaning on
+//   larger pages (a single-page request is never sequential).
 // - Sequential log buffer (3.3): sequential_blocks block-associative log blocks (default 1/16
-//   of the log, the paper's 256 of 4096). With none free: a block holding its whole logical
-//   block in order is switch-merged; else the least recently written one is merged (partial
-//   when it holds an in-order prefix, else full).
+//   of the log, the paper's 256 of 4096), each written in page order from offset 0, so that it
+//   always holds an in-order prefix of its logical block and leaves by a switch merge (whole)
+//   or a partial merge (prefix) -- never a full merge, as Fig. 6 and section 4 describe. A page
+//   at offset 0 opens a block (closing the logical block's previous one: the stream restarted);
+//   with none free, a block holding its whole logical block is switch-merged, else the least
+//   recently written one is partially merged. A page that does not continue its block in order
+//   (a large request starting mid-block, or a jump inside one) is a misfit: the paper does not
+//   say where it goes; sequential_misfit = random (default) sends it to the random buffer, close
+//   merges the logical block's sequential block first (then the page, not at offset 0, goes to
+//   the random buffer too).
 // - Random log buffer (3.4): fully associative, in a hot and a cold partition, each filling one
 //   block at a time. A page is hot when its update interval -- log pages written since its
 //   previous copy was written into the random log buffer -- is below k, or when that copy is in
@@ -31,7 +40,8 @@ namespace ssd::fw {
 
 struct LastParams {
   HybridParams base;
-  std::uint32_t size_threshold_bytes = 4096;
+  std::uint32_t size_threshold_pages = 2;
+  bool close_on_misfit = false;
   std::uint32_t sequential_blocks = 1;
   std::uint64_t initial_k = 0;  // pages; 0 = a quarter of the random buffer
   std::uint64_t hot_age_pages = 0;
@@ -52,7 +62,7 @@ class LastFtl : public HybridFtl {
 
  private:
   enum Role : std::uint8_t { kNoRole, kSequential, kHot, kCold };
-  LogTarget sequential_target(std::uint32_t lbn);
+  LogTarget sequential_target(Lpn lpn);
   LogTarget random_target(Lpn lpn);
   std::uint32_t random_victim();
   void adapt();
@@ -71,7 +81,8 @@ class LastFtl : public HybridFtl {
   std::uint64_t log_clock_ = 0, next_adapt_ = 0;
   double last_u_hot_ = 0, last_u_cold_ = 0;
   std::uint32_t last_dead_ = 0;
-  std::uint64_t &dead_hot_victims_, &hot_pages_, &cold_pages_, &sequential_pages_;
+  std::uint64_t threshold_bytes_;
+  std::uint64_t &dead_hot_victims_, &hot_pages_, &cold_pages_, &sequential_pages_, &misfit_pages_;
   double &k_gauge_, &hot_blocks_gauge_;
 };
 

@@ -1,6 +1,7 @@
 #include "fw/ftl/hybrid/superblock.h"
 
 #include "fw/ftl/common/page_ops.h"
+#include "fw/ftl/hybrid/hybrid_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,26 +13,27 @@ namespace ssd::fw {
 
 SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) {
   SuperblockParams p;
-  p.segment_planes = static_cast<std::uint32_t>(o.integer(
-      "segment_planes", g.total_planes(), 1, g.total_planes(), "planes a block stripes over (1: single blocks)"));
-  if (g.total_planes() % p.segment_planes != 0)
-    throw FtlOptionError("ftl.segment_planes = " + std::to_string(p.segment_planes) + " must divide the " +
-                         std::to_string(g.total_planes()) + " planes");
+  p.segment_planes = parse_hybrid_block_planes(o, g);
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of blocks outside the superblocks (the pool)");
   p.superblock_blocks = static_cast<std::uint32_t>(
       o.integer("superblock_blocks", 4, 1, 64, "N: adjacent logical blocks per superblock"));
   p.extra_blocks = static_cast<std::uint32_t>(
       o.integer("extra_blocks", 2, 1, 64, "blocks a superblock may take from the pool beyond its N"));
   p.free_blocks = static_cast<std::uint32_t>(o.integer("free_blocks", 2, 1, 1024, "pool blocks only GC may take"));
+  const double log_share = o.real("log_share", 0.03, 0.0, 0.5,
+                                  "share of the blocks superblocks may hold beyond their N together: the update "
+                                  "space, the other hybrids' log");
   o.reject_unread("superblock");
   p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
+  p.update_blocks = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(log_share * p.blocks)));
   const auto logical_blocks = static_cast<std::uint32_t>(std::floor(double(p.blocks) * (1.0 - op)));
   p.superblocks = logical_blocks / p.superblock_blocks;
   const std::uint32_t pool = p.blocks - p.superblocks * p.superblock_blocks;
-  if (p.superblocks == 0 || pool < p.free_blocks + 2)
+  if (p.superblocks == 0 || pool < p.update_blocks + p.free_blocks + 2)
     throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " leaves a pool of " +
-                         std::to_string(pool) + " blocks; superblock needs at least free_blocks + 2 = " +
-                         std::to_string(p.free_blocks + 2) + " (and one superblock)");
+                         std::to_string(pool) + " blocks; superblock needs at least update blocks (ftl.log_share: " +
+                         std::to_string(p.update_blocks) + ") + free_blocks + 2 = " +
+                         std::to_string(p.update_blocks + p.free_blocks + 2) + " (and one superblock)");
   p.logical_pages = static_cast<Lpn>(std::uint64_t(p.superblocks) * p.superblock_blocks * p.segment_planes *
                                      g.pages_per_block);
   return p;
@@ -50,7 +52,8 @@ SuperblockFtl::SuperblockFtl(FtlContext& ctx)
       switch_merges_(ctx.metrics.counter("switch_merges")),
       partial_merges_(ctx.metrics.counter("partial_merges")),
       full_merges_(ctx.metrics.counter("full_merges")),
-      pool_reclaims_(ctx.metrics.counter("pool_reclaims")) {
+      pool_reclaims_(ctx.metrics.counter("pool_reclaims")),
+      overdraws_(ctx.metrics.counter("update_space_overdraws")) {
   write_pointer_.assign(space_.segments(), 0);
   map_.assign(params_.logical_pages, kNoSpn);
   map_table_ = ctx.hal.place_table("superblock_page_map", std::uint64_t(params_.logical_pages) * 4, MemoryKind::Sram);
@@ -69,20 +72,24 @@ OpRef SuperblockFtl::read(const PageRead& page) {
   return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, counts_.unmapped_reads);
 }
 
-bool SuperblockFtl::may_take_block(std::uint32_t sb, bool cold) const {
+bool SuperblockFtl::may_take_block(std::uint32_t sb, bool cold, bool overdraw) const {
   const std::size_t held = superblocks_[sb].blocks.size();
   const std::size_t limit = params_.superblock_blocks + params_.extra_blocks;
   if (cold) return space_.free_segments() > 0 && held < limit + 1;  // GC may go one over, from the reserve
-  return space_.free_segments() > params_.free_blocks && held < limit;
+  // Beyond its N a superblock borrows update space, shared by all up to update_blocks.
+  const bool within_n = held < params_.superblock_blocks;
+  return space_.free_segments() > params_.free_blocks &&
+         (within_n || (held < limit && (overdraw || borrowed_ < params_.update_blocks)));
 }
 
-Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold) {
+Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold, bool overdraw) {
   Superblock& s = superblocks_[sb];
   std::uint32_t& open = cold ? s.cold : s.hot;
   if (open == kNone || write_pointer_[open] == space_.segment_pages()) {
-    if (!may_take_block(sb, cold)) return kNoSpn;
+    if (!may_take_block(sb, cold, overdraw)) return kNoSpn;
     open = space_.take(0);
     s.blocks.push_back(open);
+    if (s.blocks.size() > params_.superblock_blocks) ++borrowed_;
   }
   ctx_.hal.charge_cycles(ctx_.costs.page_allocate, FirmwareWork::PageAllocate);
   return space_.first_spn(open) + write_pointer_[open]++;
@@ -105,7 +112,7 @@ WriteOutcome SuperblockFtl::write(const PageWrite& page) {
 
 OpRef SuperblockFtl::try_place(const PageWrite& page) {
   const std::uint32_t sb = superblock_of(page.lpn);
-  const Spn spn = take_page(sb, false);
+  Spn spn = take_page(sb, false);
   if (spn == kNoSpn) {
     // Reclaim inside the superblock; if it has nothing to give, the pool's biggest borrower does.
     if (!superblocks_[sb].gc_running) start_gc(sb);
@@ -125,10 +132,14 @@ OpRef SuperblockFtl::try_place(const PageWrite& page) {
         }
       }
     }
-    if (gc_in_flight_ == 0)
+    if (gc_in_flight_ > 0) return OpRef{};
+    // Nothing anywhere can be reclaimed: the update space is held by open blocks' unused pages.
+    // Overdraw it from the free pool rather than stall.
+    spn = take_page(sb, false, true);
+    if (spn == kNoSpn)
       throw std::logic_error("superblock FTL: no page for logical page " + std::to_string(page.lpn) +
                              " and no block any superblock could reclaim");
-    return OpRef{};
+    ++overdraws_;
   }
   ++now_;
   remap(page.lpn, spn);
@@ -189,6 +200,7 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
 
 void SuperblockFtl::finish_gc(std::uint32_t sb, std::uint32_t victim) {
   Superblock& s = superblocks_[sb];
+  if (s.blocks.size() > params_.superblock_blocks) --borrowed_;
   s.blocks.erase(std::find(s.blocks.begin(), s.blocks.end(), victim));
   write_pointer_[victim] = 0;
   space_.finish_reclaim(victim);

@@ -5,8 +5,14 @@
 // - Each superblock writes host pages into its hot block and GC survivors into its cold block,
 //   so data that survives a GC is kept apart from data being rewritten (the hot/cold separation
 //   "into different blocks within a superblock").
+// - The update space is the same as the other hybrids' log (log_share, 3% of the blocks): the
+//   blocks all superblocks hold beyond their N together never exceed it (GC survivors may go one
+//   over while their victim waits for its erase); the rest of the pool is free space, as the
+//   other hybrids' free pool is. When nothing anywhere can be reclaimed because the update space
+//   is held by open blocks' unused pages, a block is overdrawn from the pool instead
+//   (update_space_overdraws counts them).
 // - A superblock that needs a block takes one from the pool while it holds fewer than N +
-//   extra_blocks; otherwise (or when the pool is down to its reserve) it reclaims its own block
+//   extra_blocks (and the update space has room, once it holds N); otherwise (or when the pool is down to its reserve) it reclaims its own block
 //   with the fewest valid pages (any but its open cold block, so a half-written hot block's
 //   unused pages can be won back too): survivors are copied into its cold block, the block is
 //   erased. When the pool runs dry for a superblock that may not reclaim anything, the
@@ -32,6 +38,7 @@ struct SuperblockParams {
   std::uint32_t superblock_blocks = 4;  // N
   std::uint32_t extra_blocks = 2;       // per superblock, from the pool
   std::uint32_t free_blocks = 2;        // pool reserve only GC may use
+  std::uint32_t update_blocks = 1;      // blocks all superblocks together may hold beyond their N
   std::uint32_t blocks = 0, superblocks = 0;
   Lpn logical_pages = 0;
   static SuperblockParams parse(FtlOptions& options, const FlashGeometry& geometry);
@@ -56,8 +63,9 @@ class SuperblockFtl : public Ftl {
   };
   std::uint32_t superblock_of(Lpn lpn) const { return lpn / superblock_pages_; }
   OpRef try_place(const PageWrite& page);       // invalid: wait for GC
-  Spn take_page(std::uint32_t sb, bool cold);   // kNoSpn when a block is needed and none may be taken
-  bool may_take_block(std::uint32_t sb, bool cold) const;
+  // kNoSpn when a block is needed and none may be taken; overdraw: beyond the update space.
+  Spn take_page(std::uint32_t sb, bool cold, bool overdraw = false);
+  bool may_take_block(std::uint32_t sb, bool cold, bool overdraw) const;
   void remap(Lpn lpn, Spn spn);
   void start_gc(std::uint32_t sb);
   void relocate(std::uint32_t sb, Spn old, const HalResult& page);
@@ -74,9 +82,11 @@ class SuperblockFtl : public Ftl {
   std::vector<Spn> map_;                      // lpn -> spn
   TableRegion map_table_;
   std::uint32_t gc_in_flight_ = 0;
+  std::uint32_t borrowed_ = 0;  // blocks held beyond N, summed over the superblocks
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
-  std::uint64_t &gc_runs_, &gc_copies_, &switch_merges_, &partial_merges_, &full_merges_, &pool_reclaims_;
+  std::uint64_t &gc_runs_, &gc_copies_, &switch_merges_, &partial_merges_, &full_merges_, &pool_reclaims_,
+      &overdraws_;
 };
 
 }  // namespace ssd::fw
