@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "common/host_addressing.h"
 
 namespace ssd::stimuli {
@@ -44,12 +47,20 @@ WorkloadScan scan_workload(Workload& workload, const RequestAdmission& admission
   // Per-stream queue depths hand out a request only while its stream has room: the scan
   // completes each one at once.
   const bool per_stream = !workload.stream_depths().empty();
+  const std::uint64_t page_sectors = std::max<std::uint64_t>(1, admission.rules().page_bytes / kSectorBytes);
+  std::vector<bool> written(admission.rules().capacity_sectors / page_sectors + 1, false);
   while (workload.next(req)) {
     if (per_stream) workload.completed(req.issuer);
     ++scan.requests;
     scan.bytes += std::uint64_t(req.sectors) * kSectorBytes;
     scan.folded += admission.admit(req, workload);
     scan.last_arrival_seconds = admission.arrival_seconds(req);
+    if (!req.write) continue;
+    for (std::uint64_t p = req.lba / page_sectors; p <= (req.lba + req.sectors - 1) / page_sectors; ++p)
+      if (p < written.size() && !written[p]) {
+        written[p] = true;
+        ++scan.written_pages;
+      }
   }
   if (scan.requests == 0) throw WorkloadError(workload.describe() + ": the workload holds no request");
   return scan;

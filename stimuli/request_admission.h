@@ -42,6 +42,7 @@ struct WorkloadScan {
   std::uint64_t requests = 0, folded = 0;
   std::uint64_t bytes = 0;          // sectors x 512 of every request
   double last_arrival_seconds = 0;  // open loop: the simulated arrival of the last request
+  std::uint64_t written_pages = 0;  // distinct logical pages the writes touch (after folding): the footprint
 };
 
 // Reads the whole workload once, admitting every request. Throws WorkloadError on the first

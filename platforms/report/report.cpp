@@ -71,6 +71,7 @@ void describe_run(const PlatformConfig& config, const RunFacts& f, json& r) {
                    {"mode", f.mode},
                    {"queue_depth", f.queue_depth},
                    {"time_scale", f.time_scale},
+                   {"written_footprint_pages", f.written_footprint_pages},
                    {"precondition", f.precondition.description}};
   r["preconditioning"] = {{"steady_reached", f.precondition.steady_reached},
                           {"settling_page_writes", f.precondition.random_page_writes},

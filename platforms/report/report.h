@@ -22,6 +22,7 @@ struct RunFacts {
   std::string mode;                 // "open-loop" or "closed-loop"
   std::uint32_t queue_depth = 0;
   double time_scale = 1.0;
+  std::uint64_t written_footprint_pages = 0;  // distinct logical pages the workload writes
   fw::PreconditionOutcome precondition;  // what was done before measuring
   double simulated_seconds = 0;     // from first arrival to last completion
   double idle_seconds = 0;          // when the drive went idle (background GC may outlast the host)

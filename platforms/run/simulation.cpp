@@ -159,6 +159,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   if (vcd) busy_waves = std::make_unique<UtilizationWaveform>(*vcd, bench.metrics());
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   RunFacts facts;
+  facts.written_footprint_pages = scan.written_pages;
   precondition(o, bench, facts);
   const sc_core::sc_time drive_idle = simulate(bench, facts);
   if (vcd) {
