@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SSDSIM = os.path.join(ROOT, "build", "platforms", "ssdsim")
+SSDSIM = os.environ.get("SSDSIM", os.path.join(ROOT, "build", "platforms", "ssdsim"))  # the test suite sets it
 TRACES_DIR = os.path.join(ROOT, "..", "shared", "traces")
 
 
@@ -23,7 +23,7 @@ def run_ssdsim(args, report):
 def effective_number(report, key):
     """A platform parameter from the report (lists: their first element)."""
     value = report["platform"]["effective"][key]
-    return float(value.strip("[]").split(",")[0])
+    return float(value[0] if isinstance(value, list) else value)
 
 
 def write_tables(out_dir, name, columns, rows, extra_lines=()):

@@ -335,3 +335,23 @@ TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization"
     if (signal == "dies_mean") CHECK(varying > 3);
   }
 }
+
+TEST_CASE("outputs: the paper reproductions run (--quick) and write their report, table and plots",
+          "[cli][outputs][reproductions]") {
+  // Checks that bench/reproductions/*.py still work with this ssdsim, not their numbers.
+  for (const std::string paper : {"cast", "last"}) {
+    TempDir dir;
+    const std::string command = "SSDSIM=" + ssdsim_path() + " /usr/bin/python3 " +
+                                source_path("bench/reproductions/" + paper + ".py") + " --quick --jobs 2 --out " +
+                                dir.file("out") + " > " + dir.file("log") + " 2>&1";
+    const int status = std::system(command.c_str());
+    INFO(command << "\n" << read_text(dir.file("log")));
+    REQUIRE(status == 0);
+    const std::string md = read_text(dir.file("out/" + paper + ".md"));
+    CHECK(md.find("## Setup: the paper's configuration beside ours") != std::string::npos);
+    const bool judged = md.find("| agrees") != std::string::npos || md.find("| differs") != std::string::npos ||
+                        md.find("| same direction") != std::string::npos;
+    CHECK(judged);  // claim rows carry a verdict
+    CHECK(read_text(dir.file("out/" + paper + ".csv")).size() > 100);
+  }
+}

@@ -1,0 +1,146 @@
+"""What every paper reproduction shares: running a matrix of ssdsim runs in parallel, reading the
+counters the claims need, judging a claim against the paper's numbers, and writing the
+Markdown report, the CSV and the plots (bench/reproductions/README.md describes the format)."""
+import argparse
+import csv
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench_common import ROOT, TRACES_DIR, run_ssdsim  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def arguments(description, paper):
+    """The options every reproduction takes; --out defaults to bench/reproductions (the md, CSV
+    and plots) with the runs' reports under results/reproductions/<paper>."""
+    p = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true",
+                   help="a reduced matrix in under 2 minutes (checks the script works, not the numbers)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", default=None, help="where the .md, .csv and plots go, the runs' reports in its runs/ "
+                   "(default: bench/reproductions with reports in results/reproductions/<paper>, or "
+                   "results/reproductions/<paper>-quick with --quick)")
+    p.add_argument("--traces-dir", default=TRACES_DIR)
+    args = p.parse_args()
+    runs = os.path.join(ROOT, "results", "reproductions", paper + ("-quick" if args.quick else ""))
+    args.runs = os.path.join(args.out, "runs") if args.out else runs
+    args.out = args.out or (runs if args.quick else HERE)
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.runs, exist_ok=True)
+    return args
+
+
+def run_matrix(args, jobs):
+    """jobs: {name: ssdsim run arguments}. Returns {name: report}."""
+    def one(item):
+        name, cmd = item
+        return name, run_ssdsim(cmd, os.path.join(args.runs, name + ".json"))
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return dict(pool.map(one, jobs.items()))
+
+
+def metric(report, key, default=0):
+    """An FTL counter (ftl_metrics) or a dotted path into the report."""
+    if "." not in key:
+        return report["ftl_metrics"].get(key, default)
+    node = report
+    for part in key.split("."):
+        node = node[part]
+    return node
+
+
+def translation_io(report):
+    g = lambda k: metric(report, k)
+    return (g("translation_reads_host") + g("translation_reads_gc"),
+            g("translation_writes_host") + g("translation_writes_gc"))
+
+
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+def fmt(x, digits=2):
+    if isinstance(x, float):
+        return "-" if x != x else f"{x:.{digits}f}"
+    return f"{x:,}" if isinstance(x, int) else str(x)
+
+
+def judge(ours, low, high, direction=None):
+    """agrees when ours lies in the paper's [low, high] (with 10% slack); 'same direction' when
+    it is on the same side of 1 as the paper (direction '<' or '>'); else differs."""
+    if ours != ours:
+        return "not comparable"
+    if low * 0.9 <= ours <= high * 1.1:
+        return "agrees"
+    if direction == "<" and ours < 1 or direction == ">" and ours > 1:
+        return "same direction, other size"
+    return "differs"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(fmt(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def write_csv(path, rows):
+    if not rows:
+        return
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def bar_plot(path, title, groups, series, values, ylabel):
+    """values[(group, series)] -> number; one bar per series in each group."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(groups) * len(series) / 2), 3.6))
+    width = 0.8 / len(series)
+    for i, s in enumerate(series):
+        ax.bar([g + i * width for g in range(len(groups))], [values.get((grp, s), 0) for grp in groups], width, label=s)
+    ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))])
+    ax.set_xticklabels(groups)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def line_plot(path, title, xs, lines, xlabel, ylabel, logx=True):
+    """lines: {label: [y per x]}."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for label, ys in lines.items():
+        ax.plot(xs, ys, marker="o", label=label)
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.axhline(1.0, color="grey", linewidth=0.5)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def append_notes(out, paper):
+    """Appends "Why ours differ" from <paper>-notes.md: the explanations, each citing the counter
+    or ablation of this report that shows the cause (rewritten when the runs change)."""
+    notes = os.path.join(HERE, paper + "-notes.md")
+    out.append("## Why ours differ\n")
+    if os.path.exists(notes):
+        with open(notes) as f:
+            out.append(f.read())
+    else:
+        out.append("(no notes yet)\n")
