@@ -3,6 +3,7 @@ counters the claims need, judging a claim against the paper's numbers, and writi
 Markdown report, the CSV and the plots (bench/reproductions/README.md describes the format)."""
 import argparse
 import csv
+import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,9 @@ def arguments(description, paper):
                    "(default: bench/reproductions with reports in results/reproductions/<paper>, or "
                    "results/reproductions/<paper>-quick with --quick)")
     p.add_argument("--traces-dir", default=TRACES_DIR)
+    p.add_argument("--reuse", action="store_true",
+                   help="read the reports of runs already made (same names) instead of running them again: "
+                        "for rewriting the Markdown after editing the notes")
     args = p.parse_args()
     runs = os.path.join(ROOT, "results", "reproductions", paper + ("-quick" if args.quick else ""))
     args.runs = os.path.join(args.out, "runs") if args.out else runs
@@ -37,7 +41,11 @@ def run_matrix(args, jobs):
     """jobs: {name: ssdsim run arguments}. Returns {name: report}."""
     def one(item):
         name, cmd = item
-        return name, run_ssdsim(cmd, os.path.join(args.runs, name + ".json"))
+        report = os.path.join(args.runs, name + ".json")
+        if args.reuse and os.path.exists(report):
+            with open(report) as f:
+                return name, json.load(f)
+        return name, run_ssdsim(cmd, report)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         return dict(pool.map(one, jobs.items()))
 
