@@ -69,14 +69,11 @@ HybridFtl::LogTarget LastFtl::log_target(const PageWrite& page) {
 
 HybridFtl::LogTarget LastFtl::sequential_target(Lpn lpn) {
   const std::uint32_t lbn = lbn_of(lpn), off = offset_of(lpn);
-  std::uint32_t own = kNone, lru = kNone, switchable_block = kNone;
-  std::uint32_t sequential = 0;
+  std::uint32_t own = kNone, sequential = 0;
   for (std::uint32_t b : members_) {
     if (role_[b] != kSequential) continue;
     ++sequential;
     if (seq_lbn_[b] == lbn) own = b;
-    if (switchable_block == kNone && switchable(b)) switchable_block = b;
-    if (lru == kNone || updated_at_[b] < updated_at_[lru]) lru = b;
   }
   if (own != kNone) {
     if (write_pointer(own) == off && !full(own)) return LogTarget{own, kNone};  // continues in order
@@ -94,7 +91,15 @@ HybridFtl::LogTarget LastFtl::sequential_target(Lpn lpn) {
     seq_lbn_[b] = lbn;
     return LogTarget{b, kNone};
   }
-  return LogTarget{kNone, switchable_block != kNone ? switchable_block : lru};  // switch first, else LRU (partial)
+  // The buffer is full: a victim, switch first, else LRU (partial). Only here is it worth
+  // scanning the blocks' pages (switchable), not on every page that continues its block.
+  std::uint32_t lru = kNone;
+  for (std::uint32_t b : members_) {
+    if (role_[b] != kSequential) continue;
+    if (switchable(b)) return LogTarget{kNone, b};
+    if (lru == kNone || updated_at_[b] < updated_at_[lru]) lru = b;
+  }
+  return LogTarget{kNone, lru};
 }
 
 HybridFtl::LogTarget LastFtl::random_target(Lpn lpn) {
