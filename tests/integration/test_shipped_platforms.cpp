@@ -70,3 +70,33 @@ TEST_CASE("platform files live in platforms/, not among the benchmarks", "[cli][
     CHECK(false);
   }
 }
+
+TEST_CASE("hybrid defaults: block-associative logs merge single blocks, shared logs stripe over the channels",
+          "[cli][config][hybrid]") {
+  // BAST binds every update to its logical block's log block, so on a full drive each scattered
+  // page write that finds no log block of its own costs a full merge: about pages_per_block
+  // programs per host page in closed form (the new page, logged then merged, plus the N - 1 it
+  // joins). With the per-plane default that is N = 32 on tiny.yaml; a block striped over the
+  // channels would double it. FAST, FASTer and LAST write every random update into one shared log
+  // block at a time, which stripes over the channels so the log takes writes in parallel.
+  TempDir dir;
+  const std::vector<std::string> random_writes = {"-p", tiny_platform(), "--synthetic", "random", "--read-fraction",
+                                                  "0", "--request-bytes", "4096", "--count", "3000"};
+  auto run = [&](const std::string& ftl) {
+    std::vector<std::string> args = random_writes;
+    args.insert(args.end(), {"--ftl", ftl});
+    return successful_run(args, dir, ftl + ".json");
+  };
+  const json bast = run("bast");
+  const Geometry g = geometry_of(bast);
+  CHECK(effective_number(bast, "ftl.segment_planes") == 1);
+  const double waf = bast.at("ftl_metrics").at("waf").get<double>();
+  CHECK(waf >= 0.8 * g.pages_per_block);
+  CHECK(waf <= 1.1 * g.pages_per_block);
+  CHECK(effective_number(run("superblock"), "ftl.segment_planes") == 1);
+  for (const std::string ftl : {"fast", "faster", "last"}) {
+    const json r = run(ftl);
+    INFO(ftl);
+    CHECK(effective_number(r, "ftl.segment_planes") == g.channels);
+  }
+}

@@ -3,7 +3,7 @@
 namespace ssd::fw {
 
 HybridParams BastFtl::parse(FtlOptions& o, const FlashGeometry& g) {
-  HybridParams p = HybridParams::parse("bast", o, g, 1);
+  HybridParams p = HybridParams::parse("bast", o, g, 1, HybridBlockDefault::kPlaneBlock);
   o.reject_unread("bast");
   return p;
 }

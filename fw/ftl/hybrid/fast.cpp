@@ -8,7 +8,8 @@ HybridParams FastFtl::parse(FtlOptions& o, const FlashGeometry& g, bool second_c
   const char* name = second_chance ? "faster" : "fast";
   const auto blocks = static_cast<std::uint32_t>(
       o.integer("sequential_blocks", 1, 1, 64, "sequential log blocks (FAST: 1)"));
-  HybridParams p = HybridParams::parse(name, o, g, blocks + 2);  // and at least 2 random blocks
+  // at least 2 random log blocks beside the sequential ones
+  HybridParams p = HybridParams::parse(name, o, g, blocks + 2, HybridBlockDefault::kChannelStripe);
   o.reject_unread(name);
   if (sequential) *sequential = blocks;
   return p;

@@ -5,11 +5,14 @@
 
 namespace ssd::fw {
 
-std::uint32_t parse_hybrid_block_planes(FtlOptions& o, const FlashGeometry& g) {
-  const auto planes = static_cast<std::uint32_t>(
-      o.integer("segment_planes", g.channels, 1, g.total_planes(),
-                "planes a block stripes over: 1 gives the papers' single physical blocks; the default, one "
-                "block per channel, is a small superblock striped over the channels"));
+std::uint32_t parse_hybrid_block_planes(FtlOptions& o, const FlashGeometry& g, HybridBlockDefault block) {
+  const bool per_plane = block == HybridBlockDefault::kPlaneBlock;
+  const auto planes = static_cast<std::uint32_t>(o.integer(
+      "segment_planes", per_plane ? 1 : g.channels, 1, g.total_planes(),
+      per_plane ? "planes a block stripes over; the default 1 (single physical blocks, as the papers) keeps the "
+                  "merge every scattered write triggers to one block's pages"
+                : "planes a block stripes over: 1 gives the papers' single physical blocks; the default, one "
+                  "block per channel, is a small superblock whose log writes stripe over the channels"));
   if (g.total_planes() % planes != 0)
     throw FtlOptionError("ftl.segment_planes = " + std::to_string(planes) + " must divide the " +
                          std::to_string(g.total_planes()) + " planes");
@@ -23,9 +26,9 @@ std::uint32_t parse_hybrid_block_planes(FtlOptions& o, const FlashGeometry& g) {
 }
 
 HybridParams HybridParams::parse(const std::string& name, FtlOptions& o, const FlashGeometry& g,
-                                 std::uint32_t min_log_blocks) {
+                                 std::uint32_t min_log_blocks, HybridBlockDefault block) {
   HybridParams p;
-  p.segment_planes = parse_hybrid_block_planes(o, g);
+  p.segment_planes = parse_hybrid_block_planes(o, g, block);
   p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9,
                            "share of blocks hidden from the host: the log blocks and the free pool");

@@ -9,6 +9,12 @@
 
 namespace ssd::fw {
 
+// The default block of a hybrid (see parse_hybrid_block_planes).
+enum class HybridBlockDefault {
+  kChannelStripe,  // FAST, FASTer, LAST: a shared random log, whose writes stripe over the channels
+  kPlaneBlock,     // BAST, SUPERBLOCK: a write outside its logical block's log forces a merge
+};
+
 struct HybridParams {
   double log_share = 0.03;            // share of the blocks used as log blocks (the papers' 3%)
   std::uint32_t free_blocks = 2;      // blocks at least kept free for merges (the rest of the
@@ -22,16 +28,24 @@ struct HybridParams {
   // Reads the shared parameters; `min_log_blocks` is what the scheme needs at least. The caller
   // reads its own parameters and then calls options.reject_unread(name).
   static HybridParams parse(const std::string& name, FtlOptions& options, const FlashGeometry& geometry,
-                            std::uint32_t min_log_blocks);
+                            std::uint32_t min_log_blocks, HybridBlockDefault block);
 };
 
 // The hybrids' block (their erase and merge unit): `ftl.segment_planes` planes, one block on
-// each, erased together. The default is one block per channel -- the small superblock real
-// multi-channel log-block controllers use, so a log block's pages stripe over the channels while
-// a merge copies channels x pages_per_block pages (2,048 on the default platform, 256-page
-// blocks on 8 channels), not the whole array's stripe. A block of more than
-// kLargeMergeUnitPages pages draws a warning: every merge of one logical block copies that many.
+// each, erased together. The default depends on how the scheme uses its log:
+// - FAST, FASTer, LAST write every random update into one shared log block at a time, so that
+//   block must stripe for the log to take writes in parallel: one block per channel, a small
+//   superblock as real multi-channel log-block controllers use (2,048 pages on the default
+//   platform). Their merges are rare enough for the larger unit.
+// - BAST and SUPERBLOCK bind each update to its own logical block's log, so a write scattered
+//   outside the blocks the log holds forces a merge: the merge unit is their per-write cost and
+//   the default is one physical block (256 pages there). On the default platform it cuts their
+//   WAF on TPC-C from 785/724 to 67/1.04 and on uniform 4 KiB random writes from 1,950/1,768 to
+//   213/199 (the closed-form pages-per-block cost of BAST's random writes); the price is that one
+//   logical block's writes serialise on one plane (bench/reproductions/last.md, defaults table).
+// A block of more than kLargeMergeUnitPages pages draws a warning: every merge of one logical
+// block copies that many.
 inline constexpr std::uint32_t kLargeMergeUnitPages = 4096;
-std::uint32_t parse_hybrid_block_planes(FtlOptions& options, const FlashGeometry& geometry);
+std::uint32_t parse_hybrid_block_planes(FtlOptions& options, const FlashGeometry& geometry, HybridBlockDefault block);
 
 }  // namespace ssd::fw

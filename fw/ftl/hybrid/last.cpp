@@ -7,7 +7,7 @@ namespace ssd::fw {
 
 LastParams LastParams::parse(FtlOptions& o, const FlashGeometry& g) {
   LastParams p;
-  p.base = HybridParams::parse("last", o, g, 4);  // 1 sequential + 3 random blocks at least
+  p.base = HybridParams::parse("last", o, g, 4, HybridBlockDefault::kChannelStripe);  // 1 sequential + 3 random blocks at least
   const std::uint32_t log = p.base.log_blocks;
   p.size_threshold_pages = static_cast<std::uint32_t>(
       o.integer("size_threshold_pages", 2, 1, g.pages_per_block,

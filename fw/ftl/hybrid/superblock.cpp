@@ -13,7 +13,7 @@ namespace ssd::fw {
 
 SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) {
   SuperblockParams p;
-  p.segment_planes = parse_hybrid_block_planes(o, g);
+  p.segment_planes = parse_hybrid_block_planes(o, g, HybridBlockDefault::kPlaneBlock);
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of blocks outside the superblocks (the pool)");
   p.superblock_blocks = static_cast<std::uint32_t>(
       o.integer("superblock_blocks", 4, 1, 64, "N: adjacent logical blocks per superblock"));
