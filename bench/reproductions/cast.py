@@ -41,6 +41,8 @@ VARIANTS = {  # name: (ftl, settings beyond PAPER), the ablations
     "cast-shared": ("cast", ["--set", "ftl.share_translation_reads=true"]),
     "dftl-striped": ("dftl", ["--set", "ftl.segment_planes=8"]),
     "cast-striped": ("cast", ["--set", "ftl.segment_planes=8"]),
+    "dftl-filled": ("dftl", [], "fill"),    # a filled drive without the random-write steady state
+    "cast-filled": ("cast", [], "fill"),
 }
 PAPER_NUMBERS = {  # Table III counts (reads, writes), Fig. 7 CAST/DFTL response
     "MSR": {"t3": (107863, 102357, 43497, 41208), "fig7": 0.7549},
@@ -50,9 +52,9 @@ PAPER_NUMBERS = {  # Table III counts (reads, writes), Fig. 7 CAST/DFTL response
 }
 
 
-def job_args(args, trace, drive, ftl, settings, budget, traces):
+def job_args(args, trace, drive, ftl, settings, budget, traces, state=None):
     path, passes, scale, _ = traces[trace]
-    state = "fill" if args.quick else "fill+random:1"  # --quick: seconds, not the steady state
+    state = state or ("fill" if args.quick else "fill+random:1")  # --quick: seconds, not the steady state
     return ["-p", PLATFORM, *DRIVES[drive], "--ftl", ftl, "-t", os.path.join(args.traces_dir, path),
             "--repeat", str(passes), "--time-scale", str(scale), "--fold", "--precondition", state,
             *settings, *([] if ftl == "fast" else ["--set", f"ftl.cmt_bytes={budget}"])]
@@ -70,10 +72,10 @@ def main():
             for ftl in ("dftl", "cast"):
                 for b in (budgets if d == drives[-1] else [BUDGET]):
                     jobs[f"{d}-{t}-{ftl}-{b}"] = job_args(args, t, d, ftl, PAPER, b, traces)
-        for v, (ftl, extra) in VARIANTS.items():
+        for v, (ftl, extra, *state) in VARIANTS.items():
             if args.quick and v not in ("cast-1cb", "dftl-abl4"):
                 continue
-            jobs[f"parallel-{t}-{v}-{BUDGET}"] = job_args(args, t, "parallel", ftl, PAPER + extra, BUDGET, traces)
+            jobs[f"parallel-{t}-{v}-{BUDGET}"] = job_args(args, t, "parallel", ftl, PAPER + extra, BUDGET, traces, *state)
     r = repro.run_matrix(args, jobs)
 
     rows = []
@@ -153,6 +155,47 @@ def write_markdown(args, r, traces, drives, budgets):
              "DFTL / CAST reads", "DFTL / CAST writes"], rows))
     w("")
 
+    w("## Section III-B: the mapping cache at the same SRAM, entries and coverage (parallel drive)\n")
+    rows = []
+    for t in traces:
+        d, c = get("parallel", t, "dftl"), get("parallel", t, "cast")
+        entries = ratio(metric(c, "cmt_capacity_entries"), metric(d, "cmt_capacity_entries"))
+        cover = ratio(metric(c, "cmt_covered_pages"), metric(d, "cmt_covered_pages"))
+        rows.append([t, int(metric(d, "cmt_capacity_entries")), int(metric(c, "cmt_capacity_entries")), fmt(entries),
+                     judge(entries, 8 / 9, 8 / 9), int(metric(d, "cmt_covered_pages")), int(metric(c, "cmt_covered_pages")),
+                     fmt(cover), judge(cover, 1.25, float("inf"), ">"), fmt(metric(c, "cmt_average_run_length")),
+                     fmt(metric(r[f"parallel-{t}-cast-filled-{BUDGET}"], "cmt_average_run_length"))
+                     if f"parallel-{t}-cast-filled-{BUDGET}" in r else "-"])
+    w(table(["trace", "DFTL entries", "CAST entries", "CAST / DFTL (paper 8/9 = 0.89)", "", "DFTL pages covered",
+             "CAST pages covered", "CAST / DFTL (paper: much larger)", "", "CAST pages per entry",
+             "same, drive only filled (`cast-filled`)"], rows))
+    w("\nEntries: the capacity of the cache at the end of the run; pages covered: the logical pages its "
+      "entries map then; much larger is read as at least 1.25x. `cast-filled`: the same run on a sequentially "
+      "filled drive, without the capacity of random writes that puts GC in steady state.\n")
+
+    w("## Sections IV-B to IV-D: the larger the requests (and the read share), the more CAST gains\n")
+    rows, sizes, reads, ios, means = [], [], [], [], []
+    for t in traces:
+        d, c = get("parallel", t, "dftl"), get("parallel", t, "cast")
+        h = c["host"]
+        size = (h["read_bytes"] + h["write_bytes"]) / 1024 / max(1, h["requests"])
+        read_share = h["reads"] / max(1, h["requests"])
+        io, rt = ratio(sum(translation_io(c)), sum(translation_io(d))), ratio(mean(c), mean(d))
+        sizes.append(size), reads.append(read_share), ios.append(io), means.append(rt)
+        rows.append([t, fmt(size, 1), fmt(read_share), fmt(io), fmt(rt)])
+    w(table(["trace", "mean request KiB", "read share", "translation I/O CAST / DFTL", "response CAST / DFTL"], rows))
+    def trend(xs, ys, claim):
+        if len(xs) < 3:
+            return "-"
+        rho = repro.spearman(xs, ys)
+        verdict = "agrees" if rho <= -0.5 else "differs" if rho >= 0.5 else "no clear trend"
+        return f"{rho:+.2f} ({verdict}; paper: {claim})"
+    w(f"\nRank correlation (Spearman) across our traces; the paper's claims are negative correlations, read here "
+      f"as agreeing at -0.5 or below. Request size with translation I/O "
+      f"ratio: {trend(sizes, ios, 'larger requests, fewer translation I/Os')}; with response ratio: "
+      f"{trend(sizes, means, 'larger requests, lower response')}; read share with translation I/O ratio: "
+      f"{trend(reads, ios, 'more reads, fewer translation I/Os')}.\n")
+
     for d in drives:
         w(f"## Fig. 7: mean response time (drive `{d}`), normalised to FAST and CAST / DFTL\n")
         rows = []
@@ -208,7 +251,8 @@ def write_markdown(args, r, traces, drives, budgets):
     w(table(["trace", "CAST", *variants], rows))
     w("\n`cast-1cb`: CAST's table with DFTL's allocation (one current block). `dftl-abl4`: DFTL's table with "
       "CAST's allocation (4 current blocks by address). `*-shared`: misses on a translation page in flight share "
-      "its read (our default). `*-striped`: 8-plane segments (our default on multi-plane drives).\n")
+      "its read (our default). `*-striped`: 8-plane segments (our default on multi-plane drives). `*-filled`: "
+      "a sequentially filled drive, without the capacity of random writes before the trace.\n")
     repro.write_report(args.out, "cast", out)
 
 
