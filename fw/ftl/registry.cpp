@@ -1,6 +1,7 @@
 #include "fw/ftl/registry.h"
 
 #include "fw/ftl/demand/demand_ftl.h"
+#include "fw/ftl/hybrid/adapt.h"
 #include "fw/ftl/hybrid/bast.h"
 #include "fw/ftl/hybrid/fast.h"
 #include "fw/ftl/hybrid/last.h"
@@ -32,6 +33,10 @@ const std::vector<FtlInfo>& ftl_registry() {
       {"last", "LAST: request-size locality detector, sequential log buffer, hot/cold random log partitions",
        [](FtlContext& c) { return std::make_unique<LastFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { LastParams::parse(o, g); }},
+      {"adapt", "ADAPT: adaptive sequential/random log partition and threshold, HAT-predicted second chances, "
+                "aggregated head moves, early reuse of dead log blocks",
+       [](FtlContext& c) { return std::make_unique<AdaptFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { AdaptParams::parse(o, g); }},
       {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",
        [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(o, g); }},

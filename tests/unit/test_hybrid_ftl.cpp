@@ -17,7 +17,7 @@ platform::FunctionalDriveConfig hybrid_drive(const std::string& ftl, std::map<st
 }  // namespace
 
 TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "[ftl][hybrid][oracle]") {
-  const std::string ftl = GENERATE(as<std::string>{}, "bast", "fast", "faster", "last", "superblock");
+  const std::string ftl = GENERATE(as<std::string>{}, "bast", "fast", "faster", "last", "adapt", "superblock");
   const std::string segment_planes = GENERATE(as<std::string>{}, "1", "2", "8");
   const std::uint64_t seed = GENERATE(1, 2);
   // 1 plane: 256 blocks of 16 pages, 8 log blocks; 8 planes: 32 blocks of 128 pages, 3 log blocks.
@@ -269,4 +269,63 @@ TEST_CASE("SUPERBLOCK: a block left with no valid page is reclaimed by one erase
   CHECK(s.count("gc_copies") == 0);
   CHECK(s.count("erases") == 1);
   s.check_integrity();
+}
+
+TEST_CASE("ADAPT and its ablations pass the integrity oracle with every mechanism at work", "[ftl][hybrid][adapt][oracle]") {
+  // Single 16-page blocks, a 10% log (26 blocks, up to 4 sequential) and a short interval, so that the partition
+  // and the threshold adapt many times; a HAT as large as the random area's history, so that
+  // head pages get second chances; tau 12 of 16 pages so that aggregated moves happen.
+  using Options = std::map<std::string, std::string>;
+  const Options base{{"segment_planes", "1"}, {"log_share", "0.1"}, {"overprovisioning", "0.2"}, {"interval_writes", "200"},
+                     {"max_sequential_blocks", "4"},
+                     {"aggregate_threshold_pages", "12"}, {"hat_bytes", "3072"}};
+  const std::string variant = GENERATE(as<std::string>{}, "adapt", "adapt-sw", "adapt-2", "adapt-16", "adapt-nd",
+                                       "adapt-hat-base");
+  Options options = base;
+  if (variant == "adapt-sw") options["adaptive_partition"] = "false";
+  if (variant == "adapt-2" || variant == "adapt-16") {
+    options["adaptive_threshold"] = "false";
+    options["sequential_threshold_pages"] = variant == "adapt-2" ? "2" : "16";
+  }
+  if (variant == "adapt-nd") options["early_reuse"] = "false";
+  if (variant == "adapt-hat-base") options["hat_match"] = "base";
+  const std::uint64_t seed = GENERATE(1, 2);
+  INFO(variant << " seed " << seed);
+  platform::FunctionalDrive drive(hybrid_drive("adapt", options, seed));
+  const Lpn logical_pages = drive.firmware().ftl().logical_pages();
+  stimuli::IntegrityOracle oracle(logical_pages, 4096);
+  // Sequential streams (switch and partial merges, a growing sequential area), random mixed
+  // unaligned traffic over a hot quarter of the drive (full merges, dead blocks, second chances),
+  // then both again.
+  for (int round = 0; round < 2; ++round) {
+    test::SequentialFill fill(drive.capacity_sectors(), 256);  // 32-page requests: sequential for every threshold
+    platform::replay_functional(drive, fill, oracle, 8);
+    test::RandomMixed hot(drive.capacity_sectors() / 4, 2 * logical_pages, 0.3, 24, seed + round);
+    platform::replay_functional(drive, hot, oracle, 8);
+  }
+  auto& m = drive.metrics().set("ftl");
+  INFO(oracle.first_mismatch());
+  CHECK(oracle.mismatches() == 0);
+  CHECK(platform::verify_drive(drive, oracle) == "");
+  CHECK(m.counter("flash_pages_programmed") == drive.array().pages_programmed());
+  CHECK(m.counter("erases") == drive.array().blocks_erased());
+  CHECK(m.counter("switch_merges") > 0);
+  CHECK(m.counter("full_merges") > 0);
+  CHECK(m.counter("sequential_log_writes") > 0);
+  CHECK(m.counter("hat_lookups") > 0);
+  CHECK(m.counter("second_chance_copies") > 0);
+  CHECK(m.counter("prediction_hits") > 0);
+  CHECK(m.counter("aggregated_moves") > 0);
+  if (variant == "adapt-nd") {
+    CHECK(m.counter("early_reuses") == 0);
+  } else {
+    CHECK(m.counter("early_reuses") > 0);
+  }
+  if (variant == "adapt-sw") {
+    CHECK(m.counter("blocks_to_sequential_area") == 0);
+    CHECK(m.counter("blocks_to_random_area") == 0);
+  } else {
+    CHECK(m.counter("blocks_to_sequential_area") > 0);
+  }
+  if (variant == "adapt-2" || variant == "adapt-16") CHECK(m.counter("threshold_changes") == 0);
 }

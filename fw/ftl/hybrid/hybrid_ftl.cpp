@@ -60,6 +60,7 @@ OpRef HybridFtl::read(const PageRead& page) {
 
 WriteOutcome HybridFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
+  on_host_write(page);
   if (!deferred_.empty() || merging_) return deferred_.defer(page);
   const OpRef p = try_place(page);
   if (!p.valid()) return deferred_.defer(page);
@@ -96,9 +97,12 @@ OpRef HybridFtl::try_place(const PageWrite& page) {
                          " after merging every log block");
 }
 
-void HybridFtl::supersede(Lpn lpn, Spn now_at) {
+void HybridFtl::supersede(Lpn lpn, Spn now_at, bool by_host) {
   const Spn old = current(lpn);
-  if (old != kNoSpn) space_.invalidate(old, now_);
+  if (old != kNoSpn) {
+    space_.invalidate(old, now_);
+    on_invalidated(old, by_host);
+  }
   const bool in_log = space_.kind(space_.segment_of(now_at)) == kLog;
   log_copy_[lpn] = in_log ? now_at : kNoSpn;
   if (in_log) {
@@ -114,7 +118,7 @@ OpRef HybridFtl::program_host_page(std::uint32_t block, const PageWrite& page) {
   ctx_.hal.charge_cycles(ctx_.costs.page_allocate, FirmwareWork::PageAllocate);
   const Spn spn = space_.first_spn(block) + write_pointer_[block]++;
   ++now_;
-  supersede(page.lpn, spn);
+  supersede(page.lpn, spn, true);
   OpRef p = ctx_.ops.program(space_.to_ppn(spn), page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
   ctx_.ops.submit(p);
@@ -141,7 +145,7 @@ void HybridFtl::copy_to_log(Spn from, std::uint32_t to) {
   ctx_.ops.depend(r, p);
   ctx_.ops.on_complete(p, [buffer](const HalResult&) {});  // keeps the buffer until issued
   ctx_.ops.submit(r);
-  supersede(lpn, spn);
+  supersede(lpn, spn, false);
   ctx_.ops.submit(p);
   ++merge_copies_;
   ++counts_.flash_pages_programmed;
@@ -247,6 +251,7 @@ void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t
       ctx_.ops.depend(r, p);
       ctx_.ops.submit(r);
       space_.invalidate(src, now_);
+      on_invalidated(src, false);
       ++merge_copies_;
     }
     log_copy_[lpn] = kNoSpn;

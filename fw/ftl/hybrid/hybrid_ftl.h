@@ -63,6 +63,14 @@ class HybridFtl : public Ftl {
     (void)spn;
     (void)copied;
   }
+  // A host write of `page` arrived (before it is placed or deferred): ADAPT's request history.
+  virtual void on_host_write(const PageWrite& page) { (void)page; }
+  // The copy at `spn` stopped being valid: superseded by a host write (`by_host`), or by a
+  // second-chance or merge copy.
+  virtual void on_invalidated(Spn spn, bool by_host) {
+    (void)spn;
+    (void)by_host;
+  }
 
   // --- services for schemes ---
   std::uint32_t pages_per_block() const { return space_.segment_pages(); }
@@ -81,6 +89,12 @@ class HybridFtl : public Ftl {
     const std::uint32_t owner = sole_owner(block);
     return full(block) && owner != kNone && in_order_prefix(block, owner);
   }
+  // Whether merging `block` would be a switch or partial merge (an in-order prefix of one
+  // logical block), not a full merge.
+  bool merges_as_prefix(std::uint32_t block) const {
+    const std::uint32_t owner = sole_owner(block);
+    return owner != kNone && in_order_prefix(block, owner);
+  }
   // Logical blocks with a valid page in `block` (its associativity degree N_a).
   std::uint32_t associativity(std::uint32_t block) const;
   std::uint32_t log_blocks_in_use() const { return log_count_; }
@@ -98,7 +112,7 @@ class HybridFtl : public Ftl {
   Spn current(Lpn lpn) const;  // newest copy, kNoSpn if never written
   OpRef try_place(const PageWrite& page);  // invalid when the page must wait
   OpRef program_host_page(std::uint32_t block, const PageWrite& page);
-  void supersede(Lpn lpn, Spn now_at);
+  void supersede(Lpn lpn, Spn now_at, bool by_host);
   // Merges: return true when the log has room again at once (switch, partial).
   bool start_merge(std::uint32_t victim);
   std::uint32_t sole_owner(std::uint32_t log_block) const;  // logical block of all valid pages, or kNone
