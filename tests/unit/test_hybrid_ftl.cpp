@@ -329,3 +329,25 @@ TEST_CASE("ADAPT and its ablations pass the integrity oracle with every mechanis
   }
   if (variant == "adapt-2" || variant == "adapt-16") CHECK(m.counter("threshold_changes") == 0);
 }
+
+TEST_CASE("ADAPT: an interval whose sequential blocks all end in full merges raises the threshold",
+          "[ftl][hybrid][adapt]") {
+  // Section III-B: delta = (switch + partial merges) / sequential allocations below 0.1 in an
+  // interval means the sequential area was not effective, and a low threshold jumps to its upper
+  // bound. Here every 3-page stream at offset 0 takes a sequential block, and a 1-page rewrite of
+  // its page 1 (random area) breaks the block's prefix, so it leaves by a full merge: delta = 0.
+  SmallLog l("adapt", "0.03", {{"interval_writes", "10"}, {"adaptive_partition", "false"}});
+  for (std::uint32_t lbn = 0; lbn < 10; ++lbn) l.write(lbn, 0, 16);  // interval 1: in place, no allocation
+  CHECK(l.count("threshold_changes") == 0);
+  for (std::uint32_t lbn = 0; lbn < 5; ++lbn) {  // interval 2: 5 allocations, 4 full merges of them
+    l.write(lbn, 0, 3);
+    l.write(lbn, 1, 1);
+  }
+  CHECK(l.count("sequential_log_writes") == 15);
+  CHECK(l.count("switch_merges") + l.count("partial_merges") == 0);
+  CHECK(l.count("full_merges") >= 4);
+  CHECK(l.count("threshold_changes") == 1);  // 2 -> 32 pages (the tiny drive's 16-page block caps it at 16)
+  l.write(5, 0, 3);  // 3 pages are no longer more than the threshold: random
+  CHECK(l.count("sequential_log_writes") == 15);
+  l.check_integrity();
+}
