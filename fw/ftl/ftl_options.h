@@ -29,6 +29,10 @@ class FtlOptions {
                        const std::string& what);
   std::string choice(const std::string& key, const std::string& fallback, const std::set<std::string>& allowed,
                      const std::string& what);
+  // A yes/no parameter, written true or false.
+  bool flag(const std::string& key, bool fallback, const std::string& what) {
+    return choice(key, fallback ? "true" : "false", {"true", "false"}, what) == "true";
+  }
 
   // A configuration that works but that a user should know about (e.g. merges of many
   // thousand pages); the platform loader prints these and the report lists them.

@@ -5,12 +5,6 @@
 
 namespace ssd::fw {
 
-namespace {
-bool yes(FtlOptions& o, const std::string& key, bool fallback, const std::string& what) {
-  return o.choice(key, fallback ? "true" : "false", {"true", "false"}, what) == "true";
-}
-}  // namespace
-
 DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const FlashGeometry& g) {
   DemandParams p;
   p.variant = variant;
@@ -66,9 +60,9 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
     p.cache.entry_bits = 64 + bits;
     p.cache.max_run = 1u << bits;
   }
-  p.write_miss_waits = yes(o, "write_miss_waits", true, "a write whose mapping misses waits for its translation page");
+  p.write_miss_waits = o.flag("write_miss_waits", true, "a write whose mapping misses waits for its translation page");
   p.share_translation_reads =
-      yes(o, "share_translation_reads", true, "misses on one translation page share its in-flight read");
+      o.flag("share_translation_reads", true, "misses on one translation page share its in-flight read");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   p.cache.logical_pages = p.logical_pages;
   if (cast || p.current_blocks > 1) {  // with one current block there is nothing to choose

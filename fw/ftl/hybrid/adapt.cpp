@@ -4,12 +4,6 @@
 
 namespace ssd::fw {
 
-namespace {
-bool yes_no(FtlOptions& o, const std::string& key, const std::string& what) {
-  return o.choice(key, "true", {"true", "false"}, what) == "true";
-}
-}  // namespace
-
 AdaptParams AdaptParams::parse(FtlOptions& o, const FlashGeometry& g) {
   AdaptParams p;
   p.base = HybridParams::parse("adapt", o, g, 3, HybridBlockDefault::kChannelStripe);  // 1 sequential + 2 random
@@ -18,9 +12,9 @@ AdaptParams AdaptParams::parse(FtlOptions& o, const FlashGeometry& g) {
   p.max_sequential_blocks = static_cast<std::uint32_t>(
       o.integer("max_sequential_blocks", std::max<std::uint32_t>(1, log / 16), 1, log - 2,
                 "upper bound of the sequential area, in log blocks (the paper's 1/16 of the log)"));
-  p.adaptive_partition = yes_no(o, "adaptive_partition",
+  p.adaptive_partition = o.flag("adaptive_partition", true,
                                 "move log blocks between the areas every interval (false: one sequential block, ADAPT-sw)");
-  p.adaptive_threshold = yes_no(o, "adaptive_threshold",
+  p.adaptive_threshold = o.flag("adaptive_threshold", true,
                                 "switch the sequential threshold between its bounds when delta < 0.1 (false: ADAPT-2/-32)");
   p.threshold_low = static_cast<std::uint32_t>(
       o.integer("threshold_low_pages", 2, 1, block_pages, "lower bound of the sequential threshold (pages)"));
@@ -41,7 +35,7 @@ AdaptParams AdaptParams::parse(FtlOptions& o, const FlashGeometry& g) {
   p.tau = static_cast<std::uint32_t>(o.integer("aggregate_threshold_pages", block_pages * 7 / 8, 1, block_pages,
                                                "tau: a head block with this many valid pages moves whole to the rear "
                                                "when the next one has fewer (the paper's 56 of 64)"));
-  p.early_reuse = yes_no(o, "early_reuse", "reclaim random log blocks with no valid page first (false: ADAPT-nd)");
+  p.early_reuse = o.flag("early_reuse", true, "reclaim random log blocks with no valid page first (false: ADAPT-nd)");
   o.reject_unread("adapt");
   return p;
 }
@@ -118,7 +112,7 @@ void AdaptFtl::record_request(Lpn base, std::uint32_t pages) {
       hat_index_.erase(hat_.front().base);
       hat_.pop_front();
     }
-    hat_index_[base] = 1;
+    hat_index_.insert(base);
   }
   hat_.push_back(HatEntry{base, pages});
   cover(hat_.back(), +1);

@@ -38,6 +38,7 @@
 
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
@@ -98,7 +99,7 @@ class AdaptFtl : public HybridFtl {
   std::vector<std::uint32_t> dead_;            // random blocks found with no valid page (ERL)
   std::vector<bool> chanced_;                  // per segment page: holds a second-chance copy
   std::deque<HatEntry> hat_;                   // front: least recent request
-  std::unordered_map<Lpn, std::uint32_t> hat_index_;   // base -> entries with that base
+  std::unordered_set<Lpn> hat_index_;                  // the bases in the HAT (one entry each)
   std::unordered_map<Lpn, std::uint32_t> hat_cover_;   // page -> entries covering it
   TableRegion hat_table_, valid_count_table_;
   std::uint64_t clock_ = 0;
