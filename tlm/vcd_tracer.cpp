@@ -113,6 +113,12 @@ void VcdTracer::advance_to(std::uint64_t t) {
 void VcdTracer::apply(int id, std::uint64_t value, std::uint64_t t) {
   Signal& s = signals_[static_cast<std::size_t>(id)];
   if (s.value == value || !s.kept) return;
+  // Nothing is written before the header: a change at time 0 before it (a model setting its
+  // state while it is built, before every signal is declared) is the signal's initial value.
+  if (!header_written_ && t == 0) {
+    s.value = value;
+    return;
+  }
   if (end_ && t > end_) {
     s.value = value;
     return;

@@ -24,7 +24,8 @@ class VcdTracer {
             std::vector<std::string> groups = {});
   ~VcdTracer();
 
-  // Declares a signal under a dotted scope ("ssd.channel0"); all before the first change.
+  // Declares a signal under a dotted scope ("ssd.channel0"); all before the first change after
+  // time 0 (changes at time 0 before that set initial values).
   int add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial = 0);
   // Records a change at the current simulation time.
   void change(int id, std::uint64_t value);

@@ -56,7 +56,13 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   void note_gc(std::uint32_t in_progress) override {
     if (vcd_) vcd_->change(vcd_gc_, in_progress);
   }
-  // Traces the firmware's GC activity as ssd.firmware.gc_running.
+  int trace_state(const std::string& name, unsigned width) override {
+    return vcd_ ? vcd_->add("ssd.firmware.ftl", name, width) : -1;
+  }
+  void note_state(int handle, std::uint64_t value) override {
+    if (vcd_ && handle >= 0) vcd_->change(handle, value);
+  }
+  // Traces the firmware's GC activity as ssd.firmware.gc_running, and the FTL's declared states.
   void trace_to(tlmx::VcdTracer* vcd) {
     vcd_ = vcd;
     if (vcd_) vcd_gc_ = vcd_->add("ssd.firmware", "gc_running", 8);

@@ -36,6 +36,10 @@ class HalSwitch : public fw::Hal {
   }
   std::uint64_t now_ticks() const override { return active_->now_ticks(); }
   void note_gc(std::uint32_t in_progress) override { active_->note_gc(in_progress); }
+  // States go to the timed HAL even while preconditioning runs on the functional one, so the
+  // waveform starts from the state preconditioning left.
+  int trace_state(const std::string& name, unsigned width) override { return placement_.trace_state(name, width); }
+  void note_state(int handle, std::uint64_t value) override { placement_.note_state(handle, value); }
   void preload(Ppn ppn, Lpn lpn, Token token) override { active_->preload(ppn, lpn, token); }
 
  private:

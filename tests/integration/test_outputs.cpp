@@ -287,6 +287,55 @@ TEST_CASE("waves: the firmware's GC activity is traced", "[cli][outputs][waves]"
   CHECK(contains(text, "b10 " + code + "\n"));  // at least two reclaims in progress at once
 }
 
+TEST_CASE("waves: ADAPT's log partition and sequential threshold are traced under ssd.firmware.ftl",
+          "[cli][outputs][waves]") {
+  // Interleaved 64-256 KiB sequential streams and hot 4 KiB random writes on the tiny drive,
+  // intervals of 200 writes and room for 4 sequential blocks: the partition grows, so the
+  // waveform must show the moves and end where the report's gauges end.
+  TempDir dir;
+  const std::string jobs = dir.file("mix.yaml");
+  write_text(jobs,
+             "jobs:\n"
+             "  - {name: small, pattern: random, read_fraction: 0.2, block_size: 4096, count: 12000,\n"
+             "     range_start: 0, range_bytes: 16777216, skew: 'hotcold:0.1:0.9', weight: 8, seed: 3}\n"
+             "  - {name: large, pattern: sequential, read_fraction: 0, block_size: [[65536, 0.5], [262144, 0.5]],\n"
+             "     count: 600, range_start: 16777216, range_bytes: 25165824, weight: 1}\n");
+  const std::string vcd = dir.file("adapt.vcd");
+  const Result result =
+      run_ssdsim({"run", "-p", tiny_platform(), "--ftl", "adapt", "--jobs", jobs, "--set", "ftl.interval_writes=200",
+                  "--set", "ftl.max_sequential_blocks=4", "--precondition", "fill", "--vcd", vcd, "-q", "-r",
+                  dir.file("adapt.json")},
+                 dir);
+  REQUIRE(result.exit_code == 0);
+  const json gauges = load_json(dir.file("adapt.json"))["ftl_metrics"];
+  REQUIRE(gauges["blocks_to_sequential_area"].get<double>() > 0);
+  std::map<std::string, std::string> names;               // code -> name, in ssd.firmware.ftl
+  std::map<std::string, std::vector<std::uint64_t>> values;  // name -> every value written, in order
+  std::istringstream lines(read_text(vcd));
+  std::string line, scope;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string w0, w1, w2, w3, w4;
+    words >> w0 >> w1 >> w2 >> w3 >> w4;
+    if (w0 == "$scope") scope = w2;
+    if (w0 == "$var" && scope == "ftl") names[w3] = w4;
+    if (!line.empty() && line[0] == 'b' && names.count(w1)) values[names[w1]].push_back(std::stoull(w0.substr(1), nullptr, 2));
+  }
+  for (const char* name : {"sequential_area_blocks", "random_area_blocks", "sequential_threshold_pages"}) {
+    INFO(name);
+    REQUIRE(!values[name].empty());
+    CHECK(double(values[name].back()) == gauges[name].get<double>());
+  }
+  // Every log block is in one area at every moment; the sequential one started at one block.
+  const auto& sequential = values["sequential_area_blocks"];
+  const auto& random = values["random_area_blocks"];
+  CHECK(sequential.front() == 1);
+  CHECK(sequential.size() == std::size_t(gauges["blocks_to_sequential_area"].get<double>() +
+                                         gauges["blocks_to_random_area"].get<double>()) + 1);
+  REQUIRE(sequential.size() == random.size());
+  for (std::size_t i = 0; i < sequential.size(); ++i) CHECK(sequential[i] + random[i] == sequential[0] + random[0]);
+}
+
 TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization", "[cli][outputs][waves]") {
   // Random writes on the tiny drive after a fill: GC makes the dies' share vary over time.
   TempDir dir;

@@ -68,6 +68,9 @@ AdaptFtl::AdaptFtl(FtlContext& ctx, const AdaptParams& params)
   chanced_.assign(std::size_t(params.base.blocks) * pages_per_block(), false);
   hat_table_ = ctx.hal.place_table("adapt_hat", std::uint64_t(params.hat_entries) * 6, MemoryKind::Sram);
   valid_count_table_ = ctx.hal.place_table("log_valid_counts", params.base.blocks, MemoryKind::Sram);
+  sequential_trace_ = ctx.hal.trace_state("sequential_area_blocks", 32);
+  random_trace_ = ctx.hal.trace_state("random_area_blocks", 32);
+  threshold_trace_ = ctx.hal.trace_state("sequential_threshold_pages", 32);
   publish_partition();
 }
 
@@ -75,6 +78,10 @@ void AdaptFtl::publish_partition() {
   sequential_gauge_ = sequential_cap_;
   random_gauge_ = random_cap_;
   threshold_gauge_ = threshold_;
+  Hal& hal = context().hal;
+  hal.note_state(sequential_trace_, sequential_cap_);
+  hal.note_state(random_trace_, random_cap_);
+  hal.note_state(threshold_trace_, threshold_);
 }
 
 // ---- request history (HAT) and the interval ----------------------------------------------------

@@ -109,6 +109,7 @@ class AdaptFtl : public HybridFtl {
   std::uint64_t &aggregated_moves_, &second_chance_copies_, &prediction_hits_, &hat_lookups_, &hat_hits_,
       &early_reuses_, &to_sequential_, &to_random_, &threshold_changes_, &sequential_log_writes_, &misfits_;
   double &sequential_gauge_, &random_gauge_, &threshold_gauge_, &hit_rate_gauge_;
+  int sequential_trace_ = -1, random_trace_ = -1, threshold_trace_ = -1;  // waveform handles
 };
 
 }  // namespace ssd::fw
