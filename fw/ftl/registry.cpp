@@ -6,6 +6,7 @@
 #include "fw/ftl/hybrid/fast.h"
 #include "fw/ftl/hybrid/last.h"
 #include "fw/ftl/hybrid/superblock.h"
+#include "fw/ftl/hybrid/waftl.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
 namespace ssd::fw {
@@ -37,6 +38,10 @@ const std::vector<FtlInfo>& ftl_registry() {
                 "aggregated head moves, early reuse of dead log blocks",
        [](FtlContext& c) { return std::make_unique<AdaptFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { AdaptParams::parse(o, g); }},
+      {"waftl", "WAFTL: page-mapped buffer zone flushed whole into page-mapped (frequently written pages) and "
+                "block-mapped data blocks",
+       [](FtlContext& c) { return std::make_unique<WaftlFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { WaftlParams::parse(o, g); }},
       {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",
        [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(o, g); }},

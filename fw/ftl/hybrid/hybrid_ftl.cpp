@@ -226,9 +226,10 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
 
 void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from) {
   const Lpn base = Lpn(lbn) * space_.segment_pages();
-  std::uint32_t last = kNone;  // last offset with a copy
+  auto kept = [this](Lpn lpn) { return log_copy_[lpn] != kNoSpn && keeps_log_copy(log_copy_[lpn]); };
+  std::uint32_t last = kNone;  // last offset with a copy to merge
   for (std::uint32_t off = space_.segment_pages(); off-- > from;)
-    if (current(base + off) != kNoSpn) {
+    if (current(base + off) != kNoSpn && !kept(base + off)) {
       last = off;
       break;
     }
@@ -242,6 +243,14 @@ void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t
       throw std::logic_error("hybrid FTL: merge into block " + std::to_string(block) + " out of order");
     const Spn dst = space_.first_spn(block) + write_pointer_[block]++;
     OpRef p;
+    if (src != kNoSpn && kept(lpn)) {  // stays in its log block: padding, never valid here
+      p = ctx_.ops.program(space_.to_ppn(dst), lpn, kUnwrittenToken);
+      ++padding_pages_;
+      ctx_.ops.depend(p, done);
+      ctx_.ops.submit(p);
+      ++counts_.flash_pages_programmed;
+      continue;
+    }
     if (src == kNoSpn) {  // never written: padding keeps the block's pages in program order
       p = ctx_.ops.program(space_.to_ppn(dst), lpn, kUnwrittenToken);
       ++padding_pages_;

@@ -72,6 +72,15 @@ class HybridFtl : public Ftl {
     (void)by_host;
   }
 
+  // Whether a merge should leave the page at `spn` (a valid log copy of a logical block being
+  // merged) where it is: WAFTL's page-mapped blocks keep their pages through a merge of the
+  // logical block. The data block's page at that offset is programmed as padding (in order) and
+  // stays invalid. Default: every log copy is merged.
+  virtual bool keeps_log_copy(Spn spn) const {
+    (void)spn;
+    return false;
+  }
+
   // --- services for schemes ---
   std::uint32_t pages_per_block() const { return space_.segment_pages(); }
   std::uint32_t lbn_of(Lpn lpn) const { return lpn / space_.segment_pages(); }
