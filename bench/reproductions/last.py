@@ -47,14 +47,6 @@ ABLATIONS = {  # LAST with one mechanism changed
 PAPER_FTL = ["--set", "ftl.segment_planes=1", "--set", f"ftl.log_share={LOG_SHARE}"]
 
 
-def trace_args(args, traces, t):
-    path, passes, scale, extra = traces[t]
-    if path.endswith(".yaml"):  # a job file (closed loop, the host's queue depth)
-        return ["--jobs", path, *extra]
-    return ["-t", os.path.join(args.traces_dir, path), "--repeat", str(passes), "--time-scale", str(scale),
-            "--fold", *extra]
-
-
 def gc_overhead_ms(rep):
     """LAST's measure: copies x (tR + tPROG) + padding x tPROG + erases x tBERS."""
     t_r, t_p, t_e = (effective_number(rep, k) for k in ("nand.t_read_us", "nand.t_prog_us", "nand.t_erase_us"))
@@ -70,7 +62,7 @@ def main():
     args = repro.arguments(__doc__, "last")
     traces = QUICK_TRACES if args.quick else TRACES
     # 1. Footprints: one page-mapping run per trace on the 1 GiB chip.
-    probes = repro.run_matrix(args, {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *trace_args(args, traces, t)]
+    probes = repro.run_matrix(args, {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)]
                                      for t in traces})
     sizes = {}
     for t in traces:
@@ -82,17 +74,17 @@ def main():
     for t in traces:
         drive = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}"]
         for f in HYBRIDS:
-            jobs[f"chip-{t}-{f}"] = [*drive, "--ftl", f, *PAPER_FTL, *trace_args(args, traces, t), "--precondition", "fill"]
-        jobs[f"chip-{t}-page_mapping"] = [*drive, "--ftl", "page_mapping", *trace_args(args, traces, t),
+            jobs[f"chip-{t}-{f}"] = [*drive, "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t), "--precondition", "fill"]
+        jobs[f"chip-{t}-page_mapping"] = [*drive, "--ftl", "page_mapping", *repro.trace_args(args, traces, t),
                                           "--precondition", "fill"]
         for a, extra in ABLATIONS.items():
             if args.quick and a != "last-64k":
                 continue
-            jobs[f"chip-{t}-{a}"] = [*drive, "--ftl", "last", *PAPER_FTL, *extra, *trace_args(args, traces, t),
+            jobs[f"chip-{t}-{a}"] = [*drive, "--ftl", "last", *PAPER_FTL, *extra, *repro.trace_args(args, traces, t),
                                      "--precondition", "fill"]
         if not args.quick:
             for f in HYBRIDS + ["page_mapping"]:
-                jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *trace_args(args, traces, t)]
+                jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t)]
     r = repro.run_matrix(args, jobs)
 
     rows = []

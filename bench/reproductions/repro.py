@@ -50,6 +50,17 @@ def run_matrix(args, jobs):
         return dict(pool.map(one, jobs.items()))
 
 
+def trace_args(args, traces, name):
+    """ssdsim run arguments for traces[name] = (path, passes, time scale, extra arguments): a trace
+    under args.traces_dir (or an absolute path), or a job file (.yaml: closed loop, the host's
+    queue depth)."""
+    path, passes, scale, extra = traces[name]
+    if path.endswith(".yaml"):
+        return ["--jobs", path, *extra]
+    return ["-t", os.path.join(args.traces_dir, path), "--repeat", str(passes), "--time-scale", str(scale),
+            "--fold", *extra]
+
+
 def metric(report, key, default=0):
     """An FTL counter (ftl_metrics) or a dotted path into the report."""
     if "." not in key:
