@@ -63,7 +63,7 @@ std::uint32_t WaftlFtl::recent_writes(Lpn lpn) const {
 void WaftlFtl::on_host_write(const PageWrite& page) {
   context().hal.touch(counter_table_, page.lpn, 1, Access::Write);
   writes_[page.lpn] = static_cast<std::uint8_t>(std::min<std::uint32_t>(255, recent_writes(page.lpn) + 1));
-  epoch_of_[page.lpn] = epoch_;
+  epoch_of_[page.lpn] = static_cast<std::uint16_t>(epoch_);
 }
 
 // ---- where a page goes --------------------------------------------------------------------------
@@ -73,7 +73,13 @@ HybridFtl::LogTarget WaftlFtl::log_target(const PageWrite& page) {
   if (migrating_) {  // flushing: every buffer block in fill order
     if (!buffer_.empty()) return LogTarget{kNone, buffer_.front()};
     migrating_ = false;
-    ++epoch_;  // counts age once the migration is over (its merges still see them as they were)
+    // Counts age once the migration is over (its merges still see them as they were). 16-bit
+    // stamps: at their limit every count is decayed to now and the stamps restart from 0.
+    if (++epoch_ == 0xffff) {
+      for (Lpn lpn = 0; lpn < writes_.size(); ++lpn) writes_[lpn] = static_cast<std::uint8_t>(recent_writes(lpn));
+      std::fill(epoch_of_.begin(), epoch_of_.end(), 0);
+      epoch_ = 0;
+    }
     publish();
   }
   if (!buffer_.empty() && !full(buffer_.back())) return LogTarget{buffer_.back(), kNone};

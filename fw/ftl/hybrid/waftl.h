@@ -69,8 +69,8 @@ class WaftlFtl : public HybridFtl {
   std::deque<std::uint32_t> buffer_;       // buffer zone blocks, in fill order (back: being filled)
   std::vector<std::uint32_t> pmb_;         // page-mapped data blocks (back: being filled)
   std::vector<std::uint8_t> writes_;       // per logical page: recent writes (saturating)
-  std::vector<std::uint32_t> epoch_of_;    // per logical page: migration count when last counted
-  std::uint32_t epoch_ = 0;                // migrations so far
+  std::vector<std::uint16_t> epoch_of_;    // per logical page: epoch_ when last counted
+  std::uint32_t epoch_ = 0;                // migrations since the counters were last rebased
   bool migrating_ = false;
   TableRegion counter_table_;
   int buffer_trace_ = -1, pmb_trace_ = -1;  // waveform handles
