@@ -47,6 +47,7 @@ AdaptFtl::AdaptFtl(FtlContext& ctx, const AdaptParams& params)
       random_cap_(params.base.log_blocks - 1),
       threshold_(params.initial_threshold),
       threshold_bytes_(std::uint64_t(params.initial_threshold) * ctx.hal.geometry().page_bytes),
+      sequential_(params.base.blocks),
       aggregated_moves_(ctx.metrics.counter("aggregated_moves")),
       second_chance_copies_(ctx.metrics.counter("second_chance_copies")),
       prediction_hits_(ctx.metrics.counter("prediction_hits")),
@@ -63,8 +64,6 @@ AdaptFtl::AdaptFtl(FtlContext& ctx, const AdaptParams& params)
       threshold_gauge_(ctx.metrics.gauge("sequential_threshold_pages")),
       hit_rate_gauge_(ctx.metrics.gauge("prediction_hit_rate")) {
   role_.assign(params.base.blocks, kNoRole);
-  seq_lbn_.assign(params.base.blocks, kNone);
-  seq_updated_.assign(params.base.blocks, 0);
   chanced_.assign(std::size_t(params.base.blocks) * pages_per_block(), false);
   hat_table_ = ctx.hal.place_table("adapt_hat", std::uint64_t(params.hat_entries) * 6, MemoryKind::Sram);
   valid_count_table_ = ctx.hal.place_table("log_valid_counts", params.base.blocks, MemoryKind::Sram);
@@ -168,39 +167,30 @@ HybridFtl::LogTarget AdaptFtl::log_target(const PageWrite& page) {
 
 HybridFtl::LogTarget AdaptFtl::sequential_target(Lpn lpn) {
   const std::uint32_t lbn = lbn_of(lpn), off = offset_of(lpn);
-  std::uint32_t own = kNone;
-  for (std::uint32_t b : sequential_)
-    if (seq_lbn_[b] == lbn) own = b;
-  if (own != kNone) {
-    if (write_pointer(own) == off && !full(own)) return LogTarget{own, kNone};  // continues in order
-    if (off == 0) return LogTarget{kNone, own};                                 // restarts: merge it
+  const std::uint32_t own = sequential_.own(lbn);
+  switch (SequentialLog::step(own, off, own == kNone ? 0 : write_pointer(own), own != kNone && full(own), false)) {
+    case SequentialLog::Step::kAppend:
+      return LogTarget{own, kNone};
+    case SequentialLog::Step::kMergeOwn:
+      return LogTarget{kNone, own};
+    case SequentialLog::Step::kMisfit: {
+      const LogTarget t = random_target(lpn);
+      if (t.block != kNone) ++misfits_;
+      return t;
+    }
+    case SequentialLog::Step::kOpen:
+      break;
   }
-  if (off != 0) {  // a misfit: only offset 0 opens a sequential block
-    const LogTarget t = random_target(lpn);
-    if (t.block != kNone) ++misfits_;
-    return t;
-  }
-  if (sequential_.size() >= sequential_cap_) return LogTarget{kNone, sequential_victim()};
+  if (sequential_.size() >= sequential_cap_) return LogTarget{kNone, sequential_.victim([this](std::uint32_t b) { return switchable(b); })};
   const std::uint32_t b = open_log_block();
   if (b == kNone) {  // the log is at its cap: the random area still holds a block it gave up
     if (random_.size() > random_cap_) return LogTarget{kNone, random_.front()};
     return LogTarget{};
   }
   role_[b] = kSequential;
-  seq_lbn_[b] = lbn;
-  sequential_.push_back(b);
+  sequential_.add(b, lbn);
   ++seq_allocations_;
   return LogTarget{b, kNone};
-}
-
-std::uint32_t AdaptFtl::sequential_victim() {
-  // A block holding its whole logical block (switch) first, else the least recently written.
-  std::uint32_t lru = kNone;
-  for (std::uint32_t b : sequential_) {
-    if (switchable(b)) return b;
-    if (lru == kNone || seq_updated_[b] < seq_updated_[lru]) lru = b;
-  }
-  return lru;
 }
 
 std::uint32_t AdaptFtl::dead_random_block() {
@@ -225,7 +215,7 @@ HybridFtl::LogTarget AdaptFtl::random_target(Lpn lpn) {
   if (random_.size() < random_cap_) {
     const std::uint32_t b = open_log_block();
     if (b == kNone) {  // the log is at its cap: the sequential area still holds a block it gave up
-      if (sequential_.size() > sequential_cap_) return LogTarget{kNone, sequential_victim()};
+      if (sequential_.size() > sequential_cap_) return LogTarget{kNone, sequential_.victim([this](std::uint32_t b) { return switchable(b); })};
       return LogTarget{};
     }
     role_[b] = kRandom;
@@ -283,11 +273,10 @@ void AdaptFtl::before_merge(std::uint32_t victim) {
 
 void AdaptFtl::on_log_block_gone(std::uint32_t block) {
   if (role_[block] == kSequential)
-    sequential_.erase(std::find(sequential_.begin(), sequential_.end(), block));
+    sequential_.remove(block);
   else if (role_[block] == kRandom)
     random_.erase(std::find(random_.begin(), random_.end(), block));
   role_[block] = kNoRole;
-  seq_lbn_[block] = kNone;
 }
 
 void AdaptFtl::on_log_page(Spn spn, bool copied) {
@@ -295,7 +284,7 @@ void AdaptFtl::on_log_page(Spn spn, bool copied) {
   const std::uint32_t block = block_of(spn);
   context().hal.touch(valid_count_table_, block, 1, Access::Write);
   if (role_[block] == kSequential) {
-    seq_updated_[block] = ++clock_;
+    sequential_.written(block, ++clock_);
     ++sequential_log_writes_;
   }
 }

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
+#include "fw/ftl/hybrid/sequential_log.h"
 
 namespace ssd::fw {
 
@@ -81,7 +82,6 @@ class AdaptFtl : public HybridFtl {
   };
   LogTarget sequential_target(Lpn lpn);
   LogTarget random_target(Lpn lpn);
-  std::uint32_t sequential_victim();
   std::uint32_t dead_random_block();
   void end_of_interval();
   void record_request(Lpn base, std::uint32_t pages);
@@ -92,9 +92,7 @@ class AdaptFtl : public HybridFtl {
   std::uint32_t sequential_cap_, random_cap_, threshold_;
   std::uint64_t threshold_bytes_;
   std::vector<Role> role_;                     // per block
-  std::vector<std::uint32_t> seq_lbn_;         // per sequential block: its logical block
-  std::vector<std::uint64_t> seq_updated_;     // per sequential block: last write (LRU)
-  std::vector<std::uint32_t> sequential_;      // the sequential area's blocks
+  SequentialLog sequential_;                   // the sequential area
   std::deque<std::uint32_t> random_;           // front: head (next victim), back: being filled
   std::vector<std::uint32_t> dead_;            // random blocks found with no valid page (ERL)
   std::vector<bool> chanced_;                  // per segment page: holds a second-chance copy

@@ -40,6 +40,7 @@ LastFtl::LastFtl(FtlContext& ctx, const LastParams& params)
       random_cap_(params.base.log_blocks - params.sequential_blocks),
       hot_target_(std::max<std::uint32_t>(1, random_cap_ / 2)),
       k_(params.initial_k),
+      sequential_(params.base.blocks),
       threshold_bytes_(std::uint64_t(params.size_threshold_pages) * ctx.hal.geometry().page_bytes),
       dead_hot_victims_(ctx.metrics.counter("dead_hot_victims")),
       hot_pages_(ctx.metrics.counter("hot_log_writes")),
@@ -49,7 +50,6 @@ LastFtl::LastFtl(FtlContext& ctx, const LastParams& params)
       k_gauge_(ctx.metrics.gauge("last_k")),
       hot_blocks_gauge_(ctx.metrics.gauge("last_hot_partition_blocks")) {
   role_.assign(params.base.blocks, kNoRole);
-  seq_lbn_.assign(params.base.blocks, kNone);
   updated_at_.assign(params.base.blocks, 0);
   written_at_.assign(std::size_t(params.base.blocks) * pages_per_block(), 0);
   next_adapt_ = p_.adapt_interval_pages;
@@ -69,37 +69,29 @@ HybridFtl::LogTarget LastFtl::log_target(const PageWrite& page) {
 
 HybridFtl::LogTarget LastFtl::sequential_target(Lpn lpn) {
   const std::uint32_t lbn = lbn_of(lpn), off = offset_of(lpn);
-  std::uint32_t own = kNone, sequential = 0;
-  for (std::uint32_t b : members_) {
-    if (role_[b] != kSequential) continue;
-    ++sequential;
-    if (seq_lbn_[b] == lbn) own = b;
+  const std::uint32_t own = sequential_.own(lbn);
+  switch (SequentialLog::step(own, off, own == kNone ? 0 : write_pointer(own), own != kNone && full(own),
+                              p_.close_on_misfit)) {
+    case SequentialLog::Step::kAppend:
+      return LogTarget{own, kNone};
+    case SequentialLog::Step::kMergeOwn:  // restarts (or misfit, close): merge it
+      return LogTarget{kNone, own};
+    case SequentialLog::Step::kMisfit: {
+      const LogTarget t = random_target(lpn);
+      if (t.block != kNone) ++misfit_pages_;  // programmed there at once
+      return t;
+    }
+    case SequentialLog::Step::kOpen:
+      break;
   }
-  if (own != kNone) {
-    if (write_pointer(own) == off && !full(own)) return LogTarget{own, kNone};  // continues in order
-    if (off == 0 || p_.close_on_misfit) return LogTarget{kNone, own};  // restarts (or misfit, close): merge it
-  }
-  if (off != 0) {  // a misfit: only offset 0 opens a sequential block
-    const LogTarget t = random_target(lpn);
-    if (t.block != kNone) ++misfit_pages_;  // programmed there at once
-    return t;
-  }
-  if (sequential < p_.sequential_blocks) {
+  if (sequential_.size() < p_.sequential_blocks) {
     const std::uint32_t b = open_log_block();
     if (b == kNone) return LogTarget{};
     join(b, kSequential);
-    seq_lbn_[b] = lbn;
+    sequential_.add(b, lbn);
     return LogTarget{b, kNone};
   }
-  // The buffer is full: a victim, switch first, else LRU (partial). Only here is it worth
-  // scanning the blocks' pages (switchable), not on every page that continues its block.
-  std::uint32_t lru = kNone;
-  for (std::uint32_t b : members_) {
-    if (role_[b] != kSequential) continue;
-    if (switchable(b)) return LogTarget{kNone, b};
-    if (lru == kNone || updated_at_[b] < updated_at_[lru]) lru = b;
-  }
-  return LogTarget{kNone, lru};
+  return LogTarget{kNone, sequential_.victim([this](std::uint32_t b) { return switchable(b); })};
 }
 
 HybridFtl::LogTarget LastFtl::random_target(Lpn lpn) {
@@ -170,7 +162,7 @@ void LastFtl::on_log_block_gone(std::uint32_t block) {
   if (role_[block] == kNoRole) return;
   members_.erase(std::find(members_.begin(), members_.end(), block));
   role_[block] = kNoRole;
-  seq_lbn_[block] = kNone;
+  sequential_.remove(block);
   if (current_hot_ == block) current_hot_ = kNone;
   if (current_cold_ == block) current_cold_ = kNone;
 }
@@ -182,6 +174,7 @@ void LastFtl::on_log_page(Spn spn, bool copied) {
   updated_at_[block] = log_clock_;
   switch (role_[block]) {
     case kSequential:
+      sequential_.written(block, log_clock_);
       ++sequential_pages_;
       break;
     case kHot:

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
+#include "fw/ftl/hybrid/sequential_log.h"
 
 namespace ssd::fw {
 
@@ -74,7 +75,7 @@ class LastFtl : public HybridFtl {
   std::uint64_t k_;
   std::vector<Role> role_;                   // per block
   std::vector<std::uint32_t> members_;       // the blocks in LAST's log, ascending (scans go over these only)
-  std::vector<std::uint32_t> seq_lbn_;       // per block: its logical block (sequential role)
+  SequentialLog sequential_;                 // the sequential log buffer
   std::vector<std::uint64_t> updated_at_;    // per block: last log write into it
   std::vector<std::uint64_t> written_at_;    // per segment page: log write counter when written
   std::uint32_t current_hot_ = kNone, current_cold_ = kNone;
