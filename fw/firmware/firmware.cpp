@@ -16,11 +16,40 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
       commands_(metrics_.counter("host_commands")),
       partial_pages_(metrics_.counter("partial_page_writes")),
       buffer_waits_(metrics_.counter("buffer_waits")),
-      buffer_high_water_(metrics_.counter("buffer_pages_high_water")) {
+      buffer_high_water_(metrics_.counter("buffer_pages_high_water")),
+      host_pages_written_(metrics_.counter("host_pages_written")) {
   const FtlInfo* info = find_ftl(config_.ftl);
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
+  const WriteBufferConfig& wb = config_.write_buffer;
+  if (wb.policy != WriteBufferPolicy::kOff) {
+    const auto pages = static_cast<std::uint32_t>(wb.bytes / hal_.geometry().page_bytes);
+    if (pages < config_.buffer_slots)
+      throw std::invalid_argument("the write buffer holds " + std::to_string(pages) + " pages, fewer than a command may "
+                                  "write (firmware.buffer_slots = " + std::to_string(config_.buffer_slots) +
+                                  "): raise firmware.write_buffer_dram_share or lower firmware.buffer_slots");
+    hal_.place_table("write_buffer", std::uint64_t(pages) * hal_.geometry().page_bytes, MemoryKind::Dram);
+    const std::uint32_t block = ftl_->logical_block_pages();
+    wbuf_ = std::make_unique<WriteBuffer>(pages, wb.policy, block ? block : hal_.geometry().pages_per_block);
+    high_water_pages_ = static_cast<std::uint32_t>(wb.high_water * pages);
+    read_hits_ = &metrics_.counter("write_buffer_read_hits");
+    absorbed_ = &metrics_.counter("write_buffer_absorbed_writes");
+    evicted_ = &metrics_.counter("write_buffer_evictions");
+    wbuf_waits_ = &metrics_.counter("write_buffer_waits");
+    wbuf_high_water_ = &metrics_.counter("write_buffer_pages_high_water");
+    occupancy_gauge_ = &metrics_.gauge("write_buffer_pages_at_end");
+    mean_occupancy_gauge_ = &metrics_.gauge("write_buffer_mean_pages");
+    occupancy_trace_ = hal_.trace_state("write_buffer.pages", 32);
+    dirty_trace_ = hal_.trace_state("write_buffer.dirty_pages", 32);
+  }
+}
+
+std::optional<Token> Firmware::buffered(Lpn lpn) const {
+  if (!wbuf_) return std::nullopt;
+  const std::uint32_t e = wbuf_->find(lpn);
+  if (e == WriteBuffer::kNoEntry) return std::nullopt;
+  return wbuf_->entry(e).value();
 }
 
 std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
@@ -59,10 +88,18 @@ void Firmware::admit(const HostCommand& cmd, PageSpan span) {
   OpScheduler::Attribution on_behalf(ops_, cmd.trail);
   buffer_free_ -= span.count;
   buffer_high_water_ = std::max<std::uint64_t>(buffer_high_water_, config_.buffer_slots - buffer_free_);
-  if (cmd.write)
-    handle_write(cmd, span);
-  else
+  if (!cmd.write) {
     handle_read(cmd, span);
+  } else if (!buffering()) {
+    handle_write(cmd, span);
+  } else if (wbuf_waiting_.empty() && wbuf_->free_entries() >= entries_needed(span)) {
+    buffer_write(cmd, span);
+  } else {  // waits for entries (holding its data-buffer pages), in arrival order
+    ++*wbuf_waits_;
+    wbuf_waiting_.emplace_back(cmd, span);
+    wbuf_waiting_.back().first.trail.advance(Stage::Firmware, hal_.now_ticks());
+    evict_as_needed();
+  }
 }
 
 void Firmware::release(std::uint32_t pages) {
@@ -76,6 +113,7 @@ void Firmware::release(std::uint32_t pages) {
 }
 
 void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
+  host_pages_written_ += span.count;
   const std::uint32_t page_sectors = hal_.geometry().page_bytes / kSectorBytes;
   const std::uint64_t end = cmd.lba + cmd.sectors;
   OpRef dma = ops_.host_dma(OpKind::HostDmaIn, cmd.id, cmd.sectors * kSectorBytes);
@@ -87,7 +125,6 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
   };
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   std::vector<Token>& old = *scratch_[scratch];
-  bool all_placed = true;
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
     const Lpn lpn = span.first + i;
@@ -106,24 +143,12 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     }
     const WriteOutcome w = ftl_->write(PageWrite{lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready, request});
     ops_.depend(w.on_flash, done);
-    all_placed = all_placed && w.placed;
   }
-  // With the write cache a write is acknowledged from the buffer, but only if every page is
-  // already mapped: a deferred page would leave later reads (and read-modify-writes) of it
-  // seeing the old data, so such a write is acknowledged once on flash, like write-through.
-  if (config_.write_cache && all_placed) {  // the pages stay taken until programmed
-    ops_.on_complete(dma, complete);
-    ops_.on_complete(done, [this, pages, scratch](const HalResult&) {
-      scratch_free_.push_back(scratch);
-      release(pages);
-    });
-  } else {
-    ops_.on_complete(done, [this, pages, scratch, complete](const HalResult& r) {
-      complete(r);
-      scratch_free_.push_back(scratch);
-      release(pages);
-    });
-  }
+  ops_.on_complete(done, [this, pages, scratch, complete](const HalResult& r) {
+    complete(r);
+    scratch_free_.push_back(scratch);
+    release(pages);
+  });
   ops_.submit(dma);
   ops_.submit(done);
 }
@@ -139,10 +164,142 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
-    OpRef r = ftl_->read(PageRead{span.first + i, &cmd.read_tokens[i], request});
+    const Lpn lpn = span.first + i;
+    if (wbuf_) {  // the buffer's copy is the newest (also while bypassed, should it hold any)
+      const std::uint32_t e = wbuf_->find(lpn);
+      if (e != WriteBuffer::kNoEntry) {
+        cmd.read_tokens[i] = wbuf_->entry(e).value();
+        wbuf_->read(e);
+        ++*read_hits_;
+        continue;
+      }
+    }
+    OpRef r = ftl_->read(PageRead{lpn, &cmd.read_tokens[i], request});
     ops_.depend(r, dma);
   }
   ops_.submit(dma);
+}
+
+// ---- the write buffer ---------------------------------------------------------------------------
+
+std::uint32_t Firmware::entries_needed(PageSpan span) const {
+  std::uint32_t n = 0;
+  for (std::uint32_t i = 0; i < span.count; ++i) {
+    const std::uint32_t e = wbuf_->find(span.first + i);
+    n += e == WriteBuffer::kNoEntry || wbuf_->entry(e).flushing;  // a dirty page is absorbed in place
+  }
+  return n;
+}
+
+void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
+  host_pages_written_ += span.count;
+  const std::uint32_t page_sectors = hal_.geometry().page_bytes / kSectorBytes;
+  const std::uint64_t end = cmd.lba + cmd.sectors;
+  OpRef dma = ops_.host_dma(OpKind::HostDmaIn, cmd.id, cmd.sectors * kSectorBytes);
+  OpRef acked = ops_.join();  // the data is in the buffer, merged where partial
+  ops_.depend(dma, acked);
+  const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
+  for (std::uint32_t i = 0; i < span.count; ++i) {
+    hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
+    const Lpn lpn = span.first + i;
+    const std::uint64_t page_lba = std::uint64_t(lpn) * page_sectors;
+    const bool partial = cmd.lba > page_lba || end < page_lba + page_sectors;
+    const Token token = cmd.write_tokens[i];
+    const std::uint32_t had = wbuf_->find(lpn);
+    if (had != WriteBuffer::kNoEntry && !wbuf_->entry(had).flushing) {  // absorbed in place
+      WriteBuffer::Entry& x = wbuf_->entry(had);
+      x.token = partial ? merge_tokens(x.value(), token) : token;
+      x.merge = false;
+      x.ready = dma;
+      x.request = request;
+      wbuf_->written(had);
+      ++*absorbed_;
+      continue;
+    }
+    const std::uint32_t e = wbuf_->insert(lpn);
+    WriteBuffer::Entry& x = wbuf_->entry(e);
+    x.ready = dma;
+    x.request = request;
+    x.token = token;
+    if (!partial) continue;
+    ++partial_pages_;
+    if (had != WriteBuffer::kNoEntry) {  // the old data is still in the buffer, its program in flight
+      x.token = merge_tokens(wbuf_->entry(had).value(), token);
+      continue;
+    }
+    x.merge = true;  // read-modify-write: the old page from the flash
+    OpRef read_old = ftl_->read(PageRead{lpn, &x.old, request});
+    if (read_old.valid()) {
+      OpRef ready = ops_.join();
+      ops_.depend(dma, ready);
+      ops_.depend(read_old, ready);
+      ops_.submit(ready);
+      x.ready = ready;
+      ops_.depend(read_old, acked);
+    }
+  }
+  const std::uint32_t id = cmd.id, pages = span.count;
+  ops_.on_complete(acked, [this, id, pages](const HalResult&) {
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+    hal_.complete_host_command(id, ops_.attribution());
+    release(pages);
+  });
+  ops_.submit(dma);
+  ops_.submit(acked);
+  note_occupancy();
+  evict_as_needed();
+}
+
+void Firmware::evict_as_needed() {
+  while (wbuf_->dirty() > high_water_pages_ && evict_next()) {
+  }
+  if (wbuf_waiting_.empty()) return;
+  const std::uint32_t need = entries_needed(wbuf_waiting_.front().second);
+  while (wbuf_->free_entries() + wbuf_->flushing() < need && evict_next()) {
+  }
+}
+
+bool Firmware::evict_next() {
+  victims_.clear();
+  if (!wbuf_->evict(victims_)) return false;
+  for (const std::uint32_t e : victims_) {
+    WriteBuffer::Entry& x = wbuf_->entry(e);
+    const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
+    OpRef programmed = ops_.join();
+    ops_.depend(w.on_flash, programmed);
+    ops_.on_complete(programmed, [this, e](const HalResult&) { entry_released(e); });
+    ops_.submit(programmed);
+  }
+  *evicted_ += victims_.size();
+  note_occupancy();
+  return true;
+}
+
+void Firmware::entry_released(std::uint32_t e) {
+  wbuf_->release(e);
+  note_occupancy();
+  while (!wbuf_waiting_.empty()) {
+    const PageSpan span = wbuf_waiting_.front().second;
+    if (wbuf_->free_entries() < entries_needed(span)) break;
+    HostCommand cmd = wbuf_waiting_.front().first;
+    wbuf_waiting_.pop_front();
+    cmd.trail.advance(Stage::BufferWait, hal_.now_ticks());
+    OpScheduler::Attribution on_behalf(ops_, cmd.trail);
+    buffer_write(cmd, span);
+  }
+  evict_as_needed();
+}
+
+void Firmware::note_occupancy() {
+  const std::uint32_t used = wbuf_->capacity() - wbuf_->free_entries();
+  const std::uint64_t now = hal_.now_ticks();
+  occupancy_integral_ += double(*occupancy_gauge_) * double(now - std::min(now, occupancy_since_));
+  occupancy_since_ = now;
+  *occupancy_gauge_ = used;
+  if (now > 0) *mean_occupancy_gauge_ = occupancy_integral_ / double(now);
+  *wbuf_high_water_ = std::max<std::uint64_t>(*wbuf_high_water_, used);
+  hal_.note_state(occupancy_trace_, used);
+  hal_.note_state(dirty_trace_, wbuf_->dirty());
 }
 
 }  // namespace ssd::fw

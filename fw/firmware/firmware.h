@@ -3,17 +3,20 @@
 // host data by DMA, and completes each command when all its operations are done.
 //
 // Host data occupies the DRAM data buffer: a command takes one buffer page per logical page it
-// touches, from admission until its flash work is done (writes: programmed; reads: sent to the
-// host). A command that finds too few free pages waits, in arrival order, so the buffer bounds
-// the host data in flight. With the write cache on, a write completes to the host once its data
-// is in the buffer; its pages stay taken until programmed. (Reads of a page whose program is
-// still in flight wait for the program rather than being served from the buffer. GC copies are
-// staged outside this accounting.)
+// touches, from admission until its data has moved on (writes: into the write buffer, or
+// programmed without one; reads: sent to the host). A command that finds too few free pages
+// waits, in arrival order, so the buffer bounds the host data in flight. (GC copies are staged
+// outside this accounting.)
+//
+// The write buffer (fw/firmware/write_buffer.h), when on, holds written pages after the write is
+// acknowledged, until its policy evicts them to the FTL: in the background once more than
+// high_water of it is dirty, and at once when a write needs room (the write waits for it).
 #pragma once
 
 #include <deque>
-#include <utility>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -22,16 +25,23 @@
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
 #include "fw/firmware/host_command.h"
+#include "fw/firmware/write_buffer.h"
 #include "fw/runtime/op_scheduler.h"
 
 namespace ssd::fw {
+
+struct WriteBufferConfig {
+  WriteBufferPolicy policy = WriteBufferPolicy::kOff;
+  std::uint64_t bytes = 0;  // its DRAM (the platform derives it from firmware.write_buffer_dram_share)
+  double high_water = 0.75;  // dirty share above which it evicts in the background
+};
 
 struct FirmwareConfig {
   FirmwareCosts costs;
   std::string ftl = "page_mapping";
   FtlOptions ftl_options;
-  std::uint32_t buffer_slots = 1024;  // data-buffer pages for host data
-  bool write_cache = false;           // complete writes once their data is in the buffer
+  std::uint32_t buffer_slots = 1024;  // data-buffer pages for host data in flight
+  WriteBufferConfig write_buffer;
 };
 
 class Firmware : public HostCommandHandler {
@@ -41,6 +51,11 @@ class Firmware : public HostCommandHandler {
   Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics);
 
   void on_host_command(const HostCommand& cmd) override;
+
+  // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
+  void bypass_write_buffer(bool bypass) { bypass_ = bypass; }
+  // The newest data of `lpn` if the write buffer holds it (the flash may hold an older copy).
+  std::optional<Token> buffered(Lpn lpn) const;
 
   Ftl& ftl() { return *ftl_; }
   const Ftl& ftl() const { return *ftl_; }
@@ -55,6 +70,15 @@ class Firmware : public HostCommandHandler {
   void release(std::uint32_t pages);
   void handle_write(const HostCommand& cmd, PageSpan span);
   void handle_read(const HostCommand& cmd, PageSpan span);
+  // The write buffer: a write's pages into it (entries_needed free entries must exist), the
+  // evictions, and what a finished program frees.
+  bool buffering() const { return wbuf_ && !bypass_; }
+  std::uint32_t entries_needed(PageSpan span) const;
+  void buffer_write(const HostCommand& cmd, PageSpan span);
+  void evict_as_needed();
+  bool evict_next();
+  void entry_released(std::uint32_t entry);
+  void note_occupancy();
   // Old-page tokens of a write's read-modify-writes: held until its programs are issued and
   // done, which (with the write cache) is after the host may reuse the command's id.
   std::uint32_t take_scratch(std::uint32_t pages);
@@ -68,7 +92,19 @@ class Firmware : public HostCommandHandler {
   std::vector<std::uint32_t> scratch_free_;
   std::uint32_t buffer_free_;
   std::deque<std::pair<HostCommand, PageSpan>> waiting_;  // admitted in arrival order as pages free up
-  std::uint64_t &commands_, &partial_pages_, &buffer_waits_, &buffer_high_water_;
+  std::uint64_t &commands_, &partial_pages_, &buffer_waits_, &buffer_high_water_, &host_pages_written_;
+  // The write buffer (null when off).
+  std::unique_ptr<WriteBuffer> wbuf_;
+  bool bypass_ = false;
+  std::uint32_t high_water_pages_ = 0;
+  std::deque<std::pair<HostCommand, PageSpan>> wbuf_waiting_;  // admitted, waiting for buffer entries
+  std::vector<std::uint32_t> victims_;
+  std::uint64_t occupancy_since_ = 0;  // ticks of the last occupancy change
+  double occupancy_integral_ = 0;      // page-ticks
+  std::uint64_t *read_hits_ = nullptr, *absorbed_ = nullptr, *evicted_ = nullptr, *wbuf_waits_ = nullptr,
+                *wbuf_high_water_ = nullptr;
+  double *occupancy_gauge_ = nullptr, *mean_occupancy_gauge_ = nullptr;
+  int occupancy_trace_ = -1, dirty_trace_ = -1;
 };
 
 }  // namespace ssd::fw

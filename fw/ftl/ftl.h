@@ -64,6 +64,9 @@ class Ftl {
 
   // Logical pages exported to the host (the drive's capacity in pages).
   virtual Lpn logical_pages() const = 0;
+  // The FTL's logical block in pages, which a block-level write buffer groups by; 0: the
+  // flash's block (pages_per_block).
+  virtual std::uint32_t logical_block_pages() const { return 0; }
 
   // Host read of one logical page. Returns the operation on whose completion *sink holds the
   // page's token, or an invalid OpRef when *sink was set at once (e.g. an unwritten page).

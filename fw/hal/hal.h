@@ -108,8 +108,9 @@ class Hal {
   // Observability: how many garbage collections / merges are in progress (for the waveform).
   virtual void note_gc(std::uint32_t in_progress) { (void)in_progress; }
   // Observability: a firmware state worth following over time (a partition size, a threshold),
-  // traced as ssd.firmware.ftl.<name>. Declared while the FTL is built (before the simulation
-  // starts); returns a handle for note_state, or -1 when nothing traces (then notes are dropped).
+  // traced as ssd.firmware.<name> ("ftl.pmb_blocks": signal pmb_blocks in scope ssd.firmware.ftl).
+  // Declared while the firmware is built (before the simulation starts); returns a handle for
+  // note_state, or -1 when nothing traces (then notes are dropped).
   virtual int trace_state(const std::string& name, unsigned width) {
     (void)name, (void)width;
     return -1;

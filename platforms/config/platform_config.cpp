@@ -174,6 +174,13 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
                       " pages; at most 4294967294 are addressable (reduce geometry.blocks_per_plane or pages)");
   if (c.channel.width_bits != 8 && c.channel.width_bits != 16)
     r.fail("channel.width_bits", std::to_string(c.channel.width_bits), "8 or 16");
+  c.firmware.write_buffer.bytes = static_cast<std::uint64_t>(c.write_buffer_dram_share * double(c.dram.size_bytes));
+  const std::uint64_t buffer_pages = c.firmware.write_buffer.bytes / g.page_bytes;
+  if (c.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff && buffer_pages < c.firmware.buffer_slots)
+    throw ConfigError(path + ": firmware.write_buffer_dram_share = " + c.effective["firmware.write_buffer_dram_share"].dump() +
+                      " of dram.size_mib = " + std::to_string(c.dram.size_bytes >> 20) + " holds " +
+                      std::to_string(buffer_pages) + " pages, fewer than one command may write (firmware.buffer_slots = " +
+                      std::to_string(c.firmware.buffer_slots) + "): raise the share or the DRAM, or lower buffer_slots");
 }
 
 // The ftl section: every key but the name is the FTL's own parameter (it validates them). Flat

@@ -40,6 +40,7 @@ struct PlatformConfig {
   hw::CoreConfig core;
   hw::HostLinkConfig host;
   fw::FirmwareConfig firmware;
+  double write_buffer_dram_share = 0;  // firmware.write_buffer.bytes = this x the DRAM
   // The effective parameters as dotted key -> typed value (numbers, flags, text, lists), for
   // reports and `validate`.
   nlohmann::json effective = nlohmann::json::object();

@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "fw/ftl/registry.h"
+#include "fw/firmware/write_buffer.h"
 #include "platforms/config/parameter.h"
 #include "platforms/config/platform_config.h"
 
@@ -126,9 +127,16 @@ const std::vector<Parameter>& platform_parameters() {
       count_param("firmware.buffer_slots", 1, 1048576, 1024,
                   "data-buffer pages in DRAM: bounds the host data in flight (a command waits for free pages)",
                   [](C& c, std::uint64_t v) { c.firmware.buffer_slots = std::uint32_t(v); }),
-      flag_param("firmware.write_cache", false,
-                 "complete writes once their data is in the buffer (pages stay taken until programmed)",
-                 [](C& c, bool v) { c.firmware.write_cache = v; }),
+      choice_param("firmware.write_buffer", fw::write_buffer_policy_names(), "block_lru",
+                   "DRAM write buffer: writes complete once buffered and stay until evicted (off: write-through, "
+                   "complete when programmed; fifo; page_lru; block_lru: a logical block's dirty pages together)",
+                   [](C& c, const std::string& v) { c.firmware.write_buffer.policy = fw::write_buffer_policy(v); }),
+      quantity_param("firmware.write_buffer_dram_share", "", 0, 0.9, true, 0.0625,
+                     "share of the DRAM the write buffer takes (64 MiB of 1 GiB)",
+                     [](C& c, double v) { c.write_buffer_dram_share = v; }),
+      quantity_param("firmware.write_buffer_high_water", "", 0, 1, false, 0.75,
+                     "dirty share of the write buffer above which it evicts in the background",
+                     [](C& c, double v) { c.firmware.write_buffer.high_water = v; }),
       count_param("firmware_cycles.host_command", 0, 1e7, 1200, "cycles to fetch and decode one host command",
                   [](C& c, std::uint64_t v) { c.firmware.costs.host_command = std::uint32_t(v); }),
       count_param("firmware_cycles.host_page", 0, 1e7, 150, "cycles per logical page of a command",

@@ -87,11 +87,20 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
   return result;
 }
 
-std::string verify_mapping(const fw::Ftl& ftl, const hw::NandArray& array, const stimuli::IntegrityOracle& oracle) {
-  // Every logical page: its mapping points at a page holding it, with the data last written.
+std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& array,
+                           const stimuli::IntegrityOracle& oracle) {
+  const fw::Ftl& ftl = firmware.ftl();
+  // Every logical page: its mapping points at a page holding it, with the data last written
+  // (unless the write buffer holds the newest copy: then that copy).
   for (Lpn lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
     Ppn ppn = ftl.locate(lpn);
     Token want = oracle.expected(lpn);
+    if (const std::optional<Token> buffered = firmware.buffered(lpn)) {
+      if (*buffered != want)
+        return "logical page " + std::to_string(lpn) + " in the write buffer holds token " + std::to_string(*buffered) +
+               ", expected " + std::to_string(want);
+      continue;
+    }
     if (ppn == kNoPpn) {
       if (want != kUnwrittenToken) return "logical page " + std::to_string(lpn) + " was written but is unmapped";
       continue;

@@ -58,11 +58,13 @@ inline ReplayResult replay_functional(FunctionalDrive& drive, stimuli::Workload&
   return replay_functional(drive.firmware(), drive.hal(), workload, oracle, queue_depth);
 }
 
-// Reads every logical page and compares it with the oracle; also checks that the FTL's mapping
-// agrees with the OOB of every mapped page. Returns a description of the first problem, or "".
-std::string verify_mapping(const fw::Ftl& ftl, const hw::NandArray& array, const stimuli::IntegrityOracle& oracle);
+// Reads every logical page and compares it with the oracle (the write buffer's copy where it
+// holds the newest); also checks that the FTL's mapping agrees with the OOB of every mapped
+// page. Returns a description of the first problem, or "".
+std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& array,
+                           const stimuli::IntegrityOracle& oracle);
 inline std::string verify_drive(FunctionalDrive& drive, const stimuli::IntegrityOracle& oracle) {
-  return verify_mapping(drive.firmware().ftl(), drive.array(), oracle);
+  return verify_mapping(drive.firmware(), drive.array(), oracle);
 }
 
 }  // namespace ssd::platform

@@ -177,7 +177,25 @@ json ftl_section(const MetricsRegistry& metrics) {
   ftl["buffer_waits"] = counter(metrics, "firmware", "buffer_waits");
   ftl["buffer_pages_high_water"] = counter(metrics, "firmware", "buffer_pages_high_water");
   ftl["operations"] = counters_json(*metrics.sets().at("firmware.ops"));
+  // The drive's: flash programs per page the host wrote (below 1 when the write buffer absorbed
+  // rewrites); waf above is the FTL's, per page it was given.
+  const std::uint64_t written = counter(metrics, "firmware", "host_pages_written");
+  ftl["drive_waf"] = written ? double(programmed) / double(written) : 0.0;
   return ftl;
+}
+
+// The DRAM write buffer (firmware.write_buffer): what it absorbed, served and evicted.
+json write_buffer_section(const PlatformConfig& config, const MetricsRegistry& metrics) {
+  json w = {{"policy", fw::write_buffer_policy_names()[std::size_t(config.firmware.write_buffer.policy)]}};
+  if (config.firmware.write_buffer.policy == fw::WriteBufferPolicy::kOff) return w;
+  const MetricSet& set = *metrics.sets().at("firmware");
+  for (const auto& [k, v] : set.counters())
+    if (k.rfind("write_buffer_", 0) == 0) w[k.substr(13)] = v;
+  for (const auto& [k, v] : set.gauges())
+    if (k.rfind("write_buffer_", 0) == 0) w[k.substr(13)] = v;
+  w["host_pages_written"] = counter(metrics, "firmware", "host_pages_written");
+  w["capacity_pages"] = config.firmware.write_buffer.bytes / config.geometry.page_bytes;
+  return w;
 }
 
 // Hardware metrics; busy fractions are over the simulated time until the drive went idle,
@@ -219,6 +237,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   describe_run(config, f, r);
   r["host"] = host_section(metrics, f.simulated_seconds);
   r["ftl_metrics"] = ftl_section(metrics);
+  r["write_buffer"] = write_buffer_section(config, metrics);
   r["hardware"] = hardware_section(metrics, f);
   r["utilization"] = utilization_section(r["hardware"]);
   r["utilization"]["over_time"] = utilization_over_time_section(metrics, r["hardware"]["simulated_seconds"]);
@@ -305,6 +324,14 @@ std::string summary_text(const json& r) {
     s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
                      n("gc_runs"), n("gc_copies"), n("erases"));
   }
+  const json& wb = r["write_buffer"];
+  if (wb.contains("capacity_pages"))
+    s += fmt::format("  write buffer ({}, {} pages): {} host pages written, {} absorbed, {} evicted, {} read hits; "
+                     "mean {:.0f} pages in use, at most {}\n",
+                     wb["policy"].get<std::string>(), wb["capacity_pages"].get<std::uint64_t>(),
+                     wb["host_pages_written"].get<std::uint64_t>(), wb["absorbed_writes"].get<std::uint64_t>(),
+                     wb["evictions"].get<std::uint64_t>(), wb["read_hits"].get<std::uint64_t>(),
+                     wb["mean_pages"].get<double>(), wb["pages_high_water"].get<std::uint64_t>());
   s += latency_breakdown_text(r["latency_breakdown"]);
   s += busy_text(r["hardware"], r["utilization"]);
   s += steady_state_text(r["steady_state"]);
@@ -344,6 +371,7 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"read_latency_mean_us", "/host/read_latency_us/mean"},
       {"write_latency_mean_us", "/host/write_latency_us/mean"},
       {"waf", "/ftl_metrics/waf"},
+      {"drive_waf", "/ftl_metrics/drive_waf"},
       {"erases", "/ftl_metrics/erases"},
       {"gc_runs", "/ftl_metrics/gc_runs"},
       {"gc_copies", "/ftl_metrics/gc_copies"},

@@ -51,7 +51,9 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
   Preconditioner preconditioner(firmware(), functional, *oracle_, metrics_.set("ftl"), config_.geometry.page_bytes,
                                 std::min<std::uint32_t>(512, config_.firmware.buffer_slots * page_sectors));
   oracle_->begin_preconditioning();
+  firmware().bypass_write_buffer(true);  // a factory image: straight to the flash
   fw::PreconditionOutcome outcome = preconditioner.run(spec);
+  firmware().bypass_write_buffer(false);
   oracle_->end_preconditioning();
   top_->hal_switch().use(top_->hal());
   if (oracle_->mismatches())

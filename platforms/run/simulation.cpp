@@ -142,7 +142,7 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.vcd_path = o.vcd_path;
   for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
   if (o.verify_mapping) {
-    std::string problem = verify_mapping(bench.firmware().ftl(), bench.array(), oracle);
+    std::string problem = verify_mapping(bench.firmware(), bench.array(), oracle);
     facts.mapping_check = problem.empty() ? "ok" : problem;
   } else {
     facts.mapping_check = "skipped";

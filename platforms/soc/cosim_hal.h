@@ -57,7 +57,10 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
     if (vcd_) vcd_->change(vcd_gc_, in_progress);
   }
   int trace_state(const std::string& name, unsigned width) override {
-    return vcd_ ? vcd_->add("ssd.firmware.ftl", name, width) : -1;
+    if (!vcd_) return -1;
+    const std::size_t dot = name.rfind('.');
+    const std::string scope = dot == std::string::npos ? "ssd.firmware" : "ssd.firmware." + name.substr(0, dot);
+    return vcd_->add(scope, dot == std::string::npos ? name : name.substr(dot + 1), width);
   }
   void note_state(int handle, std::uint64_t value) override {
     if (vcd_ && handle >= 0) vcd_->change(handle, value);

@@ -29,7 +29,7 @@ json sound_report() {
   r["utilization"]["over_time"] = {{"interval_s", 0.01},
                                    {"start_s", {0.0, 0.01}},
                                    {"series", {{"dies (max)", {0.9, 0.4}}, {"system bus", {0.1, 0.1}}}}};
-  r["ftl_metrics"] = {{"waf", 1.5}};
+  r["ftl_metrics"] = {{"waf", 1.5}, {"host_pages_written", 6}};
   return r;
 }
 const WorkloadTotals kTotals{10, 10 * 4096};

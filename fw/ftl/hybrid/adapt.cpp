@@ -67,9 +67,9 @@ AdaptFtl::AdaptFtl(FtlContext& ctx, const AdaptParams& params)
   chanced_.assign(std::size_t(params.base.blocks) * pages_per_block(), false);
   hat_table_ = ctx.hal.place_table("adapt_hat", std::uint64_t(params.hat_entries) * 6, MemoryKind::Sram);
   valid_count_table_ = ctx.hal.place_table("log_valid_counts", params.base.blocks, MemoryKind::Sram);
-  sequential_trace_ = ctx.hal.trace_state("sequential_area_blocks", 32);
-  random_trace_ = ctx.hal.trace_state("random_area_blocks", 32);
-  threshold_trace_ = ctx.hal.trace_state("sequential_threshold_pages", 32);
+  sequential_trace_ = ctx.hal.trace_state("ftl.sequential_area_blocks", 32);
+  random_trace_ = ctx.hal.trace_state("ftl.random_area_blocks", 32);
+  threshold_trace_ = ctx.hal.trace_state("ftl.sequential_threshold_pages", 32);
   publish_partition();
 }
 

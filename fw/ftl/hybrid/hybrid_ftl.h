@@ -38,6 +38,7 @@ class HybridFtl : public Ftl {
   HybridFtl(FtlContext& ctx, const HybridParams& params);
 
   Lpn logical_pages() const override { return params_.logical_pages; }
+  std::uint32_t logical_block_pages() const override { return space_.segment_pages(); }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override;

@@ -41,8 +41,8 @@ WaftlFtl::WaftlFtl(FtlContext& ctx, const WaftlParams& params)
   writes_.assign(params.base.logical_pages, 0);
   epoch_of_.assign(params.base.logical_pages, 0);
   counter_table_ = ctx.hal.place_table("waftl_access_counts", params.base.logical_pages, MemoryKind::Dram);
-  buffer_trace_ = ctx.hal.trace_state("buffer_zone_blocks", 32);
-  pmb_trace_ = ctx.hal.trace_state("pmb_blocks", 32);
+  buffer_trace_ = ctx.hal.trace_state("ftl.buffer_zone_blocks", 32);
+  pmb_trace_ = ctx.hal.trace_state("ftl.pmb_blocks", 32);
   publish();
 }
 

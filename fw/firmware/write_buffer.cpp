@@ -1,0 +1,112 @@
+#include "fw/firmware/write_buffer.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ssd::fw {
+
+const std::vector<std::string>& write_buffer_policy_names() {
+  static const std::vector<std::string> names = {"off", "fifo", "page_lru", "block_lru"};
+  return names;
+}
+
+WriteBufferPolicy write_buffer_policy(const std::string& name) {
+  const auto& names = write_buffer_policy_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) throw std::invalid_argument("unknown write buffer policy '" + name + "'");
+  return static_cast<WriteBufferPolicy>(it - names.begin());
+}
+
+WriteBuffer::WriteBuffer(std::uint32_t capacity, WriteBufferPolicy policy, std::uint32_t block_pages)
+    : capacity_(capacity), policy_(policy), block_pages_(std::max<std::uint32_t>(1, block_pages)), entries_(capacity),
+      prev_(capacity, kNoEntry), next_(capacity, kNoEntry) {
+  free_.reserve(capacity);
+  for (std::uint32_t e = capacity; e-- > 0;) free_.push_back(e);  // entry 0 first
+}
+
+std::uint32_t WriteBuffer::insert(Lpn lpn) {
+  if (free_.empty()) throw std::logic_error("write buffer: insert with no free entry");
+  const std::uint32_t e = free_.back();
+  free_.pop_back();
+  Entry& x = entries_[e];
+  x = Entry{};
+  x.lpn = lpn;
+  index_[lpn] = e;
+  ++dirty_;
+  if (policy_ == WriteBufferPolicy::kBlockLru) {
+    const std::uint64_t lbn = lpn / block_pages_;
+    auto [it, fresh] = block_of_.try_emplace(lbn);
+    if (fresh) {
+      it->second.place = blocks_.insert(blocks_.end(), lbn);
+    } else {
+      blocks_.splice(blocks_.end(), blocks_, it->second.place);
+    }
+    it->second.pages.push_back(e);
+  } else {
+    to_back(e);
+  }
+  return e;
+}
+
+void WriteBuffer::written(std::uint32_t e) {
+  if (policy_ == WriteBufferPolicy::kPageLru) {
+    unlink(e);
+    to_back(e);
+  } else if (policy_ == WriteBufferPolicy::kBlockLru) {
+    auto& b = block_of_.at(entries_[e].lpn / block_pages_);
+    blocks_.splice(blocks_.end(), blocks_, b.place);
+  }
+}
+
+void WriteBuffer::read(std::uint32_t e) {
+  if (!entries_[e].flushing) written(e);  // fifo: no change; the LRU policies count a read as a use
+}
+
+bool WriteBuffer::evict(std::vector<std::uint32_t>& out) {
+  const std::size_t before = out.size();
+  if (policy_ == WriteBufferPolicy::kBlockLru) {
+    if (blocks_.empty()) return false;
+    const std::uint64_t lbn = blocks_.front();
+    Block& b = block_of_.at(lbn);
+    std::sort(b.pages.begin(), b.pages.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return entries_[x].lpn < entries_[y].lpn; });
+    out.insert(out.end(), b.pages.begin(), b.pages.end());
+    blocks_.pop_front();
+    block_of_.erase(lbn);
+  } else {
+    if (head_ == kNoEntry) return false;
+    const std::uint32_t e = head_;
+    unlink(e);
+    out.push_back(e);
+  }
+  for (std::size_t i = before; i < out.size(); ++i) entries_[out[i]].flushing = true;
+  dirty_ -= static_cast<std::uint32_t>(out.size() - before);
+  return true;
+}
+
+void WriteBuffer::release(std::uint32_t e) {
+  Entry& x = entries_[e];
+  if (!x.flushing) throw std::logic_error("write buffer: release of an entry that is not flushing");
+  const auto it = index_.find(x.lpn);
+  if (it != index_.end() && it->second == e) index_.erase(it);  // no newer copy: the flash has it
+  x = Entry{};
+  free_.push_back(e);
+}
+
+void WriteBuffer::to_back(std::uint32_t e) {
+  prev_[e] = tail_;
+  next_[e] = kNoEntry;
+  if (tail_ != kNoEntry) next_[tail_] = e;
+  tail_ = e;
+  if (head_ == kNoEntry) head_ = e;
+}
+
+void WriteBuffer::unlink(std::uint32_t e) {
+  if (prev_[e] != kNoEntry) next_[prev_[e]] = next_[e];
+  else head_ = next_[e];
+  if (next_[e] != kNoEntry) prev_[next_[e]] = prev_[e];
+  else tail_ = prev_[e];
+  prev_[e] = next_[e] = kNoEntry;
+}
+
+}  // namespace ssd::fw

@@ -1,0 +1,94 @@
+// The controller's DRAM write buffer: host writes land here and are acknowledged; the data stays
+// (dirty) until the replacement policy evicts it to the FTL. A later write of a dirty page is
+// absorbed in place, a read of a buffered page is served from DRAM, and an evicted page keeps
+// serving reads until its program is done. This class is the buffer's state and policy; the
+// firmware (fw/firmware/firmware.cpp) moves the data and issues the evictions.
+//
+// Policies: fifo (evict in arrival order; an absorbed write keeps its place), page_lru (the least
+// recently written or read page), block_lru (BPLRU-style: every dirty page of the least recently
+// used logical block together, in page order, so that a block's updates reach the FTL as one
+// in-order run).
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/geometry.h"
+#include "common/tokens.h"
+#include "fw/ftl/ftl.h"
+
+namespace ssd::fw {
+
+enum class WriteBufferPolicy : std::uint8_t { kOff, kFifo, kPageLru, kBlockLru };
+WriteBufferPolicy write_buffer_policy(const std::string& name);  // throws std::invalid_argument
+const std::vector<std::string>& write_buffer_policy_names();
+
+class WriteBuffer {
+ public:
+  static constexpr std::uint32_t kNoEntry = 0xffffffffu;
+  struct Entry {
+    Lpn lpn = kNoLpn;
+    Token token = 0;           // the page's data, or the new part of a partial write (merge)
+    Token old = 0;             // merge: the old page, filled by its read before `ready`
+    bool merge = false;        // the value is merge_tokens(old, token)
+    bool flushing = false;     // handed to the FTL, program not done yet
+    OpRef ready;               // completes when the data is in DRAM (and merged)
+    HostRequestInfo request;   // the host request that wrote it last
+    Token value() const { return merge ? merge_tokens(old, token) : token; }
+  };
+
+  // capacity: pages; block_pages: the logical block block_lru groups by.
+  WriteBuffer(std::uint32_t capacity, WriteBufferPolicy policy, std::uint32_t block_pages);
+
+  WriteBufferPolicy policy() const { return policy_; }
+  std::uint32_t capacity() const { return capacity_; }
+  std::uint32_t free_entries() const { return static_cast<std::uint32_t>(free_.size()); }
+  std::uint32_t dirty() const { return dirty_; }
+  std::uint32_t flushing() const { return capacity_ - free_entries() - dirty_; }
+
+  // The newest entry holding `lpn` (dirty or flushing), or kNoEntry.
+  std::uint32_t find(Lpn lpn) const {
+    const auto it = index_.find(lpn);
+    return it == index_.end() ? kNoEntry : it->second;
+  }
+  Entry& entry(std::uint32_t e) { return entries_[e]; }
+  const Entry& entry(std::uint32_t e) const { return entries_[e]; }
+
+  // A new dirty entry for `lpn` (a free entry must exist); it becomes the page's newest.
+  std::uint32_t insert(Lpn lpn);
+  // The dirty entry `e` was written again (absorbed) or read: its place in the policy's order.
+  void written(std::uint32_t e);
+  void read(std::uint32_t e);
+  // Takes the next victims out of the policy's order (one page, or block_lru: a block's dirty
+  // pages in page order), marks them flushing and appends them to `out`. False when none is dirty.
+  bool evict(std::vector<std::uint32_t>& out);
+  // The program of flushing entry `e` is done: the entry is free again.
+  void release(std::uint32_t e);
+
+ private:
+  struct Block {
+    std::list<std::uint64_t>::iterator place;  // in blocks_ (front: least recently used)
+    std::vector<std::uint32_t> pages;          // its dirty entries
+  };
+  void to_back(std::uint32_t e);
+  void unlink(std::uint32_t e);
+
+  std::uint32_t capacity_;
+  WriteBufferPolicy policy_;
+  std::uint32_t block_pages_;
+  std::vector<Entry> entries_;  // fixed size: entries keep their addresses (Token* for merges)
+  std::vector<std::uint32_t> free_;
+  std::unordered_map<Lpn, std::uint32_t> index_;
+  std::uint32_t dirty_ = 0;
+  // fifo / page_lru: dirty entries in eviction order, an intrusive list (kNoEntry ends it).
+  std::vector<std::uint32_t> prev_, next_;
+  std::uint32_t head_ = kNoEntry, tail_ = kNoEntry;
+  // block_lru: logical blocks with dirty pages, least recently used first.
+  std::list<std::uint64_t> blocks_;
+  std::unordered_map<std::uint64_t, Block> block_of_;
+};
+
+}  // namespace ssd::fw
