@@ -205,6 +205,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
     const std::uint64_t page_lba = std::uint64_t(lpn) * page_sectors;
     const bool partial = cmd.lba > page_lba || end < page_lba + page_sectors;
     const Token token = cmd.write_tokens[i];
+    partial_pages_ += partial;
     const std::uint32_t had = wbuf_->find(lpn);
     if (had != WriteBuffer::kNoEntry && !wbuf_->entry(had).flushing) {  // absorbed in place
       WriteBuffer::Entry& x = wbuf_->entry(had);
@@ -222,7 +223,6 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
     x.request = request;
     x.token = token;
     if (!partial) continue;
-    ++partial_pages_;
     if (had != WriteBuffer::kNoEntry) {  // the old data is still in the buffer, its program in flight
       x.token = merge_tokens(wbuf_->entry(had).value(), token);
       continue;

@@ -85,6 +85,19 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
     const double waf = ftl["waf"].get<double>();
     if (waf + kSlack < 1.0) violated("WAF >= 1 when data was written", fmt::format("WAF = {}", waf));
   }
+  // Every page the host wrote into the write buffer was absorbed by a later write, evicted to the
+  // FTL, or is still there; only evictions reach the FTL.
+  const json& wb = r.value("write_buffer", json::object());
+  if (wb.contains("capacity_pages")) {
+    const auto n = [&wb](const char* k) { return wb[k].get<double>(); };
+    if (n("host_pages_written") != n("absorbed_writes") + n("evictions") + n("pages_at_end"))
+      violated("buffered pages are absorbed, evicted or still buffered",
+               fmt::format("{} written, {} absorbed, {} evicted, {} at the end", n("host_pages_written"),
+                           n("absorbed_writes"), n("evictions"), n("pages_at_end")));
+    if (ftl.contains("host_pages_written") && ftl["host_pages_written"].get<double>() != n("evictions"))
+      violated("the FTL is given exactly the evicted pages",
+               fmt::format("{} evicted, the FTL was given {}", n("evictions"), ftl["host_pages_written"].get<double>()));
+  }
 }
 
 }  // namespace ssd::platform

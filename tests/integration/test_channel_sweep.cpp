@@ -17,7 +17,7 @@ constexpr double kBusBytesPerSecond = 400e6, kTransfer = 16384 / kBusBytesPerSec
 
 double run_mb_per_s(const TempDir& dir, std::uint32_t ways, double read_fraction, const std::string& precondition) {
   const std::string report = dir.file("w" + std::to_string(ways) + ".json");
-  const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "geometry.channels=1", "--set",
+  const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "firmware.write_buffer=off", "--set", "geometry.channels=1", "--set",
                                "geometry.ways=" + std::to_string(ways), "--synthetic", "sequential", "--read-fraction",
                                std::to_string(read_fraction), "--request-bytes", "131072", "--qd", "64", "--count",
                                read_fraction > 0 ? "2000" : "1000", "--precondition", precondition, "--no-vcd", "-q",
@@ -107,7 +107,7 @@ TEST_CASE("random 8 KiB writes at QD64 on a fresh drive: more dies never lose th
   double previous = 0;
   for (auto [channels, ways] : std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {2, 2}, {2, 4}, {4, 4}, {8, 4}, {8, 8}, {16, 8}}) {
     const std::string report = dir.file("g" + std::to_string(channels) + "x" + std::to_string(ways) + ".json");
-    const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "geometry.channels=" + std::to_string(channels),
+    const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "firmware.write_buffer=off", "--set", "geometry.channels=" + std::to_string(channels),
                                  "--set", "geometry.ways=" + std::to_string(ways), "--synthetic", "random",
                                  "--read-fraction", "0", "--request-bytes", "8192", "--qd", "64", "--count", "20000",
                                  "--precondition", "none", "--no-vcd", "-q", "-r", report},

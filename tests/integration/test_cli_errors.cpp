@@ -525,13 +525,22 @@ TEST_CASE("platform: memories too small for the firmware's tables are bad input"
   // tiny's L2P is 13107 logical pages x 4 B = 51 KiB: it fits neither in 1 KiB of SRAM nor in a
   // 1 MiB DRAM that the data buffer (256 slots of 4 KiB) already fills.
   const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--set", "sram.size_kib=1", "--set", "dram.size_mib=1",
-                               "--set", "firmware.buffer_slots=256", "--synthetic", "random", "--count", "10",
-                               "--precondition", "none", "--no-vcd", "-q", "-r", dir.file("r.json")},
+                               "--set", "firmware.buffer_slots=256", "--set", "firmware.write_buffer=off", "--synthetic",
+                               "random", "--count", "10", "--precondition", "none", "--no-vcd", "-q", "-r",
+                               dir.file("r.json")},
                               dir);
   INFO(r.describe());
   REQUIRE(r.exited());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("fits neither in SRAM nor in the DRAM buffer") && Catch::Contains("dram.size_mib"));
+  // The write buffer's share of that DRAM (1/16: 16 pages) cannot hold one command's 256 pages.
+  const Result w = run_ssdsim({"validate", tiny_platform(), "--set", "dram.size_mib=1", "--set",
+                               "firmware.buffer_slots=256"},
+                              dir);
+  INFO(w.describe());
+  CHECK(w.exit_code == 2);
+  CHECK_THAT(w.err, Catch::Contains("firmware.write_buffer_dram_share") && Catch::Contains("holds 16 pages") &&
+                        Catch::Contains("firmware.buffer_slots = 256"));
 }
 
 TEST_CASE("trace: a request larger than the data buffer is bad input naming the line", "[cli][trace]") {

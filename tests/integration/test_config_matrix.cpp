@@ -1,9 +1,10 @@
 // Integrity across hardware variants: multi-plane on/off, FIFO or read-first die queues, one or
-// two firmware cores, write cache on or off, a small data buffer; each with GC running
+// two firmware cores, write buffer off or on (each policy in turn), a small data buffer; each with GC running
 // (preconditioned drive, random mixed writes) and unaligned requests (read-modify-write).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 #include "cli_support.h"
@@ -16,12 +17,13 @@ TEST_CASE("Integrity holds on every combination of hardware and firmware options
   for (const char* multiplane : {"true", "false"})
     for (const char* scheduler : {"fifo", "read_first", "host_first"})
       for (const char* cores : {"1", "2"})
-        for (const char* cache : {"false", "true"}) {
+        for (const bool buffered : {false, true}) {
+          const char* cache = buffered ? std::array<const char*, 3>{"fifo", "page_lru", "block_lru"}[run % 3] : "off";
           const std::string name = "m" + std::to_string(run++) + ".json";
           const json r = successful_run(
               {"-p", tiny_platform(), "--set", std::string("nand.multiplane=") + multiplane, "--set",
                std::string("channel.scheduler=") + scheduler, "--set", std::string("core.count=") + cores, "--set",
-               std::string("firmware.write_cache=") + cache, "--set", "firmware.buffer_slots=24", "--synthetic",
+               std::string("firmware.write_buffer=") + cache, "--set", "firmware.buffer_slots=24", "--synthetic",
                "random", "--read-fraction", "0.4", "--request-bytes", "6144", "--count", "6000", "--qd", "16",
                "--seed", std::to_string(run), "--precondition", "fill+random:0.5"},
               dir, name);
@@ -38,20 +40,25 @@ TEST_CASE("Integrity holds on every combination of hardware and firmware options
         }
 }
 
-TEST_CASE("Write cache with deferred writes: a write waiting for GC is not acknowledged early",
+TEST_CASE("Write buffer with deferred writes: an evicted page waiting for GC still serves reads",
           "[cli][integrity][matrix]") {
-  // Found by a randomized run: with the write cache a write whose page had to wait for GC was
-  // acknowledged from the buffer before it was mapped, so a following read-modify-write of the
-  // same page merged the old data. Many planes and little spare room make deferrals common.
+  // Found by a randomized run with the earlier write cache: a write whose page had to wait for GC
+  // was acknowledged before it was mapped, so a following read-modify-write of the same page
+  // merged the old data. With the write buffer an evicted page stays in it, serving reads and
+  // read-modify-writes, until its program is done. Many planes and little spare room make
+  // deferrals common; a high-water mark of 0 evicts every write at once, in bursts.
   TempDir dir;
   const json r = successful_run(
       {"-p", tiny_platform(), "--set", "channels=3", "--set", "ways=3", "--set", "planes_per_die=4", "--set",
        "blocks_per_plane=42", "--set", "pages_per_block=16", "--set", "ftl.overprovisioning=0.3", "--set",
        "ftl.gc_threshold_blocks=3", "--set", "nand.multiplane=false", "--set", "channel.scheduler=read_first",
-       "--set", "firmware.write_cache=true", "--synthetic", "random", "--read-fraction", "0.3", "--request-bytes",
+       "--set", "firmware.write_buffer=page_lru", "--set", "firmware.write_buffer_dram_share=0.03", "--set",
+       "firmware.write_buffer_high_water=0", "--set", "firmware.buffer_slots=24", "--synthetic",
+       "random", "--read-fraction", "0.3", "--request-bytes",
        "6144", "--count", "20000", "--qd", "16", "--seed", "3", "--precondition", "fill+random:1"},
       dir);
   CHECK(r["ftl_metrics"]["deferred_writes"].get<std::uint64_t>() > 0);
+  CHECK(r["write_buffer"]["read_hits"].get<std::uint64_t>() > 0);
   CHECK(r["integrity"]["mismatches"].get<std::uint64_t>() == 0);
   CHECK(r["integrity"]["mapping_check"].get<std::string>() == "ok");
 }
@@ -63,6 +70,10 @@ TEST_CASE("Integrity holds on randomized geometries and options (timed model)", 
     auto pick = [&](std::uint64_t n) { return std::to_string(rng() % n); };
     const std::uint64_t blocks = 24 + rng() % 24;
     const double op = std::max(0.25, 7.0 / double(blocks));  // enough spare blocks per plane for GC
+    // A write buffer of 1-4 times the data buffer (tiny.yaml: 64 MiB of DRAM, 4 KiB pages), far
+    // smaller than the drive, so that GC still runs.
+    const std::uint64_t slots = 24 + rng() % 64, buffer_pages = slots + rng() % (3 * slots);
+    const std::string buffer_share = std::to_string(double(buffer_pages) * 4096 / double(64 << 20) + 1e-6);
     const std::vector<std::string> args = {
         "-p", tiny_platform(), "--set", "channels=" + std::to_string(1 + rng() % 3), "--set",
         "ways=" + std::to_string(1 + rng() % 3), "--set", "dies_per_way=" + std::to_string(1 + rng() % 2), "--set",
@@ -71,8 +82,9 @@ TEST_CASE("Integrity holds on randomized geometries and options (timed model)", 
         "ftl.overprovisioning=" + std::to_string(op), "--set", "ftl.gc_threshold_blocks=3", "--set",
         std::string("nand.multiplane=") + (rng() % 2 ? "true" : "false"), "--set",
         std::string("channel.scheduler=") + (rng() % 2 ? "fifo" : "read_first"), "--set",
-        std::string("firmware.write_cache=") + (rng() % 2 ? "true" : "false"), "--set",
-        "core.count=" + std::to_string(1 + rng() % 2), "--set", "firmware.buffer_slots=" + std::to_string(24 + rng() % 64),
+        std::string("firmware.write_buffer=") + std::array<const char*, 4>{"off", "fifo", "page_lru", "block_lru"}[rng() % 4],
+        "--set", "firmware.write_buffer_dram_share=" + buffer_share, "--set",
+        "core.count=" + std::to_string(1 + rng() % 2), "--set", "firmware.buffer_slots=" + std::to_string(slots),
         "--synthetic", "random", "--read-fraction", "0." + pick(9), "--request-bytes",
         std::to_string((1 + rng() % 24) * 512), "--count", "8000", "--qd", std::to_string(1 + rng() % 32), "--seed",
         std::to_string(run), "--precondition", "fill+random:1"};

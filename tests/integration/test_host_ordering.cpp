@@ -19,7 +19,7 @@ TEST_CASE("host ordering: only the overlapping request waits, the ones behind it
              "128166372000000000,host,0,Read,2097152,8192,100\n"
              "128166372000000000,host,0,Read,3145728,8192,100\n");
   const std::string report = dir.file("r.json");
-  const Result r = run_ssdsim({"run", "-p", default_platform(), "--trace", trace, "--precondition", "fill", "--no-vcd",
+  const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "firmware.write_buffer=off", "--trace", trace, "--precondition", "fill", "--no-vcd",
                                "-q", "-r", report},
                               dir);
   INFO(r.describe());

@@ -61,9 +61,11 @@ TEST_CASE("latency breakdown: the stages add up to the mean latency on every FTL
   for (const char* ftl : {"page_mapping", "dftl", "cast", "bast", "fast", "faster", "last", "superblock"}) {
     DYNAMIC_SECTION(ftl) {
       TempDir dir;
+      // Write-through, so that writes wait for their programs (and GC) on the flash.
       const json r = run(dir, tiny_platform(),
-                         {"--ftl", ftl, "--synthetic", "random", "--count", "3000", "--read-fraction", "0.3",
-                          "--request-bytes", "8192", "--qd", "16", "--precondition", "fill+random:0.5"});
+                         {"--ftl", ftl, "--set", "firmware.write_buffer=off", "--synthetic", "random", "--count", "3000",
+                          "--read-fraction", "0.3", "--request-bytes", "8192", "--qd", "16", "--precondition",
+                          "fill+random:0.5"});
       check_adds_up(r);
       CHECK(stage(r, "write", "array") > 0);
       CHECK(stage(r, "read", "array") > 0);
@@ -86,9 +88,17 @@ TEST_CASE("latency breakdown: buffer waits, held requests, write cache and NAND 
     check_adds_up(r);
     if (r["host"]["held_for_ordering"].get<std::uint64_t>() > 0) CHECK(stage(r, "all", "host_queue") > 0);
   }
-  SECTION("write cache, cache read and program, suspend, after a steady-state fill") {
+  SECTION("a full write buffer: writes wait for evictions (buffer_wait)") {
     const json r = run(dir, tiny_platform(),
-                       {"--set", "firmware.write_cache=true", "--set", "nand.cache_read=true", "--set",
+                       {"--set", "firmware.write_buffer=page_lru", "--synthetic", "random", "--count", "6000", "--qd",
+                        "32", "--read-fraction", "0", "--precondition", "fill"});
+    check_adds_up(r);
+    CHECK(r["write_buffer"]["waits"].get<std::uint64_t>() > 0);
+    CHECK(stage(r, "write", "buffer_wait") > 0);
+  }
+  SECTION("write buffer, cache read and program, suspend, after a steady-state fill") {
+    const json r = run(dir, tiny_platform(),
+                       {"--set", "firmware.write_buffer=block_lru", "--set", "nand.cache_read=true", "--set",
                         "nand.cache_program=true", "--set", "nand.program_suspend=true", "--set",
                         "nand.erase_suspend=true", "--synthetic", "random", "--count", "3000", "--qd", "32",
                         "--read-fraction", "0.5", "--precondition", "fill+steady"});
@@ -127,9 +137,10 @@ TEST_CASE("latency breakdown: one request at a time on an idle drive, stage by s
     // Two DMAs over the 6.4 GB/s system bus to and from DRAM: die -> buffer, buffer -> link.
     CHECK(stage(r, "read", "dram_bus") >= 2 * 8192 / 6400.0);
   }
-  SECTION("8 KiB writes (whole pages) on a fresh drive") {
+  SECTION("8 KiB writes (whole pages) on a fresh drive, write-through") {
     const json r = run(dir, default_platform(),
-                       {"--synthetic", "sequential", "--count", "500", "--qd", "1", "--read-fraction", "0",
+                       {"--set", "firmware.write_buffer=off", "--synthetic", "sequential", "--count", "500", "--qd", "1",
+                        "--read-fraction", "0",
                         "--request-bytes", "8192", "--precondition", "none"});
     check_adds_up(r);
     check_no_queueing(r, "write");

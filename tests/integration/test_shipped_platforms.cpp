@@ -80,8 +80,10 @@ TEST_CASE("hybrid defaults: block-associative logs merge single blocks, shared l
   // channels would double it. FAST, FASTer and LAST write every random update into one shared log
   // block at a time, which stripes over the channels so the log takes writes in parallel.
   TempDir dir;
-  const std::vector<std::string> random_writes = {"-p", tiny_platform(), "--synthetic", "random", "--read-fraction",
-                                                  "0", "--request-bytes", "4096", "--count", "3000"};
+  // Write-through, so that every host page reaches the FTL (the closed form is the FTL's).
+  const std::vector<std::string> random_writes = {"-p", tiny_platform(), "--set", "firmware.write_buffer=off",
+                                                  "--synthetic", "random", "--read-fraction", "0", "--request-bytes",
+                                                  "4096", "--count", "3000"};
   auto run = [&](const std::string& ftl) {
     std::vector<std::string> args = random_writes;
     args.insert(args.end(), {"--ftl", ftl});

@@ -135,7 +135,8 @@ TEST_CASE("timed integrity: random mixed 4 KiB workload overwriting the drive 3 
   const std::uint64_t count =
       static_cast<std::uint64_t>(std::ceil(3.0 * double(g.logical_pages()) / (1.0 - read_fraction) * 1.1));
 
-  const json r = random_run(dir, g, "0.3", request_bytes, count, "11", "16", "none");
+  // Write-through: the FTL sees every host page (the write buffer's own test is below).
+  const json r = random_run(dir, g, "0.3", request_bytes, count, "11", "16", "none", {"--set", "firmware.write_buffer=off"});
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
 
@@ -174,7 +175,7 @@ TEST_CASE("timed integrity: unaligned 1536-byte requests (read-modify-write)", "
 
   // About 1.5 logical capacities of page writes (each write touches 1 or 2 pages).
   const std::uint64_t count = 2 * g.logical_pages() + g.logical_pages() / 2;
-  const json r = random_run(dir, g, "0.3", request_bytes, count, "5", "16", "none");
+  const json r = random_run(dir, g, "0.3", request_bytes, count, "5", "16", "none", {"--set", "firmware.write_buffer=off"});
   INFO("ftl_metrics: " << r["ftl_metrics"].dump());
   INFO("integrity: " << r["integrity"].dump());
 
@@ -192,6 +193,41 @@ TEST_CASE("timed integrity: unaligned 1536-byte requests (read-modify-write)", "
   CHECK(u64(f["host_pages_read"]) >= u64(f["partial_page_writes"]));
   CHECK(u64(r["integrity"]["pages_checked"]) >= u64(h["reads"]));
   CHECK(u64(f["gc_runs"]) > 0);
+}
+
+TEST_CASE("timed integrity: the write buffer absorbs rewrites, serves reads and evicts, under every policy",
+          "[cli][integrity][write_buffer]") {
+  // Unaligned 1536-byte requests over a quarter of the drive (rewrites find their pages in the
+  // buffer; read-modify-writes merge in DRAM or read the flash), a buffer of 256 pages.
+  TempDir dir;
+  const Geometry g = tiny_geometry(dir);
+  const std::uint64_t count = 4 * g.logical_pages();
+  for (const char* policy : {"fifo", "page_lru", "block_lru"}) {
+    INFO(policy);
+    const json r = random_run(dir, g, "0.3", 1536, count, "7", "16", "fill",
+                              {"--set", std::string("firmware.write_buffer=") + policy, "--set",
+                               "firmware.write_buffer_dram_share=0.015625", "--set", "firmware.buffer_slots=64",
+                               "--range-bytes", std::to_string(g.logical_pages() * g.page_bytes / 4)});
+    const json& h = r["host"];
+    const json& f = r["ftl_metrics"];
+    const json& w = r["write_buffer"];
+    CHECK(w["policy"] == policy);
+    CHECK(u64(w["capacity_pages"]) == 256);
+    CHECK(u64(w["pages_high_water"]) <= 256);
+    // Every page written is absorbed, evicted or still buffered; only evictions reach the FTL.
+    const std::uint64_t written = u64(w["host_pages_written"]);
+    CHECK(written >= u64(h["writes"]));
+    CHECK(written == u64(w["absorbed_writes"]) + u64(w["evictions"]) + std::uint64_t(w["pages_at_end"].get<double>()));
+    CHECK(u64(f["host_pages_written"]) == u64(w["evictions"]));
+    CHECK(u64(w["absorbed_writes"]) > 0);
+    CHECK(u64(w["read_hits"]) > 0);
+    CHECK(u64(w["evictions"]) > 0);
+    CHECK(u64(f["partial_page_writes"]) == written);  // 1536-byte requests cover no page whole
+    CHECK(f["drive_waf"].get<double>() < f["waf"].get<double>());  // absorbed rewrites never reach the flash
+    CHECK(u64(f["gc_runs"]) > 0);
+    CHECK(u64(r["integrity"]["mismatches"]) == 0);
+    CHECK(r["integrity"]["mapping_check"] == "ok");
+  }
 }
 
 TEST_CASE("timed integrity: preconditioned drive, mixed workload", "[cli][integrity]") {
@@ -278,7 +314,7 @@ TEST_CASE("preconditioning to steady state: GC runs from the first measured writ
   TempDir dir;
   const Geometry g = tiny_geometry(dir);
   const std::uint64_t count = g.logical_pages() / 50 * 10 / 7;  // 30% reads: ~2% of the capacity written
-  const json filled = random_run(dir, g, "0.3", g.page_bytes, count, "3", "8", "fill");
+  const json filled = random_run(dir, g, "0.3", g.page_bytes, count, "3", "8", "fill", {"--set", "firmware.write_buffer=off"});
   CHECK(u64(filled["ftl_metrics"]["erases"]) == 0);
   CHECK_FALSE(filled["preconditioning"]["steady_reached"].get<bool>());
 
@@ -290,11 +326,13 @@ TEST_CASE("preconditioning to steady state: GC runs from the first measured writ
                          Way{"fill+steady:fill", "dftl", "steady-state fill"},
                          Way{"fill+steady:run", "page_mapping", "sequential fill"}}) {
     DYNAMIC_SECTION(way.precondition << " with " << way.ftl) {
-      const json first = random_run(dir, g, "0.3", g.page_bytes, count, "3", "8", way.precondition, {"--ftl", way.ftl});
+      const json first = random_run(dir, g, "0.3", g.page_bytes, count, "3", "8", way.precondition,
+                                    {"--ftl", way.ftl, "--set", "firmware.write_buffer=off"});
       CHECK(u64(first["ftl_metrics"]["erases"]) > 0);
       // The WAF over 20% of the capacity: GC reclaims whole segments, so 2% is a handful of them.
       const json steady =
-          random_run(dir, g, "0.3", g.page_bytes, count * 10, "3", "8", way.precondition, {"--ftl", way.ftl});
+          random_run(dir, g, "0.3", g.page_bytes, count * 10, "3", "8", way.precondition,
+                                    {"--ftl", way.ftl, "--set", "firmware.write_buffer=off"});
       const std::string what = steady["workload"]["precondition"].get<std::string>();
       INFO("precondition: " << what);
       CHECK_THAT(what, Catch::StartsWith(way.how));

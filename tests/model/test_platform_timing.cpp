@@ -12,7 +12,11 @@ using namespace ssd::platform;
 namespace {
 
 using test::synthetic;
-PlatformConfig tiny(const std::vector<std::string>& o) { return test::tiny_platform(o); }
+// The flash path's closed forms: writes complete when programmed (no write buffer).
+PlatformConfig tiny(std::vector<std::string> o) {
+  o.push_back("write_buffer=off");
+  return test::tiny_platform(o);
+}
 
 double host_mb_per_s(DriveTestbench& d) {
   auto& h = d.metrics().set("host");
