@@ -1,0 +1,73 @@
+// The DRAM write buffer seen from the command line: which pages reach the FTL, in what order,
+// and which reads never reach the flash. Closed forms on tiny.yaml: 4 KiB pages, BAST with
+// single 32-page blocks and 16 log blocks (3% of 512), a buffer of 1,024 pages (1/16 of 64 MiB).
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "cli_support.h"
+
+using namespace ssd::cli;
+
+namespace {
+
+// An MSR trace of 4 KiB requests, 1 ms apart: (write?, page) in order.
+std::string msr_trace(const std::vector<std::pair<bool, std::uint64_t>>& requests) {
+  std::ostringstream out;
+  std::uint64_t t = 128166372000000000ull;
+  for (const auto& [write, page] : requests)
+    out << (t += 10000) << ",host,0," << (write ? "Write" : "Read") << "," << page * 4096 << ",4096,0\n";
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("write buffer: block_lru hands BAST each logical block's pages in order, page_lru in arrival order",
+          "[cli][write_buffer]") {
+  // 64 logical blocks, each written once from its last page to its first, on a filled drive.
+  // Above a quarter of the buffer dirty (256 pages) it evicts: 1,792 of the 2,048 pages reach BAST.
+  // block_lru evicts a block's 32 pages together, sorted: each log block fills in order and
+  // leaves by a switch merge. page_lru evicts in arrival order (last page first): full merges,
+  // 32 copies each. Of the 56 blocks evicted, 16 still sit in the 16 log blocks at the end.
+  std::vector<std::pair<bool, std::uint64_t>> requests;
+  for (std::uint64_t block = 0; block < 64; ++block)
+    for (std::uint64_t page = 32; page-- > 0;) requests.emplace_back(true, block * 32 + page);
+  TempDir dir;
+  write_text(dir.file("reverse.csv"), msr_trace(requests));
+  auto run = [&](const std::string& policy) {
+    return successful_run({"-p", tiny_platform(), "--ftl", "bast", "-t", dir.file("reverse.csv"), "--set",
+                           "firmware.write_buffer=" + policy, "--set", "firmware.write_buffer_high_water=0.25"},
+                          dir, policy + ".json");
+  };
+  const json block = run("block_lru"), page = run("page_lru");
+  for (const json* r : {&block, &page}) {
+    CHECK((*r)["write_buffer"]["evictions"] == 1792);
+    CHECK((*r)["write_buffer"]["pages_at_end"] == 256);
+    CHECK((*r)["ftl_metrics"]["host_pages_written"] == 1792);
+    CHECK((*r)["integrity"]["mapping_check"] == "ok");
+  }
+  CHECK(block["ftl_metrics"]["switch_merges"] == 56 - 16);
+  CHECK(block["ftl_metrics"]["full_merges"] == 0);
+  CHECK(block["ftl_metrics"]["merge_copies"] == 0);
+  CHECK(page["ftl_metrics"]["switch_merges"] == 0);
+  CHECK(page["ftl_metrics"]["full_merges"] == 56 - 16);
+  CHECK(page["ftl_metrics"]["merge_copies"] == (56 - 16) * 32);
+}
+
+TEST_CASE("write buffer: reads of buffered pages are served from DRAM, faster than tR", "[cli][write_buffer]") {
+  // 200 pages written, then read back: every read hits the buffer (nothing was evicted), the FTL
+  // reads nothing, and a read takes less than the flash's 25 us tR.
+  std::vector<std::pair<bool, std::uint64_t>> requests;
+  for (std::uint64_t p = 0; p < 200; ++p) requests.emplace_back(true, 7 * p);
+  for (std::uint64_t p = 0; p < 200; ++p) requests.emplace_back(false, 7 * p);
+  TempDir dir;
+  write_text(dir.file("wr.csv"), msr_trace(requests));
+  const json r = successful_run({"-p", tiny_platform(), "-t", dir.file("wr.csv"), "--precondition", "none"}, dir);
+  CHECK(r["write_buffer"]["read_hits"] == 200);
+  CHECK(r["write_buffer"]["evictions"] == 0);
+  CHECK(r["ftl_metrics"]["host_pages_read"] == 0);
+  CHECK(r["ftl_metrics"]["flash_pages_programmed"] == 0);
+  CHECK(r["host"]["read_latency_us"]["max"].get<double>() < 25);
+  CHECK(r["integrity"]["pages_checked"] == 200);
+  CHECK(r["integrity"]["mismatches"] == 0);
+}
