@@ -315,14 +315,20 @@ std::string summary_text(const json& r) {
                      l["p99"].get<double>(), l["p99_9"].get<double>(), l["max"].get<double>());
   }
   auto n = [&ftl](const char* key) { return ftl.value(key, std::uint64_t(0)); };
+  // The FTL's WAF, and the drive's when a write buffer stands in front of it.
+  const std::string waf = n("host_pages_written") ? fmt::format("{:.3f}", ftl["waf"].get<double>())
+                                                  : std::string("- (no page reached the FTL)");
+  const std::string drive_waf = r["write_buffer"].contains("capacity_pages")
+                                    ? fmt::format(" (drive: {:.3f} per page the host wrote)", ftl["drive_waf"].get<double>())
+                                    : std::string();
   if (ftl.contains("full_merges") && !ftl.contains("pool_reclaims")) {  // log-block hybrids
-    s += fmt::format("  FTL: WAF {:.3f}, merges {} switch, {} partial, {} full ({} associated blocks), {} dead; "
+    s += fmt::format("  FTL: WAF {}{}, merges {} switch, {} partial, {} full ({} associated blocks), {} dead; "
                      "{} copies, {} erases\n",
-                     ftl["waf"].get<double>(), n("switch_merges"), n("partial_merges"), n("full_merges"),
+                     waf, drive_waf, n("switch_merges"), n("partial_merges"), n("full_merges"),
                      n("full_merge_associated_blocks"), n("dead_block_erases"), n("merge_copies"), n("erases"));
   } else {
-    s += fmt::format("  FTL: WAF {:.3f}, {} GC runs, {} GC copies, {} erases\n", ftl["waf"].get<double>(),
-                     n("gc_runs"), n("gc_copies"), n("erases"));
+    s += fmt::format("  FTL: WAF {}{}, {} GC runs, {} GC copies, {} erases\n", waf, drive_waf, n("gc_runs"),
+                     n("gc_copies"), n("erases"));
   }
   const json& wb = r["write_buffer"];
   if (wb.contains("capacity_pages"))
