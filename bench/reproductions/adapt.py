@@ -107,9 +107,12 @@ def main():
                     jobs[f"chip-{t}-{f}-log{round(share * 100)}"] = [*chip, *ftl_args(f, sizes[t], share)]
             for f in FTLS:
                 jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t)]
+                jobs[f"defwt-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, "--set", "firmware.write_buffer=off",
+                                          *repro.trace_args(args, traces, t)]
                 planes = 64  # default.yaml: 8 channels x 4 ways x 2 planes
                 jobs[f"sized-{t}-{f}"] = ["-p", DEFAULT, "--set", f"geometry.blocks_per_plane={sized[t]}",
                                           *ftl_args(f, planes * sized[t], pages_per_block=256), "--set", "ftl.segment_planes=1",
+                                          "--set", "firmware.write_buffer=off",
                                           *repro.trace_args(args, traces, t), "--precondition", "fill"]
     r = repro.run_matrix(args, jobs)
 
@@ -342,24 +345,34 @@ def write_markdown(args, r, traces, sizes, ablations, sized):
 
     if f"default-{next(iter(traces))}-adapt" in r:
         for prefix, title, note in (
-                ("default", "The same FTLs at their defaults on `platforms/default.yaml` (8 channels x 4 ways, "
-                 "128 GiB)", "The traces' footprints (at most 200 MiB) are far below this drive's 3.8 GiB log, so "
-                 "no random log area fills; the merges here are the sequential logs' (FAST's offset-0 rule)."),
+                ("defwt", "The same FTLs at their defaults on `platforms/default.yaml` (8 channels x 4 ways, "
+                 "128 GiB), writes reaching the FTL as they come", "The traces' footprints (at most 200 MiB) are far "
+                 "below this drive's 3.8 GiB log, so no random log area fills; the merges here are the sequential "
+                 "logs' (FAST's offset-0 rule). `firmware.write_buffer=off`; the last columns are the product's "
+                 "default, a 64 MiB block_lru write buffer in front (\"-\": no page reached the FTL)."),
                 ("sized", "The default platform's geometry, shrunk per trace like the chip (single physical "
                  "blocks for every FTL)", "8 channels x 4 ways x 2 planes, 256-page 8 KiB blocks, "
-                 "`blocks_per_plane` sized for the same pressure on the log; the paper's settings otherwise.")):
+                 "`blocks_per_plane` sized for the same pressure on the log; the paper's settings otherwise (no write "
+                 "buffer).")):
             w(f"## {title}\n")
             rows = []
+            buffered = prefix == "defwt"
             for t in traces:
                 for f in FTLS:
                     rep = r[f"{prefix}-{t}-{f}"]
                     size = rep["platform"]["effective"]["geometry.blocks_per_plane"]
-                    rows.append([t, size, f, norm(r, t, f, prefix=prefix), norm(r, t, f, measure=mean_us, prefix=prefix),
-                                 metric(rep, "partial_merges", "-"), metric(rep, "full_merges", "-"),
-                                 metric(rep, "merge_copies", metric(rep, "gc_copies", "-")), round(metric(rep, "waf"), 3),
-                                 fmt(mean_us(rep), 0), fmt(rep["simulation"]["wall_seconds"], 1)])
+                    row = [t, size, f, norm(r, t, f, prefix=prefix), norm(r, t, f, measure=mean_us, prefix=prefix),
+                           metric(rep, "partial_merges", "-"), metric(rep, "full_merges", "-"),
+                           metric(rep, "merge_copies", metric(rep, "gc_copies", "-")), repro.ftl_waf(rep),
+                           fmt(mean_us(rep), 0)]
+                    if buffered:
+                        b = r[f"default-{t}-{f}"]
+                        row += [repro.ftl_waf(b), repro.left_in_buffer(b), fmt(mean_us(b), 0)]
+                    rows.append(row + [fmt(rep["simulation"]["wall_seconds"], 1)])
             w(table(["trace", "blocks per plane", "ftl", "die time / FASTer", "mean latency / FASTer", "partial merges",
-                     "full merges", "copies", "WAF", "mean us", "wall s"], rows))
+                     "full merges", "copies", "WAF", "mean us",
+                     *(["buffered: FTL WAF", "pages left in the buffer", "buffered: mean us"] if buffered else []),
+                     "wall s"], rows))
             w(f"\n{note}\n")
     repro.write_report(args.out, "adapt", out)
 

@@ -71,6 +71,17 @@ def metric(report, key, default=0):
     return node
 
 
+def ftl_waf(report):
+    """The FTL's WAF, or '-' when no page reached it (a write buffer held them all)."""
+    return round(metric(report, "waf"), 3) if metric(report, "host_pages_written") else "-"
+
+
+def left_in_buffer(report):
+    """Pages the write buffer still held at the end (they never reached the FTL), or '-' without one."""
+    wb = report.get("write_buffer", {})
+    return int(wb["pages_at_end"]) if "pages_at_end" in wb else "-"
+
+
 def translation_io(report):
     g = lambda k: metric(report, k)
     return (g("translation_reads_host") + g("translation_reads_gc"),
