@@ -5,6 +5,7 @@
 #include "fw/ftl/hybrid/bast.h"
 #include "fw/ftl/hybrid/fast.h"
 #include "fw/ftl/hybrid/last.h"
+#include "fw/ftl/hybrid/mnk.h"
 #include "fw/ftl/hybrid/superblock.h"
 #include "fw/ftl/hybrid/waftl.h"
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
@@ -42,6 +43,10 @@ const std::vector<FtlInfo>& ftl_registry() {
                 "block-mapped data blocks",
        [](FtlContext& c) { return std::make_unique<WaftlFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { WaftlParams::parse(o, g); }},
+      {"mnk", "MNK: logical blocks striped over M modules, groups of N sharing up to K log blocks, LRU group "
+              "reclaim, recycling of barely written log blocks, module-group load balancing",
+       [](FtlContext& c) { return std::make_unique<MnkFtl>(c); },
+       [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(o, g); }},
       {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",
        [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(o, g); }},

@@ -91,6 +91,7 @@ TEST_CASE("observers do not perturb: faster", "[cli][observers]") { check_observ
 TEST_CASE("observers do not perturb: last", "[cli][observers]") { check_observers_do_not_perturb("last"); }
 TEST_CASE("observers do not perturb: adapt", "[cli][observers]") { check_observers_do_not_perturb("adapt"); }
 TEST_CASE("observers do not perturb: waftl", "[cli][observers]") { check_observers_do_not_perturb("waftl"); }
+TEST_CASE("observers do not perturb: mnk", "[cli][observers]") { check_observers_do_not_perturb("mnk"); }
 TEST_CASE("observers do not perturb: superblock", "[cli][observers]") { check_observers_do_not_perturb("superblock"); }
 
 TEST_CASE("every FTL is covered by the observer test", "[cli][observers]") {
@@ -102,5 +103,5 @@ TEST_CASE("every FTL is covered by the observer test", "[cli][observers]") {
   for (const auto& line : lines_of(r.out))
     if (!line.empty() && line[0] != ' ') names.push_back(line.substr(0, line.find(' ')));
   CHECK(names == std::vector<std::string>{"page_mapping", "dftl", "cast", "bast", "fast", "faster", "last",
-                                          "adapt", "waftl", "superblock"});
+                                          "adapt", "waftl", "mnk", "superblock"});
 }

@@ -96,7 +96,7 @@ TEST_CASE("hybrid defaults: block-associative logs merge single blocks, shared l
   CHECK(waf >= 0.8 * g.pages_per_block);
   CHECK(waf <= 1.1 * g.pages_per_block);
   CHECK(effective_number(run("superblock"), "ftl.segment_planes") == 1);
-  for (const std::string ftl : {"fast", "faster", "last", "adapt", "waftl"}) {
+  for (const std::string ftl : {"fast", "faster", "last", "adapt", "waftl", "mnk"}) {
     const json r = run(ftl);
     INFO(ftl);
     CHECK(effective_number(r, "ftl.segment_planes") == g.channels);

@@ -17,7 +17,7 @@ platform::FunctionalDriveConfig hybrid_drive(const std::string& ftl, std::map<st
 }  // namespace
 
 TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "[ftl][hybrid][oracle]") {
-  const std::string ftl = GENERATE(as<std::string>{}, "bast", "fast", "faster", "last", "adapt", "waftl", "superblock");
+  const std::string ftl = GENERATE(as<std::string>{}, "bast", "fast", "faster", "last", "adapt", "waftl", "mnk", "superblock");
   const std::string segment_planes = GENERATE(as<std::string>{}, "1", "2", "8");
   const std::uint64_t seed = GENERATE(1, 2);
   // 1 plane: 256 blocks of 16 pages, 8 log blocks; 8 planes: 32 blocks of 128 pages, 3 log blocks.
@@ -48,6 +48,11 @@ TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "
   if (ftl == "superblock") {  // page mapping inside superblocks: reclaims are switch or partial
     CHECK(m.counter("full_merges") == 0);
     CHECK(m.counter("partial_merges") > 10);
+  } else if (ftl == "mnk") {  // merges per logical block of a reclaimed group
+    CHECK(m.counter("full_merges") > 10);
+    CHECK(m.counter("switch_merges") > 10);
+    CHECK(m.counter("partial_merges") > 0);
+    CHECK(m.counter("group_reclaims") > 10);
   } else if (ftl == "waftl") {  // the buffer zone appends in arrival order: logical blocks rarely
                                 // line up with its blocks here (see the WAFTL test for switches)
     CHECK(m.counter("full_merges") > 10);
@@ -430,4 +435,64 @@ TEST_CASE("WAFTL passes the integrity oracle with every mechanism at work", "[ft
     CHECK(m.counter("pmb_reclaims") > 0);
     CHECK(m.counter("hot_pages_without_pmb_room") > 0);
   }
+}
+
+TEST_CASE("MNK: a barely written log block of a reclaimed group is recycled, not erased", "[ftl][hybrid][mnk]") {
+  // Single 16-page blocks (M = 1), one logical block per group (N = 1), 8 log blocks (3% of 256).
+  // One page (offset 1) of each of logical blocks 0-7 takes the whole log space; a page of
+  // logical block 8 then reclaims the least recently used group, 0: a full merge (16 copies into
+  // a new data block, the old one erased). Its log block, 1 of 16 pages written, is below
+  // RECYCLE_TH = 0.1: with recycling it becomes group 8's log block, without it is erased.
+  for (const bool recycling : {true, false}) {
+    INFO("recycling " << recycling);
+    SmallLog l("mnk", "0.03", {{"n", "1"}, {"k", "1"}, {"recycle_threshold", recycling ? "0.1" : "0"}});
+    for (std::uint32_t lbn = 0; lbn < 9; ++lbn) l.write(lbn, 0, 16);  // the data blocks, in place
+    for (std::uint32_t lbn = 0; lbn < 8; ++lbn) l.write(lbn, 1, 1);
+    CHECK(l.count("log_writes") == 8);
+    CHECK(l.count("group_reclaims") == 0);
+    l.write(8, 1, 1);
+    CHECK(l.count("group_reclaims_for_space") == 1);
+    CHECK(l.count("full_merges") == 1);
+    CHECK(l.count("merge_copies") == 16);
+    CHECK(l.count("recycled_log_blocks") == (recycling ? 1u : 0u));
+    CHECK(l.count("recycled_log_block_reuses") == (recycling ? 1u : 0u));
+    CHECK(l.count("erases") == (recycling ? 1u : 2u));  // the old data block (and the log block)
+    l.check_integrity();
+  }
+}
+
+TEST_CASE("MNK passes the integrity oracle under several M, N, K and RECYCLE_TH", "[ftl][hybrid][mnk][oracle]") {
+  struct Setting {
+    const char *m, *n, *k, *recycle, *balance;
+  };
+  const Setting s = GENERATE(Setting{"1", "1", "1", "0", "true"}, Setting{"2", "4", "8", "0.1", "true"},
+                             Setting{"4", "8", "8", "0.6", "true"}, Setting{"8", "2", "16", "1", "false"},
+                             Setting{"2", "16", "4", "1", "true"});
+  const std::uint64_t seed = GENERATE(1, 2);
+  INFO("M " << s.m << " N " << s.n << " K " << s.k << " RECYCLE_TH " << s.recycle << " balance " << s.balance << " seed "
+            << seed);
+  platform::FunctionalDrive drive(hybrid_drive("mnk",
+                                               {{"segment_planes", s.m}, {"n", s.n}, {"k", s.k},
+                                                {"recycle_threshold", s.recycle}, {"load_balance", s.balance},
+                                                {"log_share", "0.1"}, {"overprovisioning", "0.2"}},
+                                               seed));
+  const Lpn logical_pages = drive.firmware().ftl().logical_pages();
+  stimuli::IntegrityOracle oracle(logical_pages, 4096);
+  for (int round = 0; round < 2; ++round) {
+    test::SequentialFill fill(drive.capacity_sectors(), 256);  // 32-page requests: sequential log blocks
+    platform::replay_functional(drive, fill, oracle, 8);
+    test::RandomMixed mixed(drive.capacity_sectors(), 2 * logical_pages, 0.3, 24, seed + round);
+    platform::replay_functional(drive, mixed, oracle, 8);
+  }
+  auto& m = drive.metrics().set("ftl");
+  INFO(oracle.first_mismatch());
+  CHECK(oracle.mismatches() == 0);
+  CHECK(platform::verify_drive(drive, oracle) == "");
+  CHECK(m.counter("flash_pages_programmed") == drive.array().pages_programmed());
+  CHECK(m.counter("erases") == drive.array().blocks_erased());
+  CHECK(m.counter("group_reclaims") > 0);
+  CHECK(m.counter("full_merges") > 0);
+  CHECK(m.counter("switch_merges") + m.counter("partial_merges") > 0);
+  if (std::string(s.recycle) == "0") CHECK(m.counter("recycled_log_blocks") == 0);
+  if (std::string(s.recycle) == "1") CHECK(m.counter("recycled_log_blocks") > 0);
 }

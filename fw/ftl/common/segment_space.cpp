@@ -53,6 +53,7 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
   state_.assign(segments_, SegmentState::Free);
   kind_.assign(segments_, 0);
   erase_count_.assign(segments_, 0);
+  group_erases_.assign(groups_, 0);
   changed_at_.assign(segments_, 0);
   free_.resize(groups_);
   for (std::uint32_t g = 0; g < groups_; ++g) {
@@ -213,6 +214,14 @@ std::uint32_t SegmentSpace::take(std::uint8_t kind) {
   return s;
 }
 
+std::uint32_t SegmentSpace::take_in_group(std::uint8_t kind, std::uint32_t group) {
+  const std::uint32_t s = take_free_in(group, true);
+  if (s == kNoSegment) return s;
+  state_[s] = SegmentState::Open;
+  kind_[s] = kind;
+  return s;
+}
+
 void SegmentSpace::begin_reclaim(std::uint32_t s) {
   if (state_[s] != SegmentState::Closed && state_[s] != SegmentState::Open)
     throw std::logic_error("reclaim of segment " + std::to_string(s) + " that is not in use");
@@ -225,6 +234,7 @@ void SegmentSpace::finish_reclaim(std::uint32_t s) {
                            std::to_string(valid_.valid_count(s)) + " valid pages");
   state_[s] = SegmentState::Free;
   ++erase_count_[s];
+  ++group_erases_[group_of(s)];
   free_[group_of(s)].push_back(s);
   ++free_count_;
 }

@@ -93,6 +93,8 @@ class SegmentSpace {
   // For FTLs that write segments at chosen offsets themselves (hybrid log-block schemes): takes
   // a free segment of `kind` regardless of the reserve (kNoSegment when none is free).
   std::uint32_t take(std::uint8_t kind);
+  // The same from one plane group (load balancing over module groups: MNK).
+  std::uint32_t take_in_group(std::uint8_t kind, std::uint32_t group);
   void set_kind(std::uint32_t segment, std::uint8_t kind) { kind_[segment] = kind; }
 
   // Preconditioning: takes a free segment as already written up to `programmed` pages, of
@@ -126,6 +128,7 @@ class SegmentSpace {
     return static_cast<std::uint32_t>(free_[group].size());
   }
   std::uint32_t erase_count(std::uint32_t segment) const { return erase_count_[segment]; }
+  std::uint64_t erases_in_group(std::uint32_t group) const { return group_erases_[group]; }
 
   static constexpr std::uint32_t kNoSegment = 0xffffffffu;
 
@@ -159,6 +162,7 @@ class SegmentSpace {
   std::vector<SegmentState> state_;
   std::vector<std::uint8_t> kind_;
   std::vector<std::uint32_t> erase_count_;
+  std::vector<std::uint64_t> group_erases_;  // per plane group: its segments' erases
   std::vector<std::uint64_t> changed_at_;  // virtual time of the last write or invalidation
   std::vector<std::vector<std::uint32_t>> free_;  // per group, used as a stack
   std::uint32_t free_count_ = 0, group_cursor_ = 0;

@@ -19,6 +19,7 @@ HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
       partial_merges_(ctx.metrics.counter("partial_merges")),
       full_merges_(ctx.metrics.counter("full_merges")),
       dead_blocks_(ctx.metrics.counter("dead_block_erases")),
+      recycled_blocks_(ctx.metrics.counter("recycled_log_blocks")),
       merge_copies_(ctx.metrics.counter("merge_copies")),
       padding_pages_(ctx.metrics.counter("padding_pages")),
       full_merge_associativity_(ctx.metrics.counter("full_merge_associated_blocks")),
@@ -134,6 +135,13 @@ std::uint32_t HybridFtl::open_log_block(bool beyond_cap) {
   return block;
 }
 
+std::uint32_t HybridFtl::open_log_block_in(std::uint32_t group) {
+  if (log_count_ >= params_.log_blocks) return kNone;
+  const std::uint32_t block = space_.take_in_group(kLog, group);
+  if (block != kNone) ++log_count_;
+  return block;
+}
+
 void HybridFtl::copy_to_log(Spn from, std::uint32_t to) {
   const Lpn lpn = page_lpn_[from];
   if (full(to) || lpn == kNoLpn || current(lpn) != from)
@@ -186,9 +194,14 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
   ctx_.hal.note_gc(1);
   before_merge(victim);
   ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim], FirmwareWork::GcScan);
-  if (space_.valid_count(victim) == 0) {  // dead: one erase
-    ++dead_blocks_;
+  if (space_.valid_count(victim) == 0) {  // dead: one erase, or kept by the scheme
     on_log_block_gone(victim);
+    if (recycles(victim)) {
+      ++recycled_blocks_;
+      ctx_.hal.note_gc(0);
+      return true;
+    }
+    ++dead_blocks_;
     merging_ = true;
     victim_ = victim;
     erase_log_block(victim);
@@ -220,8 +233,10 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
   merging_ = true;
   victim_ = victim;
   merge_plan_.assign(associated.rbegin(), associated.rend());  // popped from the back: ascending
+  starting_merge_ = true;
   continue_full_merge();
-  return false;
+  starting_merge_ = false;
+  return !merging_;  // a recycled victim ends the merge at once: the log has room again
 }
 
 void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from) {
@@ -298,7 +313,18 @@ void HybridFtl::continue_full_merge() {
   if (merge_plan_.empty() && victim_ != kNone && space_.state(victim_) != SegmentState::Reclaiming) {
     if (space_.valid_count(victim_) != 0)
       throw std::logic_error("hybrid FTL: full merge left valid pages in log block " + std::to_string(victim_));
-    erase_log_block(victim_);
+    if (recycles(victim_)) {  // kept, not erased: the merge ends here
+      ++recycled_blocks_;
+      if (starting_merge_) {  // inside start_merge: its caller places the page (no retry from within)
+        ctx_.hal.note_gc(0);
+        merging_ = false;
+        victim_ = kNone;
+      } else {
+        merge_done();
+      }
+    } else {
+      erase_log_block(victim_);
+    }
   }
 }
 

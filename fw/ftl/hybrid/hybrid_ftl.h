@@ -73,6 +73,12 @@ class HybridFtl : public Ftl {
     (void)by_host;
   }
 
+  // A log block whose pages have all been merged (or died) is about to be erased: return true to
+  // keep it instead, as a log block the scheme takes back (MNK's recycling). Default: erase it.
+  virtual bool recycles(std::uint32_t block) {
+    (void)block;
+    return false;
+  }
   // Whether a merge should leave the page at `spn` (a valid log copy of a logical block being
   // merged) where it is: WAFTL's page-mapped blocks keep their pages through a merge of the
   // logical block. The data block's page at that offset is programmed as padding (in order) and
@@ -113,6 +119,12 @@ class HybridFtl : public Ftl {
   // Takes a free block as a log block; kNone when the log is at its cap (unless `beyond_cap`,
   // for FASTer's rear block while its head is merged) or no free block is left.
   std::uint32_t open_log_block(bool beyond_cap = false);
+  // The same from one plane group (kNone when it has no free block or the log is at its cap).
+  std::uint32_t open_log_block_in(std::uint32_t group);
+  std::uint32_t plane_groups() const { return space_.groups(); }
+  std::uint32_t plane_group_of(std::uint32_t block) const { return space_.group_of(block); }
+  std::uint32_t free_blocks_in_group(std::uint32_t group) const { return space_.free_segments_in_group(group); }
+  std::uint64_t erases_in_group(std::uint32_t group) const { return space_.erases_in_group(group); }
   // Copies the valid log page `from` to the end of log block `to` (second chance).
   void copy_to_log(Spn from, std::uint32_t to);
   FtlContext& context() { return ctx_; }
@@ -151,11 +163,13 @@ class HybridFtl : public Ftl {
   std::uint32_t log_count_ = 0;
   std::uint32_t pending_erases_ = 0;  // blocks on their way back to the free pool
   bool merging_ = false;
+  bool starting_merge_ = false;  // start_merge is issuing a full merge (a recycled victim may end it at once)
   std::uint32_t victim_ = kNone;
   std::vector<std::uint32_t> merge_plan_;  // logical blocks the victim's full merge still has to do
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
-  std::uint64_t &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &merge_copies_, &padding_pages_,
+  std::uint64_t &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &recycled_blocks_, &merge_copies_,
+      &padding_pages_,
       &full_merge_associativity_, &in_place_writes_, &log_writes_;
   double& max_associativity_;
   LatencyHistogram& associativity_histogram_;  // N_a of every full merge
