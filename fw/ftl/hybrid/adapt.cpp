@@ -166,9 +166,9 @@ HybridFtl::LogTarget AdaptFtl::log_target(const PageWrite& page) {
 }
 
 HybridFtl::LogTarget AdaptFtl::sequential_target(Lpn lpn) {
-  const std::uint32_t lbn = lbn_of(lpn), off = offset_of(lpn);
-  const std::uint32_t own = sequential_.own(lbn);
-  switch (SequentialLog::step(own, off, own == kNone ? 0 : write_pointer(own), own != kNone && full(own), false)) {
+  const std::uint32_t lbn = lbn_of(lpn);
+  std::uint32_t own = kNone;
+  switch (sequential_step(sequential_, lpn, false, own)) {
     case SequentialLog::Step::kAppend:
       return LogTarget{own, kNone};
     case SequentialLog::Step::kMergeOwn:

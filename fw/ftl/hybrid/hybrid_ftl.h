@@ -30,6 +30,7 @@
 #include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/ftl.h"
 #include "fw/ftl/hybrid/hybrid_params.h"
+#include "fw/ftl/hybrid/sequential_log.h"
 
 namespace ssd::fw {
 
@@ -110,6 +111,14 @@ class HybridFtl : public Ftl {
   bool merges_as_prefix(std::uint32_t block) const {
     const std::uint32_t owner = sole_owner(block);
     return owner != kNone && in_order_prefix(block, owner);
+  }
+  // What a large request's page of `lpn` does with its logical block's block in the sequential
+  // log `log` (SequentialLog::step); `own` receives that block (kNone: none).
+  SequentialLog::Step sequential_step(const SequentialLog& log, Lpn lpn, bool close_on_misfit,
+                                      std::uint32_t& own) const {
+    own = log.own(lbn_of(lpn));
+    return SequentialLog::step(own, offset_of(lpn), own == kNone ? 0 : write_pointer(own), own != kNone && full(own),
+                               close_on_misfit);
   }
   // Logical blocks with a valid page in `block` (its associativity degree N_a).
   std::uint32_t associativity(std::uint32_t block) const;

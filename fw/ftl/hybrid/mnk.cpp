@@ -60,7 +60,7 @@ void MnkFtl::touch(std::uint32_t group) {
 // ---- where a page goes ---------------------------------------------------------------------------
 
 HybridFtl::LogTarget MnkFtl::log_target(const PageWrite& page) {
-  const std::uint32_t lbn = lbn_of(page.lpn), off = offset_of(page.lpn), group = lbn / p_.n;
+  const std::uint32_t lbn = lbn_of(page.lpn), group = lbn / p_.n;
   if (reclaiming_ != kNone) {  // a group being reclaimed: its next log block
     if (!groups_[reclaiming_].logs.empty()) return LogTarget{kNone, groups_[reclaiming_].logs.front()};
     reclaiming_ = kNone;
@@ -74,8 +74,8 @@ HybridFtl::LogTarget MnkFtl::log_target(const PageWrite& page) {
   const bool large = std::uint64_t(page.request.sectors) * 512 >
                      std::uint64_t(p_.sequential_threshold_pages) * context().hal.geometry().page_bytes;
   if (large) {
-    const std::uint32_t own = sequential_.own(lbn);
-    switch (SequentialLog::step(own, off, own == kNone ? 0 : write_pointer(own), own != kNone && full(own), false)) {
+    std::uint32_t own = kNone;
+    switch (sequential_step(sequential_, page.lpn, false, own)) {
       case SequentialLog::Step::kAppend:
         return LogTarget{own, kNone};
       case SequentialLog::Step::kMergeOwn:
