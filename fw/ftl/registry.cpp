@@ -45,8 +45,15 @@ const std::vector<FtlInfo>& ftl_registry() {
        [](FtlOptions& o, const FlashGeometry& g) { WaftlParams::parse(o, g); }},
       {"mnk", "MNK: logical blocks striped over M modules, groups of N sharing up to K log blocks, LRU group "
               "reclaim, recycling of barely written log blocks, module-group load balancing",
-       [](FtlContext& c) { return std::make_unique<MnkFtl>(c); },
-       [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(o, g); }},
+       [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kMnk); },
+       [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kMnk, o, g); }},
+      {"mcsplit", "MCSplit: logical blocks striped over M modules, an exclusive log block each (BAST-like), static "
+                  "module allocation",
+       [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kMcSplit); },
+       [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kMcSplit, o, g); }},
+      {"subgroup", "SubGroup: MCSplit with hot logical blocks' log blocks on their own module groups",
+       [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kSubGroup); },
+       [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kSubGroup, o, g); }},
       {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",
        [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(o, g); }},

@@ -92,6 +92,8 @@ TEST_CASE("observers do not perturb: last", "[cli][observers]") { check_observer
 TEST_CASE("observers do not perturb: adapt", "[cli][observers]") { check_observers_do_not_perturb("adapt"); }
 TEST_CASE("observers do not perturb: waftl", "[cli][observers]") { check_observers_do_not_perturb("waftl"); }
 TEST_CASE("observers do not perturb: mnk", "[cli][observers]") { check_observers_do_not_perturb("mnk"); }
+TEST_CASE("observers do not perturb: mcsplit", "[cli][observers]") { check_observers_do_not_perturb("mcsplit"); }
+TEST_CASE("observers do not perturb: subgroup", "[cli][observers]") { check_observers_do_not_perturb("subgroup"); }
 TEST_CASE("observers do not perturb: superblock", "[cli][observers]") { check_observers_do_not_perturb("superblock"); }
 
 TEST_CASE("every FTL is covered by the observer test", "[cli][observers]") {
@@ -103,5 +105,5 @@ TEST_CASE("every FTL is covered by the observer test", "[cli][observers]") {
   for (const auto& line : lines_of(r.out))
     if (!line.empty() && line[0] != ' ') names.push_back(line.substr(0, line.find(' ')));
   CHECK(names == std::vector<std::string>{"page_mapping", "dftl", "cast", "bast", "fast", "faster", "last",
-                                          "adapt", "waftl", "mnk", "superblock"});
+                                          "adapt", "waftl", "mnk", "mcsplit", "subgroup", "superblock"});
 }

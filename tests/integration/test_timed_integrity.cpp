@@ -287,7 +287,7 @@ TEST_CASE("timed integrity: hybrid log-block FTLs with merges while host I/O is 
   TempDir dir;
   const Geometry g = tiny_geometry(dir);
   const std::uint64_t request_bytes = g.page_bytes * 3 / 2;
-  for (const char* ftl : {"bast", "fast", "faster", "last", "adapt", "waftl", "mnk", "superblock"}) {
+  for (const char* ftl : {"bast", "fast", "faster", "last", "adapt", "waftl", "mnk", "mcsplit", "subgroup", "superblock"}) {
     for (const char* planes : {"1", "8"}) {
       const std::vector<std::string> extra{"--set", std::string("ftl.name=") + ftl, "--set",
                                            std::string("ftl.segment_planes=") + planes, "--set",

@@ -17,7 +17,8 @@ platform::FunctionalDriveConfig hybrid_drive(const std::string& ftl, std::map<st
 }  // namespace
 
 TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "[ftl][hybrid][oracle]") {
-  const std::string ftl = GENERATE(as<std::string>{}, "bast", "fast", "faster", "last", "adapt", "waftl", "mnk", "superblock");
+  const std::string ftl = GENERATE(as<std::string>{}, "bast", "fast", "faster", "last", "adapt", "waftl", "mnk", "mcsplit",
+                                        "subgroup", "superblock");
   const std::string segment_planes = GENERATE(as<std::string>{}, "1", "2", "8");
   const std::uint64_t seed = GENERATE(1, 2);
   // 1 plane: 256 blocks of 16 pages, 8 log blocks; 8 planes: 32 blocks of 128 pages, 3 log blocks.
@@ -48,7 +49,7 @@ TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "
   if (ftl == "superblock") {  // page mapping inside superblocks: reclaims are switch or partial
     CHECK(m.counter("full_merges") == 0);
     CHECK(m.counter("partial_merges") > 10);
-  } else if (ftl == "mnk") {  // merges per logical block of a reclaimed group
+  } else if (ftl == "mnk" || ftl == "mcsplit" || ftl == "subgroup") {  // merges per logical block of a reclaimed group
     CHECK(m.counter("full_merges") > 10);
     CHECK(m.counter("switch_merges") > 10);
     CHECK(m.counter("partial_merges") > 0);
@@ -465,15 +466,15 @@ TEST_CASE("MNK passes the integrity oracle under several M, N, K and RECYCLE_TH"
   struct Setting {
     const char *m, *n, *k, *recycle, *balance;
   };
-  const Setting s = GENERATE(Setting{"1", "1", "1", "0", "true"}, Setting{"2", "4", "8", "0.1", "true"},
-                             Setting{"4", "8", "8", "0.6", "true"}, Setting{"8", "2", "16", "1", "false"},
-                             Setting{"2", "16", "4", "1", "true"});
+  const Setting s = GENERATE(Setting{"1", "1", "1", "0", "balanced"}, Setting{"2", "4", "8", "0.1", "balanced"},
+                             Setting{"4", "8", "8", "0.6", "static"}, Setting{"8", "2", "16", "1", "round_robin"},
+                             Setting{"2", "16", "4", "1", "balanced"});
   const std::uint64_t seed = GENERATE(1, 2);
-  INFO("M " << s.m << " N " << s.n << " K " << s.k << " RECYCLE_TH " << s.recycle << " balance " << s.balance << " seed "
+  INFO("M " << s.m << " N " << s.n << " K " << s.k << " RECYCLE_TH " << s.recycle << " allocation " << s.balance << " seed "
             << seed);
   platform::FunctionalDrive drive(hybrid_drive("mnk",
                                                {{"segment_planes", s.m}, {"n", s.n}, {"k", s.k},
-                                                {"recycle_threshold", s.recycle}, {"load_balance", s.balance},
+                                                {"recycle_threshold", s.recycle}, {"module_allocation", s.balance},
                                                 {"log_share", "0.1"}, {"overprovisioning", "0.2"}},
                                                seed));
   const Lpn logical_pages = drive.firmware().ftl().logical_pages();
@@ -495,4 +496,36 @@ TEST_CASE("MNK passes the integrity oracle under several M, N, K and RECYCLE_TH"
   CHECK(m.counter("switch_merges") + m.counter("partial_merges") > 0);
   if (std::string(s.recycle) == "0") CHECK(m.counter("recycled_log_blocks") == 0);
   if (std::string(s.recycle) == "1") CHECK(m.counter("recycled_log_blocks") > 0);
+}
+
+TEST_CASE("SubGroup: hot logical blocks wear their own module groups", "[ftl][hybrid][subgroup]") {
+  // Single blocks (M = 1): 8 module groups, the first 2 for hot logical blocks. Updates over an
+  // eighth of the drive make those logical blocks hot (reclaimed again and again), so their log
+  // blocks, and the erases that reclaim them, pile up on modules 0-1; MNK's balanced allocation
+  // spreads the same work.
+  auto run = [](const std::string& ftl) {
+    platform::FunctionalDrive drive(hybrid_drive(ftl, {{"segment_planes", "1"}, {"overprovisioning", "0.2"}}, 1));
+    stimuli::IntegrityOracle oracle(drive.firmware().ftl().logical_pages(), 4096);
+    test::SequentialFill fill(drive.capacity_sectors(), 256);
+    platform::replay_functional(drive, fill, oracle, 8);
+    test::RandomMixed hot(drive.capacity_sectors() / 8, 3 * drive.firmware().ftl().logical_pages(), 0.2, 8, 3);
+    platform::replay_functional(drive, hot, oracle, 8);
+    CHECK(oracle.mismatches() == 0);
+    CHECK(platform::verify_drive(drive, oracle) == "");
+    auto& m = drive.metrics().set("ftl");
+    double hot_share = 0, all = 0;
+    for (int g = 0; g < 8; ++g) {
+      const double e = m.gauge("module_group_" + std::to_string(g) + "_erases");
+      all += e;
+      if (g < 2) hot_share += e;
+    }
+    return std::make_pair(hot_share / all, m.counter("hot_log_allocations"));
+  };
+  const auto [subgroup_share, hot_allocations] = run("subgroup");
+  const auto [mnk_share, mnk_hot] = run("mnk");
+  INFO("subgroup: " << subgroup_share << " of the erases on modules 0-1, mnk: " << mnk_share);
+  CHECK(hot_allocations > 0);
+  CHECK(mnk_hot == 0);
+  CHECK(subgroup_share > 0.4);  // 2 of 8 module groups: 0.25 if even
+  CHECK(mnk_share < 0.35);
 }

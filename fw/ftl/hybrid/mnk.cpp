@@ -1,16 +1,45 @@
 #include "fw/ftl/hybrid/mnk.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ssd::fw {
 
-MnkParams MnkParams::parse(FtlOptions& o, const FlashGeometry& g) {
+MnkParams MnkParams::parse(MnkVariant variant, FtlOptions& o, const FlashGeometry& g) {
+  static const char* const names[] = {"mnk", "mcsplit", "subgroup"};
+  const std::string name = names[static_cast<int>(variant)];
   MnkParams p;
-  p.base = HybridParams::parse("mnk", o, g, 1, HybridBlockDefault::kChannelStripe);
+  // MNK stripes over the channels by default. MCSplit and SubGroup bind a log block to each logical
+  // block (as BAST), so a scattered write costs a merge of the whole striped block: by default they
+  // use single blocks as BAST does (M = 1), and take M (segment_planes) as a parameter.
+  p.base = HybridParams::parse(name, o, g, 1,
+                               variant == MnkVariant::kMnk ? HybridBlockDefault::kChannelStripe
+                                                           : HybridBlockDefault::kPlaneBlock);
   const std::uint32_t m = p.base.segment_planes;
+  const std::uint32_t module_groups = g.total_planes() / m;
+  p.gc_free_blocks = static_cast<std::uint32_t>(
+      o.integer("gc_free_blocks", p.base.free_blocks + 2, p.base.free_blocks, 1024,
+                "below this many free (striped) blocks the least recently used logical group is reclaimed"));
+  if (variant != MnkVariant::kMnk) {  // exclusive log blocks in arrival order, no recycling, static modules
+    p.n = 1;
+    p.k = m;
+    p.recycle_threshold = 0;
+    p.sequential_threshold_pages = std::numeric_limits<std::uint32_t>::max();
+    p.allocation = ModuleAllocation::kStatic;
+    if (variant == MnkVariant::kSubGroup) {
+      p.allocation = ModuleAllocation::kHotCold;
+      p.hot_module_groups = static_cast<std::uint32_t>(
+          o.integer("hot_module_groups", std::max<std::uint32_t>(1, module_groups / 4), 1, module_groups,
+                    "module groups that take the hot logical blocks' log blocks (the rest take the cold ones)"));
+      p.hot_reclaims = static_cast<std::uint32_t>(
+          o.integer("hot_reclaims", 2, 1, 255, "recent reclaims of a logical block that make it hot"));
+    }
+    o.reject_unread(name);
+    return p;
+  }
+  // Defaults: the paper's (8, 32, 64), i.e. N = 32 and K = 8 M, within what the drive holds.
   p.n = static_cast<std::uint32_t>(o.integer("n", std::min<std::uint32_t>(32, p.base.logical_blocks), 1,
                                              p.base.logical_blocks, "N: logical blocks per logical group"));
-  // Defaults: the paper's (8, 32, 64), i.e. N = 32 and K = 8 M, within what the drive holds.
   const std::uint32_t most_k = p.base.log_blocks * m;
   p.k = static_cast<std::uint32_t>(
       o.integer("k", std::min<std::uint32_t>(8 * m, most_k), 1, most_k,
@@ -24,13 +53,14 @@ MnkParams MnkParams::parse(FtlOptions& o, const FlashGeometry& g) {
   p.sequential_threshold_pages = static_cast<std::uint32_t>(
       o.integer("sequential_threshold_pages", 2, 1, m * g.pages_per_block,
                 "requests of more pages are sequential (their own in-order log block)"));
-  p.gc_free_blocks = static_cast<std::uint32_t>(
-      o.integer("gc_free_blocks", p.base.free_blocks + 2, p.base.free_blocks, 1024,
-                "below this many free (striped) blocks the least recently used logical group is reclaimed"));
-  p.load_balance = o.flag("load_balance", true,
-                          "take log blocks from the module group with the fewest free blocks (sequential) or "
-                          "erases (random); false: round-robin");
-  o.reject_unread("mnk");
+  const std::string allocation = o.choice("module_allocation", "balanced", {"balanced", "round_robin", "static"},
+                                          "where log blocks come from: balanced (fewest free blocks for sequential, "
+                                          "fewest erases for random), round_robin, or static (logical group mod module "
+                                          "groups, as MCSplit)");
+  p.allocation = allocation == "balanced" ? ModuleAllocation::kBalanced
+                 : allocation == "static" ? ModuleAllocation::kStatic
+                                          : ModuleAllocation::kRoundRobin;
+  o.reject_unread(name);
   return p;
 }
 
@@ -42,12 +72,17 @@ MnkFtl::MnkFtl(FtlContext& ctx, const MnkParams& params)
       cap_reclaims_(ctx.metrics.counter("group_reclaims_at_k")),
       pressure_reclaims_(ctx.metrics.counter("group_reclaims_for_space")),
       recycled_reuses_(ctx.metrics.counter("recycled_log_block_reuses")),
+      hot_allocations_(ctx.metrics.counter("hot_log_allocations")),
+      static_fallbacks_(ctx.metrics.counter("static_allocation_fallbacks")),
       utilization_(ctx.metrics.histogram("log_block_utilization_at_reclaim_pct")) {
   groups_.resize((params.base.logical_blocks + params.n - 1) / params.n);
   role_.assign(params.base.blocks, kNoRole);
   owner_.assign(params.base.blocks, kNone);
   free_used_.assign(plane_groups(), 0);
   erase_used_.assign(plane_groups(), 0);
+  reclaims_.assign(groups_.size(), 0);
+  for (std::uint32_t m = 0; m < plane_groups(); ++m)
+    module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
 }
 
 void MnkFtl::touch(std::uint32_t group) {
@@ -89,7 +124,7 @@ HybridFtl::LogTarget MnkFtl::log_target(const PageWrite& page) {
       ++cap_reclaims_;
       return reclaim(group);
     }
-    const std::uint32_t b = open_balanced(true);
+    const std::uint32_t b = open_log(true, group);
     if (b == kNone) return reclaim_oldest();  // the log space (ftl.log_share) or the free pool is used up
     role_[b] = kSequential;
     owner_[b] = group;
@@ -115,7 +150,7 @@ HybridFtl::LogTarget MnkFtl::random_target(std::uint32_t group) {
   if (b != kNone) {
     ++recycled_reuses_;
   } else {
-    b = open_balanced(false);
+    b = open_log(false, group);
     if (b == kNone) return reclaim_oldest();
   }
   role_[b] = kRandom;
@@ -141,6 +176,10 @@ HybridFtl::LogTarget MnkFtl::reclaim_oldest() {
 
 HybridFtl::LogTarget MnkFtl::reclaim(std::uint32_t group) {
   ++group_reclaims_;
+  for (std::uint32_t m = 0; m < plane_groups(); ++m) *module_erases_[m] = double(erases_in_group(m));
+  if (reclaims_[group] < 255) ++reclaims_[group];
+  if (++reclaims_total_ % groups_.size() == 0)  // recent reclaims: halved once per `groups` reclaims
+    for (std::uint8_t& r : reclaims_) r /= 2;
   reclaiming_ = group;
   Group& g = groups_[group];
   if (g.in_lru) {
@@ -155,8 +194,37 @@ HybridFtl::LogTarget MnkFtl::reclaim(std::uint32_t group) {
   return LogTarget{kNone, g.logs.front()};
 }
 
+bool MnkFtl::hot(std::uint32_t group) const { return reclaims_[group] >= p_.hot_reclaims; }
+
+std::uint32_t MnkFtl::open_log(bool sequential, std::uint32_t group) {
+  const std::uint32_t modules = plane_groups();
+  switch (p_.allocation) {
+    case ModuleAllocation::kBalanced:
+      return open_balanced(sequential);
+    case ModuleAllocation::kRoundRobin:
+      return open_log_block();
+    case ModuleAllocation::kStatic:
+    case ModuleAllocation::kHotCold: {
+      std::uint32_t module = group % modules;
+      if (p_.allocation == ModuleAllocation::kHotCold) {
+        const std::uint32_t hot_groups = std::min(p_.hot_module_groups, modules);
+        const bool is_hot = hot(group) || hot_groups == modules;
+        if (is_hot) ++hot_allocations_;
+        const std::uint32_t first = is_hot ? 0 : hot_groups, count = is_hot ? hot_groups : modules - hot_groups;
+        module = first + group % count;
+      }
+      const std::uint32_t b = open_log_block_in(module);
+      if (b != kNone || free_blocks_in_group(module) > 0) return b;
+      // Data blocks (merge destinations) go round-robin, so the module may hold no free block:
+      // then any module's (best effort, counted).
+      ++static_fallbacks_;
+      return open_log_block();
+    }
+  }
+  return kNone;
+}
+
 std::uint32_t MnkFtl::open_balanced(bool sequential) {
-  if (!p_.load_balance) return open_log_block();
   // Sequential: the module group with the fewest free blocks; random: the fewest erases. Ties:
   // the least recently used in that ordering.
   std::uint32_t best = kNone;

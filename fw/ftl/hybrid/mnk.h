@@ -20,7 +20,8 @@
 //   it could not be switched). 0 disables, 1 recycles any block with unwritten pages.
 // - Load balancing (III-C): a sequential log block comes from the module group with the fewest
 //   free blocks, a random one from the module group with the fewest erases, ties by the least
-//   recent use of that ordering; allocations update the orderings they use, reclaims both.
+//   recent use of that ordering; allocations update the orderings they use, reclaims both
+//   (module_allocation=balanced; round_robin and static, as MCSplit, for ablations).
 // Choices the paper leaves open: which group the K-cap reclaims (the writing group itself: only
 // that frees room for it), merge destinations (any module group, round-robin), the sequential
 // test (LAST's request-size rule, 2 pages).
@@ -35,20 +36,38 @@
 
 namespace ssd::fw {
 
+// The schemes on this machinery: MNK, and the two multi-channel baselines its paper compares
+// with, as its sections I, III-B and IV describe them (the only description available):
+// - MCSplit (Kim, Jung, Song, IWSSPS'08): logical blocks striped over M modules (default 1, as BAST:
+//   see fw/ftl/hybrid/README.md), each with an
+//   exclusive log block of its own (BAST-like: N = 1, K = M, in arrival order), no recycling,
+//   static module allocation (a logical block's log block comes from module group lbn mod groups).
+// - SubGroup (Park et al., IEICE EE 2009): MCSplit with hot and cold logical blocks kept apart: a
+//   logical block reclaimed hot_reclaims times or more (halved every `groups` reclaims) is hot and
+//   takes its log blocks from the first hot_module_groups module groups, the others from the
+//   rest; so the hot modules wear faster, as the MNK paper's Fig. 8 shows.
+// Static allocation is best effort: merge destinations (data blocks) are taken round-robin, so a
+// module group may have no free block left; its log block then comes from any module group
+// (static_allocation_fallbacks).
+enum class MnkVariant : std::uint8_t { kMnk, kMcSplit, kSubGroup };
+enum class ModuleAllocation : std::uint8_t { kBalanced, kRoundRobin, kStatic, kHotCold };
+
 struct MnkParams {
   HybridParams base;  // base.segment_planes is M
   std::uint32_t n = 32, k = 64;  // defaults: N = 32, K = 8 x M (the paper's (8, 32, 64))
   double recycle_threshold = 0.1;
   std::uint32_t sequential_threshold_pages = 2;
   std::uint32_t gc_free_blocks = 4;
-  bool load_balance = true;
+  ModuleAllocation allocation = ModuleAllocation::kBalanced;
+  std::uint32_t hot_module_groups = 1, hot_reclaims = 2;  // SubGroup
   std::uint32_t stripes_per_group() const { return k / base.segment_planes; }
-  static MnkParams parse(FtlOptions& options, const FlashGeometry& geometry);
+  static MnkParams parse(MnkVariant variant, FtlOptions& options, const FlashGeometry& geometry);
 };
 
 class MnkFtl : public HybridFtl {
  public:
-  explicit MnkFtl(FtlContext& ctx) : MnkFtl(ctx, MnkParams::parse(ctx.options, ctx.hal.geometry())) {}
+  MnkFtl(FtlContext& ctx, MnkVariant variant)
+      : MnkFtl(ctx, MnkParams::parse(variant, ctx.options, ctx.hal.geometry())) {}
   MnkFtl(FtlContext& ctx, const MnkParams& params);
 
  protected:
@@ -68,7 +87,9 @@ class MnkFtl : public HybridFtl {
   LogTarget random_target(std::uint32_t group);
   LogTarget reclaim(std::uint32_t group);
   LogTarget reclaim_oldest();  // the least recently used logical group holding log blocks
+  std::uint32_t open_log(bool sequential, std::uint32_t group);  // by the module allocation policy
   std::uint32_t open_balanced(bool sequential);
+  bool hot(std::uint32_t group) const;
   void touch(std::uint32_t group);
 
   MnkParams p_;
@@ -81,9 +102,13 @@ class MnkFtl : public HybridFtl {
   std::uint32_t reclaiming_ = kNone;     // the logical group being reclaimed
   std::uint32_t erasing_ = kNone;        // a recycled block being erased for room
   std::vector<std::uint64_t> free_used_, erase_used_;  // per module group: last use of each ordering
+  std::vector<std::uint8_t> reclaims_;   // SubGroup: per logical group, recent reclaims (halved as they age)
+  std::uint64_t reclaims_total_ = 0;
   std::uint64_t clock_ = 0;
-  std::uint64_t &group_reclaims_, &cap_reclaims_, &pressure_reclaims_, &recycled_reuses_;
+  std::uint64_t &group_reclaims_, &cap_reclaims_, &pressure_reclaims_, &recycled_reuses_, &hot_allocations_,
+      &static_fallbacks_;
   LatencyHistogram& utilization_;  // written share (percent) of each log block at reclaim
+  std::vector<double*> module_erases_;  // per module group: blocks erased (as of the last reclaim)
 };
 
 }  // namespace ssd::fw
