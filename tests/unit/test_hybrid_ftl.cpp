@@ -494,6 +494,10 @@ TEST_CASE("MNK passes the integrity oracle under several M, N, K and RECYCLE_TH"
   CHECK(m.counter("group_reclaims") > 0);
   CHECK(m.counter("full_merges") > 0);
   CHECK(m.counter("switch_merges") + m.counter("partial_merges") > 0);
+  std::uint64_t module_copies = 0;  // every copy lands in some module group
+  for (const auto& [name, value] : m.counters())
+    if (name.rfind("module_group_", 0) == 0 && name.find("_copies") != std::string::npos) module_copies += value;
+  CHECK(module_copies == m.counter("merge_copies"));
   if (std::string(s.recycle) == "0") CHECK(m.counter("recycled_log_blocks") == 0);
   if (std::string(s.recycle) == "1") CHECK(m.counter("recycled_log_blocks") > 0);
 }

@@ -157,6 +157,7 @@ void HybridFtl::copy_to_log(Spn from, std::uint32_t to) {
   ctx_.ops.submit(p);
   ++merge_copies_;
   ++counts_.flash_pages_programmed;
+  on_copy(spn);
   on_log_page(spn, true);
 }
 
@@ -277,6 +278,7 @@ void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t
       space_.invalidate(src, now_);
       on_invalidated(src, false);
       ++merge_copies_;
+      on_copy(dst);
     }
     log_copy_[lpn] = kNoSpn;
     space_.mark_valid(dst);

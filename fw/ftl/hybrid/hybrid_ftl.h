@@ -74,6 +74,8 @@ class HybridFtl : public Ftl {
     (void)by_host;
   }
 
+  // A valid page was copied to `to` (a merge or a second chance): MNK counts copies per module.
+  virtual void on_copy(Spn to) { (void)to; }
   // A log block whose pages have all been merged (or died) is about to be erased: return true to
   // keep it instead, as a log block the scheme takes back (MNK's recycling). Default: erase it.
   virtual bool recycles(std::uint32_t block) {

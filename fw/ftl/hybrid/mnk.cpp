@@ -81,8 +81,10 @@ MnkFtl::MnkFtl(FtlContext& ctx, const MnkParams& params)
   free_used_.assign(plane_groups(), 0);
   erase_used_.assign(plane_groups(), 0);
   reclaims_.assign(groups_.size(), 0);
-  for (std::uint32_t m = 0; m < plane_groups(); ++m)
+  for (std::uint32_t m = 0; m < plane_groups(); ++m) {
     module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
+    module_copies_.push_back(&ctx.metrics.counter("module_group_" + std::to_string(m) + "_copies"));
+  }
 }
 
 void MnkFtl::touch(std::uint32_t group) {

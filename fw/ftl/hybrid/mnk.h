@@ -75,6 +75,7 @@ class MnkFtl : public HybridFtl {
   void on_log_block_gone(std::uint32_t block) override;
   void before_merge(std::uint32_t victim) override;
   bool recycles(std::uint32_t block) override;
+  void on_copy(Spn to) override { ++*module_copies_[plane_group_of(block_of(to))]; }
 
  private:
   enum Role : std::uint8_t { kNoRole, kRandom, kSequential, kRecycled };
@@ -109,6 +110,7 @@ class MnkFtl : public HybridFtl {
       &static_fallbacks_;
   LatencyHistogram& utilization_;  // written share (percent) of each log block at reclaim
   std::vector<double*> module_erases_;  // per module group: blocks erased (as of the last reclaim)
+  std::vector<std::uint64_t*> module_copies_;  // per module group: valid pages copied into it
 };
 
 }  // namespace ssd::fw
