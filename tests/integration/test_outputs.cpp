@@ -388,7 +388,7 @@ TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization"
 TEST_CASE("outputs: the paper reproductions run (--quick) and write their report, table and plots",
           "[cli][outputs][reproductions]") {
   // Checks that bench/reproductions/*.py still work with this ssdsim, not their numbers.
-  for (const std::string paper : {"cast", "last", "adapt"}) {
+  for (const std::string paper : {"cast", "last", "adapt", "mnk"}) {
     TempDir dir;
     const std::string command = "SSDSIM=" + ssdsim_path() + " /usr/bin/python3 " +
                                 source_path("bench/reproductions/" + paper + ".py") + " --quick --jobs 2 --out " +
