@@ -89,10 +89,11 @@ def main():
                 jobs[f"chip-{t}-{b}-{f}"] = [*chip, *buf, *ftl_args(f)]
         if args.quick:
             continue
-        for n, k in NK:
-            jobs[f"chip-{t}-off-nk{n}x{k}"] = [*chip, *BUFFERS["off"], *ftl_args("mnk", n, k)]
-        for th in RECYCLE:
-            jobs[f"chip-{t}-off-th{th}"] = [*chip, *BUFFERS["off"], *ftl_args("mnk", recycle=th)]
+        for b, buf in BUFFERS.items():
+            for n, k in NK:
+                jobs[f"chip-{t}-{b}-nk{n}x{k}"] = [*chip, *buf, *ftl_args("mnk", n, k)]
+            for th in RECYCLE:
+                jobs[f"chip-{t}-{b}-th{th}"] = [*chip, *buf, *ftl_args("mnk", recycle=th)]
         for f in FTLS:
             jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t)]
     r = repro.run_matrix(args, jobs)
@@ -159,40 +160,43 @@ def write_markdown(args, r, traces, sizes):
                            judge(1 - best, 1 - paper - 0.1, 1 - paper + 0.1, "<") if best is not None else "not comparable"])
         w(table(["claim (Fig. 7)", "paper", "ours", ""], claims))
         w("")
-    if "chip-" + next(iter(traces)) + "-off-nk4x16" in r:
-        w("## Fig. 5: N and K at M = 8 (write buffer off)\n")
+    t0 = "tpcc" if "tpcc" in traces else next(iter(traces))
+    for b, title in (("off", "write buffer off"), ("bplru", "block-level LRU write buffer")):
+        if f"chip-{t0}-{b}-nk4x16" not in r:
+            continue
+        w(f"## Fig. 5: N and K at M = 8, {title}\n")
         rows = []
         for t in traces:
             for n, k in NK:
-                rep = r[f"chip-{t}-off-nk{n}x{k}"]
+                rep = r[f"chip-{t}-{b}-nk{n}x{k}"]
                 rows.append([t, f"({M}, {n}, {k})", erases(rep), copies(rep), fmt(write_us(rep), 0), fmt(read_us(rep), 0)])
         w(table(["trace", "(M, N, K)", "erases", "copies", "write us", "read us"], rows))
         w("\nPaper: on GENERAL up to 40.9% fewer erases and 36.5% fewer copies as N and K grow; on OLTP the "
           "latencies rise with N and K.\n")
-        w("## Fig. 6: RECYCLE_TH at (8, 32, 64) (write buffer off)\n")
+        w(f"## Fig. 6: RECYCLE_TH at (8, 32, 64), {title}\n")
         rows = []
         for t in traces:
-            base = r[f"chip-{t}-off-th0.0"]
+            base = r[f"chip-{t}-{b}-th0.0"]
             for th in RECYCLE:
-                rep = r[f"chip-{t}-off-th{th}"]
+                rep = r[f"chip-{t}-{b}-th{th}"]
                 rows.append([t, th, erases(rep), fmt(ratio(erases(rep), erases(base))), copies(rep),
                              fmt(ratio(copies(rep), copies(base))), metric(rep, "recycled_log_blocks"),
                              fmt(write_us(rep), 0), fmt(read_us(rep), 0)])
         w(table(["trace", "RECYCLE_TH", "erases", "/ TH 0", "copies", "/ TH 0", "recycled", "write us", "read us"], rows))
         w("\nPaper: TH 0.1 gives about 21% fewer erases with 1% more copies; larger values add copies and "
           "latency.\n")
-    w("## Fig. 8: erases of each module (write buffer off)\n")
-    t0 = "tpcc" if "tpcc" in traces else next(iter(traces))
-    lines = {f: module_erases(r[f"chip-{t0}-off-{f}"]) for f in FTLS}
-    rows = []
-    for f in FTLS:
-        e = lines[f]
-        mean = sum(e) / len(e) if e else 0
-        rows.append([f, sum(e), fmt(mean, 0), max(e), fmt(ratio(max(e), mean)), min(e)])
-    w(table(["ftl", f"erases ({t0})", "mean per module", "max", "max / mean", "min"], rows))
-    repro.line_plot(os.path.join(args.out, "mnk_fig8.png"), f"Erases per module ({t0})",
-                    list(range(1, len(lines[FTLS[0]]) + 1)), lines, "module", "erases", logx=False)
-    w("\n![Fig. 8](mnk_fig8.png)\n")
+    for b, title in (("off", "write buffer off"), ("bplru", "block-level LRU write buffer")):
+        w(f"## Fig. 8: erases of each module, {title}\n")
+        lines = {f: module_erases(r[f"chip-{t0}-{b}-{f}"]) for f in FTLS}
+        rows = []
+        for f in FTLS:
+            e = lines[f]
+            mean = sum(e) / len(e) if e else 0
+            rows.append([f, sum(e), fmt(mean, 0), max(e), fmt(ratio(max(e), mean)), min(e)])
+        w(table(["ftl", f"erases ({t0})", "mean per module", "max", "max / mean", "min"], rows))
+        repro.line_plot(os.path.join(args.out, f"mnk_fig8_{b}.png"), f"Erases per module ({t0}, {title})",
+                        list(range(1, len(lines[FTLS[0]]) + 1)), lines, "module", "erases", logx=False)
+        w(f"\n![Fig. 8](mnk_fig8_{b}.png)\n")
     if f"default-{t0}-mnk" in r:
         w("## The same FTLs at their defaults on `platforms/default.yaml` (the product's write buffer on)\n")
         rows = []
