@@ -1,6 +1,7 @@
 // Shared setup for firmware tests on the functional platform.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <random>
 
 #include "platforms/functional/functional_drive.h"
@@ -47,5 +48,16 @@ class RandomMixed : public stimuli::Workload {
 };
 
 using SequentialFill = stimuli::SequentialFill;
+
+// After a replay: every read returned the last data written, the mapping agrees with the flash,
+// and the FTL counted exactly the programs and erases the array executed.
+inline void check_drive(platform::FunctionalDrive& drive, const stimuli::IntegrityOracle& oracle) {
+  INFO(oracle.first_mismatch());
+  CHECK(oracle.mismatches() == 0);
+  CHECK(platform::verify_drive(drive, oracle) == "");
+  auto& m = drive.metrics().set("ftl");
+  CHECK(m.counter("flash_pages_programmed") == drive.array().pages_programmed());
+  CHECK(m.counter("erases") == drive.array().blocks_erased());
+}
 
 }  // namespace ssd::test
