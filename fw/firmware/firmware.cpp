@@ -254,7 +254,11 @@ void Firmware::evict_as_needed() {
   while (wbuf_->dirty() > high_water_pages_ && evict_next()) {
   }
   if (wbuf_waiting_.empty()) return;
-  const std::uint32_t need = entries_needed(wbuf_waiting_.front().second);
+  // A write needs at most one entry per page: with that many free or on their way, no eviction
+  // (and no page-by-page count, which costs a lookup per page on every program completion).
+  const PageSpan waiting = wbuf_waiting_.front().second;
+  if (wbuf_->free_entries() + wbuf_->flushing() >= waiting.count) return;
+  const std::uint32_t need = entries_needed(waiting);
   while (wbuf_->free_entries() + wbuf_->flushing() < need && evict_next()) {
   }
 }
