@@ -100,7 +100,12 @@ std::string SyntheticWorkload::describe() const {
   std::ostringstream s;
   s.precision(4);
   s << (spec_.pattern == SyntheticSpec::Pattern::Sequential ? "sequential " : "random ")
-    << spec_.request_bytes << " B, " << spec_.read_fraction * 100.0 << "% reads, " << spec_.count
+    << spec_.request_bytes << " B, ";
+  // The mix only when there is one: "writes" for the default read fraction 0, "reads" for 1.
+  if (spec_.read_fraction <= 0) s << "writes, ";
+  else if (spec_.read_fraction >= 1) s << "reads, ";
+  else s << spec_.read_fraction * 100.0 << "% reads, ";
+  s << spec_.count
     << " requests, range [" << spec_.range_start_bytes << ", "
     << spec_.range_start_bytes + spec_.range_bytes << ") B, seed " << spec_.seed;
   return s.str();

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -75,7 +76,8 @@ class Reader {
 };
 
 
-void apply_override(YAML::Node& root, const std::string& file, const std::string& assignment) {
+// Applies one "key=value" and returns the key as declared (a last component resolved).
+std::string apply_override(YAML::Node& root, const std::string& file, const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("override '" + assignment + "' is not of the form key=value");
@@ -130,6 +132,7 @@ void apply_override(YAML::Node& root, const std::string& file, const std::string
   if (parts.size() == 2 && parts[0] == "ftl" && parts[1] != "name")
     for (const auto& f : fw::ftl_registry())
       if (YAML::Node section = root["ftl"][f.name]; section.IsMap()) section.remove(parts[1]);
+  return key;
 }
 
 }  // namespace
@@ -146,8 +149,9 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
 
 namespace {
 
-// The YAML tree with the --set overrides applied.
-YAML::Node parse_platform_yaml(const std::string& text, const std::string& path, const std::vector<std::string>& overrides) {
+// The YAML tree with the --set overrides applied; `keys` gets each override's declared key.
+YAML::Node parse_platform_yaml(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
+                               std::vector<std::string>& keys) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -156,7 +160,7 @@ YAML::Node parse_platform_yaml(const std::string& text, const std::string& path,
   }
   if (root.IsNull()) root.reset(YAML::Node(YAML::NodeType::Map));
   if (!root.IsMap()) throw ConfigError(path + ": a platform file is a map of sections");
-  for (const auto& o : overrides) apply_override(root, path, o);
+  for (const auto& o : overrides) keys.push_back(apply_override(root, path, o));
   return root;
 }
 
@@ -224,11 +228,32 @@ void check_ftl_parameters(const std::map<std::string, std::string>& params, cons
   }
 }
 
+// The overrides as applied, by declared key, with their effective values (the last of a key
+// given twice); the platform's name gains them unless one sets the name itself, so the runs of
+// a sweep over one file are told apart ("tiny [geometry.channels=2, geometry.ways=4]"). The FTL
+// is named in the report on its own and is left out.
+void record_overrides(const std::vector<std::string>& keys, PlatformConfig& c) {
+  std::vector<std::string> order;
+  for (const std::string& k : keys)
+    if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+  std::string suffix;
+  bool named = false;
+  for (const std::string& k : order) {
+    const nlohmann::json& v = c.effective.contains(k) ? c.effective[k] : nlohmann::json(nullptr);
+    c.overrides[k] = v;
+    named |= k == "name";
+    if (k == "name" || k == "ftl.name") continue;
+    suffix += (suffix.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  if (!named && !suffix.empty()) c.name += " [" + suffix + "]";
+}
+
 }  // namespace
 
 PlatformConfig load_platform_text(const std::string& text, const std::string& path,
                                   const std::vector<std::string>& overrides) {
-  const YAML::Node root = parse_platform_yaml(text, path, overrides);
+  std::vector<std::string> override_keys;
+  const YAML::Node root = parse_platform_yaml(text, path, overrides, override_keys);
   Reader r(root, path);
   PlatformConfig c;
   c.source = path;
@@ -238,6 +263,7 @@ PlatformConfig load_platform_text(const std::string& text, const std::string& pa
   c.firmware.ftl_options = fw::FtlOptions(ftl_params);
   r.reject_unknown(root, "");
   check_ftl_parameters(ftl_params, path, c);
+  record_overrides(override_keys, c);
   return c;
 }
 

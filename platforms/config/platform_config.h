@@ -44,6 +44,8 @@ struct PlatformConfig {
   // The effective parameters as dotted key -> typed value (numbers, flags, text, lists), for
   // reports and `validate`.
   nlohmann::json effective = nlohmann::json::object();
+  // The --set overrides applied, declared key -> effective value (also in `name`).
+  nlohmann::json overrides = nlohmann::json::object();
   // Workable but questionable choices (the FTL's warnings), each naming its parameter.
   std::vector<std::string> warnings;
 };

@@ -164,7 +164,7 @@ const std::vector<Parameter>& platform_parameters() {
                      [](C& c, double v) { c.host.encoding = v; }),
       quantity_param("host.latency_ns", "ns", 0, 1e6, false, 500, "one-way host link latency",
                      [](C& c, double v) { c.host.latency = sc_time(v, sc_core::SC_NS); }),
-      count_param("host.queue_depth", 1, 65536, 64, "NVMe submission queue entries",
+      count_param("host.queue_depth", 1, 65536, 64, "NVMe submission queue entries: the most commands the drive holds at once; `run --qd` (how many the host keeps outstanding) may not exceed it",
                   [](C& c, std::uint64_t v) { c.host.queue_depth = std::uint32_t(v); }),
       text_param("ftl.name", "page_mapping", "the FTL the firmware runs (`ssdsim ftls`; its own parameters: ftl.<name>)",
                  [](C& c, const std::string& v) { c.firmware.ftl = v; }),

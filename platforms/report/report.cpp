@@ -57,7 +57,8 @@ json cdf_json(const LatencyHistogram& h) {
 // What was run: platform, FTL, workload, preconditioning, and the integrity check.
 void describe_run(const PlatformConfig& config, const RunFacts& f, json& r) {
   r["schema"] = "ssd-vp-report/1";
-  r["platform"] = {{"name", config.name}, {"file", config.source}, {"effective", config.effective},
+  r["platform"] = {{"name", config.name},          {"file", config.source},
+                   {"overrides", config.overrides}, {"effective", config.effective},
                    {"warnings", config.warnings}};
   json ftl_parameters = json::object();
   for (const auto& [k, v] : f.ftl_parameters) ftl_parameters[k] = typed_value(v);
@@ -365,9 +366,15 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"platform", "/platform/name"},
       {"ftl", "/ftl/name"},
       {"workload", "/workload/description"},
+      {"overrides", "/platform/overrides"},
+      {"queue_depth", "/workload/queue_depth"},
       {"requests", "/host/requests"},
+      {"reads", "/host/reads"},
+      {"writes", "/host/writes"},
       {"simulated_s", "/host/simulated_seconds"},
       {"iops", "/host/iops"},
+      {"read_iops", "/host/read_iops"},
+      {"write_iops", "/host/write_iops"},
       {"mb_per_s", "/host/mb_per_s"},
       {"latency_mean_us", "/host/latency_us/mean"},
       {"latency_p50_us", "/host/latency_us/p50"},
@@ -375,7 +382,13 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"latency_p99_9_us", "/host/latency_us/p99_9"},
       {"latency_max_us", "/host/latency_us/max"},
       {"read_latency_mean_us", "/host/read_latency_us/mean"},
+      {"read_latency_p50_us", "/host/read_latency_us/p50"},
+      {"read_latency_p99_us", "/host/read_latency_us/p99"},
+      {"read_latency_p99_9_us", "/host/read_latency_us/p99_9"},
       {"write_latency_mean_us", "/host/write_latency_us/mean"},
+      {"write_latency_p50_us", "/host/write_latency_us/p50"},
+      {"write_latency_p99_us", "/host/write_latency_us/p99"},
+      {"write_latency_p99_9_us", "/host/write_latency_us/p99_9"},
       {"waf", "/ftl_metrics/waf"},
       {"drive_waf", "/ftl_metrics/drive_waf"},
       {"erases", "/ftl_metrics/erases"},
@@ -385,14 +398,29 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"die_busy_max", "/utilization/dies/max"},
       {"channel_busy_mean", "/utilization/channels/mean"},
       {"channel_busy_max", "/utilization/channels/max"},
+      {"system_bus_busy", "/utilization/resources/system bus"},
+      {"dram_busy", "/utilization/resources/dram"},
+      {"sram_busy", "/utilization/resources/sram"},
+      {"host_link_to_device_busy", "/utilization/resources/host link (to device)"},
+      {"host_link_to_host_busy", "/utilization/resources/host link (to host)"},
+      {"cores_busy", "/utilization/resources/cores"},
       {"busiest_resource", "/utilization/busiest/resource"},
       {"busiest_busy", "/utilization/busiest/busy_fraction"},
+      {"bound", "/utilization/bound"},
       {"mismatches", "/integrity/mismatches"},
+      {"wall_s", "/simulation/wall_seconds"},
+      {"peak_rss_mib", "/simulation/peak_rss_mib"},
   };
   return columns;
 }
 
 std::string csv_cell(const json& v) {
+  if (v.is_object()) {  // the overrides: "key=value; key=value"
+    std::string text;
+    for (const auto& [k, x] : v.items())
+      text += (text.empty() ? "" : "; ") + k + "=" + (x.is_string() ? x.get<std::string>() : x.dump());
+    return csv_cell(json(text));
+  }
   if (v.is_string()) {  // quoted, inner quotes doubled (RFC 4180)
     std::string s = "\"";
     for (char c : v.get<std::string>()) s += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -78,7 +78,10 @@ void add_synthetic_options(CLI::App* cmd, RunCommand& c) {
 
 void add_replay_options(CLI::App* cmd, RunCommand& c) {
   RunOptions& run = c.run;
-  cmd->add_option("--qd,--queue-depth", run.queue_depth, "host queue depth")
+  cmd->add_option("--qd,--queue-depth", run.queue_depth,
+                  "the host's queue depth: how many requests it keeps outstanding (closed loop: always this "
+                  "many; open loop: at most this many, later arrivals wait in the host and count as host_queue "
+                  "latency). The drive's submission queue (host.queue_depth, a platform parameter) bounds it")
       ->check(kDecimal & CLI::Range(1u, 65536u))
       ->capture_default_str();
   cmd->add_option("--mode", c.mode, "replay: closed (keep QD outstanding), open (trace timestamps), auto (open for traces)")

@@ -24,23 +24,36 @@ TEST_CASE("outputs: --csv appends one row per run, with the header once", "[cli]
   }
   const std::vector<std::string> rows = lines_of(read_text(csv));
   REQUIRE(rows.size() == 3);
-  CHECK(rows[0].rfind("platform,ftl,workload,requests,", 0) == 0);
+  CHECK(rows[0].rfind("platform,ftl,workload,overrides,queue_depth,requests,reads,writes,simulated_s,", 0) == 0);
   for (int i = 0; i < 2; ++i) {
-    // requests is the 4th column (the workload column is quoted and holds commas: count from the end).
-    CHECK_THAT(rows[i + 1], Catch::StartsWith("\"tiny\",\"page_mapping\",\"random 4096 B"));
-    CHECK_THAT(rows[i + 1], Catch::Contains(",500," + reports[i]["host"]["simulated_seconds"].dump() + ","));
-    // The tail: GC and the channels and dies, from the report (the channel spread is the
-    // channels' own busy shares: on one channel min = mean = max = its share).
     const json& r = reports[i];
+    const std::string channels = std::to_string(i + 1);
+    // --set renames the platform (rows of a sweep are told apart) and is a column of its own,
+    // by the parameter's declared key.
+    CHECK(r["platform"]["name"] == "tiny [geometry.channels=" + channels + "]");
+    CHECK(r["platform"]["overrides"] == json{{"geometry.channels", i + 1}});
+    // The workload column is quoted and holds commas: check the head, then count from there.
+    CHECK_THAT(rows[i + 1], Catch::StartsWith("\"tiny [geometry.channels=" + channels +
+                                              "]\",\"page_mapping\",\"random 4096 B, writes, 500 requests"));
+    CHECK_THAT(rows[i + 1], Catch::Contains("\",\"geometry.channels=" + channels + "\",16,500,0,500," +
+                                            r["host"]["simulated_seconds"].dump() + ","));
+    // The tail: GC, every resource class's busy share, the bottleneck, from the report (the
+    // channel spread is the channels' own busy shares: on one channel min = mean = max).
     const json& u = r["utilization"];
+    const json& busy = u["resources"];
     CHECK_THAT(rows[0], Catch::EndsWith(
                             "gc_runs,gc_copies,die_busy_mean,die_busy_max,channel_busy_mean,channel_busy_max,"
-                            "busiest_resource,busiest_busy,mismatches"));
+                            "system_bus_busy,dram_busy,sram_busy,host_link_to_device_busy,host_link_to_host_busy,"
+                            "cores_busy,busiest_resource,busiest_busy,bound,mismatches,wall_s,peak_rss_mib"));
     CHECK_THAT(rows[i + 1], Catch::EndsWith(
                                 "," + r["ftl_metrics"]["gc_runs"].dump() + "," + r["ftl_metrics"]["gc_copies"].dump() +
                                 "," + u["dies"]["mean"].dump() + "," + u["dies"]["max"].dump() + "," +
                                 u["channels"]["mean"].dump() + "," + u["channels"]["max"].dump() + "," +
-                                u["busiest"]["resource"].dump() + "," + u["busiest"]["busy_fraction"].dump() + ",0"));
+                                busy["system bus"].dump() + "," + busy["dram"].dump() + "," + busy["sram"].dump() + "," +
+                                busy["host link (to device)"].dump() + "," + busy["host link (to host)"].dump() + "," +
+                                busy["cores"].dump() + "," + u["busiest"]["resource"].dump() + "," +
+                                u["busiest"]["busy_fraction"].dump() + "," + u["bound"].dump() + ",0," +
+                                r["simulation"]["wall_seconds"].dump() + "," + r["simulation"]["peak_rss_mib"].dump()));
     double mean = 0, max = 0;
     for (const auto& c : r["hardware"]["channels"]) {
       mean += c["busy_fraction"].get<double>() / r["hardware"]["channels"].size();
@@ -49,6 +62,26 @@ TEST_CASE("outputs: --csv appends one row per run, with the header once", "[cli]
     CHECK(u["channels"]["mean"].get<double>() == Approx(mean));
     CHECK(u["channels"]["max"].get<double>() == max);
   }
+}
+
+TEST_CASE("outputs: --set names the platform after its overrides, unless it sets the name", "[cli][outputs]") {
+  TempDir dir;
+  const json r = successful_run({"-p", tiny_platform(), "--set", "ways=2", "--set", "channel.rate_mts=333.5", "--set",
+                                 "ftl.overprovisioning=0.3", "--ftl", "dftl", "--synthetic", "random", "--count", "200",
+                                 "--precondition", "none"},
+                                dir);
+  // In the order given, by declared key, with effective values; the FTL is named on its own.
+  CHECK(r["platform"]["name"] == "tiny [geometry.ways=2, channel.rate_mts=333.5, ftl.overprovisioning=0.3]");
+  CHECK(r["platform"]["overrides"] ==
+        json({{"geometry.ways", 2}, {"channel.rate_mts", 333.5}, {"ftl.overprovisioning", 0.3}, {"ftl.name", "dftl"}}));
+  const json named = successful_run({"-p", tiny_platform(), "--set", "ways=2", "--set", "name=my tiny", "--synthetic",
+                                     "random", "--count", "200", "--precondition", "none"},
+                                    dir, "named.json");
+  CHECK(named["platform"]["name"] == "my tiny");
+  const json plain = successful_run(
+      {"-p", tiny_platform(), "--synthetic", "random", "--count", "200", "--precondition", "none"}, dir, "plain.json");
+  CHECK(plain["platform"]["name"] == "tiny");
+  CHECK(plain["platform"]["overrides"] == json::object());
 }
 
 TEST_CASE("outputs: the report's over-time points and issuers add up to its totals", "[cli][outputs]") {

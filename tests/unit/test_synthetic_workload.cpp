@@ -245,7 +245,10 @@ TEST_CASE("synthetic: describe", "[synthetic]") {
   s.range_start_bytes = 1024;
   s.seed = 9;
   CHECK(SyntheticWorkload(s).describe() ==
-        "sequential 131072 B, 0% reads, 5 requests, range [1024, 1073742848) B, seed 9");
+        "sequential 131072 B, writes, 5 requests, range [1024, 1073742848) B, seed 9");
+  s.read_fraction = 1.0;
+  CHECK(SyntheticWorkload(s).describe() ==
+        "sequential 131072 B, reads, 5 requests, range [1024, 1073742848) B, seed 9");
 }
 
 TEST_CASE("synthetic: validation errors name the field and the allowed values", "[synthetic]") {
