@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""tools/sweep.py end to end: a real Dask LocalCluster with 2 workers runs the 4-point example
+spec; then resume, failed points and a capacity-preserving grid. Needs $SSDSIM (ctest sets it)."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT = os.path.dirname(os.path.dirname(HERE))
+SWEEP = os.path.join(PROJECT, "tools", "sweep.py")
+SSDSIM = os.environ.get("SSDSIM", os.path.join(PROJECT, "build", "platforms", "ssdsim"))
+
+
+def sweep(spec, out, *extra):
+    done = subprocess.run([sys.executable, SWEEP, spec, "--out", out, "--ssdsim", SSDSIM, "--progress", "never",
+                           *extra], capture_output=True, text=True, cwd=PROJECT)
+    return done.returncode, done.stderr
+
+
+def rows_of(out):
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def report_of(out, row):
+    with open(os.path.join(out, row["report"])) as f:
+        return json.load(f)
+
+
+class Sweep(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="ssdsweep-test-")
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_example_spec_on_a_two_worker_local_cluster_then_resume(self):
+        out = os.path.join(self.dir, "out")
+        code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "2")
+        self.assertEqual(code, 0, log)
+        with open(os.path.join(out, "sweep.json")) as f:
+            self.assertEqual(json.load(f)["cluster"], {"scheduler": "LocalCluster", "workers": 2})
+        rows = rows_of(out)
+        self.assertEqual([(r["geometry.channels"], r["geometry.ways"]) for r in rows],
+                         [("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")])
+        for r in rows:
+            c, w = int(r["geometry.channels"]), int(r["geometry.ways"])
+            report = report_of(out, r)
+            self.assertEqual(r["status"], "ok")
+            self.assertEqual(r["exit"], "0")
+            self.assertEqual(r["platform"], f"tiny [geometry.channels={c}, geometry.ways={w}]")
+            # The point ran the geometry its columns name: c channels of w dies.
+            self.assertEqual(len(report["hardware"]["channels"]), c)
+            self.assertEqual(sum(len(ch["dies"]) for ch in report["hardware"]["channels"]), c * w)
+            self.assertEqual(int(r["requests"]), 20000)
+            self.assertEqual(float(r["iops"]), report["host"]["iops"])
+            self.assertEqual(float(r["write_latency_p99_us"]), report["host"]["write_latency_us"]["p99"])
+            self.assertEqual(float(r["busy_channels_max"]), report["utilization"]["channels"]["max"])
+            for k in r:
+                if k.startswith("busy_"):
+                    self.assertTrue(0 <= float(r[k]) <= 1, (k, r[k]))
+            expected = report["utilization"]["busiest"]["resource"] if report["utilization"]["bound"] else "host"
+            self.assertEqual(r["bottleneck"], expected)
+            self.assertGreater(float(r["cpu_s"]), 0)
+        # Resume: every report exists, nothing runs, nothing is rewritten.
+        stamps = {r["point"]: os.stat(os.path.join(out, r["report"])).st_mtime_ns for r in rows}
+        code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "2")
+        self.assertEqual(code, 0, log)
+        self.assertIn("4 done before", log)
+        self.assertEqual({r["point"]: os.stat(os.path.join(out, r["report"])).st_mtime_ns for r in rows}, stamps)
+        # An interrupted sweep (one report missing) runs only what is missing.
+        os.remove(os.path.join(out, rows[2]["report"]))
+        code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "1")
+        self.assertEqual(code, 0, log)
+        self.assertIn("3 done before, 0 cannot run, 1 to run", log)
+        self.assertEqual(len(rows_of(out)), 4)
+
+    def test_failed_points_are_recorded_with_their_error(self):
+        # ways 99 is refused by the platform check; qd 64 exceeds tiny's host.queue_depth (32)
+        # at run time; the other points run. The sweep exits 1.
+        spec = self.write("spec.yaml", "platform: platforms/tiny.yaml\n"
+                                       "workload: {synthetic: random, count: 500, precondition: none}\n"
+                                       "grid:\n  ways: [1, 99]\n  qd: [4, 64]\n")
+        out = os.path.join(self.dir, "out")
+        code, log = sweep(spec, out, "--workers", "2")
+        self.assertEqual(code, 1, log)
+        rows = {(r["ways"], r["qd"]): r for r in rows_of(out)}
+        self.assertEqual(len(rows), 4)
+        self.assertEqual(rows[("1", "4")]["status"], "ok")
+        for qd in ("4", "64"):
+            self.assertEqual(rows[("99", qd)]["status"], "failed")
+            self.assertIn("geometry.ways = 99 is invalid", rows[("99", qd)]["error"])
+        self.assertEqual(rows[("1", "64")]["status"], "failed")
+        self.assertEqual(rows[("1", "64")]["exit"], "2")
+        self.assertIn("host.queue_depth", rows[("1", "64")]["error"])
+
+    def test_capacity_preserving_grid_and_zip(self):
+        # tiny: 2 x 2 dies x 2 planes x 64 blocks. Channels and ways zipped (1x4, 2x2, 4x1: 4 dies
+        # each) and planes swept: blocks per plane follow, so the raw capacity stays 64 MiB.
+        spec = self.write("spec.yaml", "platform: platforms/tiny.yaml\n"
+                                       "workload: {synthetic: random, count: 300, precondition: none}\n"
+                                       "preserve_capacity: true\n"
+                                       "grid:\n  geometry.planes_per_die: [1, 2]\n"
+                                       "zip:\n  - {geometry.channels: [1, 2, 4], geometry.ways: [4, 2, 1]}\n")
+        out = os.path.join(self.dir, "out")
+        code, log = sweep(spec, out, "--workers", "2")
+        self.assertEqual(code, 0, log)
+        rows = rows_of(out)
+        self.assertEqual(len(rows), 6)
+        for r in rows:
+            planes = int(r["geometry.planes_per_die"])
+            self.assertEqual(int(r["geometry.blocks_per_plane"]), 128 // planes)
+            eff = report_of(out, r)["platform"]["effective"]
+            raw = 1
+            for k in ("geometry.channels", "geometry.ways", "geometry.dies_per_way", "geometry.planes_per_die",
+                      "geometry.blocks_per_plane", "geometry.pages_per_block", "geometry.page_bytes"):
+                raw *= eff[k]
+            self.assertEqual(raw, 64 << 20)
+
+    def test_a_bad_spec_names_the_key(self):
+        spec = self.write("spec.yaml", "platform: platforms/tiny.yaml\nworkload: {synthetic: random, vcd: a.vcd}\n")
+        code, log = sweep(spec, os.path.join(self.dir, "out"))
+        self.assertEqual(code, 2)
+        self.assertIn("workload.vcd is decided by the sweep", log)
+        spec = self.write("spec2.yaml", "platform: platforms/tiny.yaml\ngrid:\n  geometry.ways: 2\n")
+        code, log = sweep(spec, os.path.join(self.dir, "out"))
+        self.assertEqual(code, 2)
+        self.assertIn("grid.geometry.ways must be a non-empty list", log)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,1 @@
+"""tools/sweep.py's parts: the spec and its points, running one point, the results table."""
