@@ -42,6 +42,7 @@ def over_time(report, axes):
     axes[1].plot(t, [p["mean_latency_us"] for p in series["points"]], label="mean", drawstyle="steps-post")
     axes[1].plot(t, [p["max_latency_us"] for p in series["points"]], label="max", drawstyle="steps-post", alpha=0.6)
     axes[1].set_ylabel("latency (us)")
+    axes[1].set_yscale("log")  # mean and max differ by orders of magnitude under GC
     axes[1].legend()
     busy = report["utilization"]["over_time"]
     for name, shares in sorted(busy["series"].items()):
@@ -51,7 +52,7 @@ def over_time(report, axes):
                        f"busy {busy['interval_s'] * 1000:g} ms intervals")
     axes[2].legend(fontsize=6, ncol=3)
     for ax in axes:
-        ax.grid(True, alpha=0.3)
+        ax.grid(True, which="both", alpha=0.3)
 
 
 def die_busy(report, ax):

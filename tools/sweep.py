@@ -15,11 +15,16 @@ The spec (YAML):
     geometry.ways: [1, 2]
   zip:                                 # optional: groups varied together, one axis each
     - {geometry.planes_per_die: [1, 2], geometry.blocks_per_plane: [64, 32]}
+  workloads:                           # optional: named workloads, one axis (column workload_name),
+    rand-read: {synthetic: random, read-fraction: 1}   # each added to `workload`
+    seq-read: {synthetic: sequential, read-fraction: 1, request-bytes: 131072}
   seeds: [1, 2, 3]                     # optional: every point once per seed (or repetitions: N,
                                        # seeds from workload.seed, default 1)
   preserve_capacity: true              # optional: geometry.blocks_per_plane follows the other
                                        # geometry so the raw capacity stays the base platform's
   timeout_s: 600                       # optional: a point running longer is recorded as failed
+  columns: {cmt_read_misses: ftl_metrics/cmt_read_misses}
+                                       # optional: more results columns, name -> path in the report
 
 A grid (or zip) key is `platform` (a list of platform files), `ftl` or `ftl.name`, an `ssdsim run`
 option (qd, trace, read-fraction, request-bytes, precondition, ...) or else a platform parameter
@@ -184,14 +189,14 @@ def main():
         folder = os.path.join(points_dir, ident)
         report_path = os.path.join(folder, "report.json")
         if os.path.exists(report_path):  # done before: resume
-            rows[ident] = load_row(ident, point, folder, report_path)
+            rows[ident] = load_row(ident, point, folder, report_path, spec.columns)
         elif error:
-            rows[ident] = record(ident, point, folder, {"exit": None, "error": error}, None)
+            rows[ident] = record(ident, point, folder, {"exit": None, "error": error}, None, spec.columns)
         else:
             pending.append((ident, point))
     failed_before = sum(1 for r in rows.values() if r["status"] != "ok")
     csv_path = os.path.join(out, "results.csv")
-    results.write(csv_path, swept, [rows[i] for i in idents if i in rows])
+    results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
 
     started = time.monotonic()
     client = cluster = None
@@ -223,9 +228,9 @@ def main():
                 except Exception as e:  # the worker itself failed (lost, killed)
                     outcome = {"exit": None, "error": f"worker failed: {e!r}", "report": None}
                 folder = os.path.join(points_dir, ident)
-                rows[ident] = record(ident, point, folder, outcome, outcome.pop("report", None))
+                rows[ident] = record(ident, point, folder, outcome, outcome.pop("report", None), spec.columns)
                 progress.step(rows[ident]["status"] == "ok")
-                results.write(csv_path, swept, [rows[i] for i in idents if i in rows])
+                results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -235,7 +240,7 @@ def main():
             client.close()
         if cluster:
             cluster.close()
-    results.write(csv_path, swept, [rows[i] for i in idents if i in rows])
+    results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
     failed = sum(1 for r in rows.values() if r["status"] != "ok")
     ran = len(rows) - (len(idents) - len(pending))
     print(f"sweep: {len(rows)} of {len(idents)} points recorded ({failed} failed), {ran} run in "
@@ -246,7 +251,7 @@ def main():
     return 1 if failed else 0
 
 
-def record(ident, point, folder, outcome, report_text):
+def record(ident, point, folder, outcome, report_text, extra):
     """Writes the point's files and returns its row."""
     os.makedirs(folder, exist_ok=True)
     report = None
@@ -260,10 +265,10 @@ def record(ident, point, folder, outcome, report_text):
     outcome["command"] = ["ssdsim", "run", *point.arguments()]
     with open(os.path.join(folder, "outcome.json"), "w") as f:
         json.dump(outcome, f, indent=1)
-    return results.row(ident, point.values, outcome, report, os.path.join("points", ident, "report.json"))
+    return results.row(ident, point.values, outcome, report, os.path.join("points", ident, "report.json"), extra)
 
 
-def load_row(ident, point, folder, report_path):
+def load_row(ident, point, folder, report_path, extra):
     outcome = {"exit": 0}
     try:
         with open(os.path.join(folder, "outcome.json")) as f:
@@ -272,7 +277,7 @@ def load_row(ident, point, folder, report_path):
         pass
     with open(report_path) as f:
         report = json.load(f)
-    return results.row(ident, point.values, outcome, report, os.path.join("points", ident, "report.json"))
+    return results.row(ident, point.values, outcome, report, os.path.join("points", ident, "report.json"), extra)
 
 
 def write_sweep_json(out, spec, ssdsim, idents, prepared, cluster_info):

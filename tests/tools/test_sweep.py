@@ -45,7 +45,7 @@ class Sweep(unittest.TestCase):
             f.write(text)
         return path
 
-    def test_example_spec_on_a_two_worker_local_cluster_then_resume(self):
+    def test_example_spec_on_a_two_worker_local_cluster_then_plots_compare_and_resume(self):
         out = os.path.join(self.dir, "out")
         code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "2")
         self.assertEqual(code, 0, log)
@@ -73,6 +73,29 @@ class Sweep(unittest.TestCase):
             expected = report["utilization"]["busiest"]["resource"] if report["utilization"]["bound"] else "host"
             self.assertEqual(r["bottleneck"], expected)
             self.assertGreater(float(r["cpu_s"]), 0)
+        # tools/sweep_plot.py: the plots its help promises, PNG and SVG.
+        plots = os.path.join(self.dir, "plots")
+        done = subprocess.run([sys.executable, os.path.join(PROJECT, "tools", "sweep_plot.py"), out, "--out", plots],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        for name in ("vs_geometry.channels", "vs_geometry.ways", "busy_vs_geometry.channels",
+                     "heatmap_throughput_mb_per_s", "heatmap_bottleneck", "latency_cdf"):
+            with open(os.path.join(plots, name + ".png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", name)
+            with open(os.path.join(plots, name + ".svg")) as f:
+                self.assertIn("<svg", f.read(2000), name)
+        # tools/compare.py on the 1 x 1 and 2 x 2 points: the ratio is the reports' and the
+        # geometry is listed among the differences.
+        a, b = report_of(out, rows[0]), report_of(out, rows[3])
+        done = subprocess.run([sys.executable, os.path.join(PROJECT, "tools", "compare.py"),
+                               os.path.join(out, rows[0]["report"]), os.path.join(out, rows[3]["report"])],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        lines = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
+        self.assertEqual(lines["iops"][-1], f"x{b['host']['iops'] / a['host']['iops']:.3f}")
+        self.assertEqual(lines["platform.effective.geometry.channels"][1:], ["1", "2"])
+        self.assertEqual(lines["platform.effective.geometry.ways"][1:], ["1", "2"])
+        self.assertNotIn("platform.effective.geometry.page_bytes", lines)
         # Resume: every report exists, nothing runs, nothing is rewritten.
         stamps = {r["point"]: os.stat(os.path.join(out, r["report"])).st_mtime_ns for r in rows}
         code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "2")

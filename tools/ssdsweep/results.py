@@ -70,12 +70,13 @@ def resource_class(name):
     return name
 
 
-def header(swept_keys):
-    return ["point", *swept_keys, *RUN_COLUMNS, *[c for c, _ in REPORT_COLUMNS], *DERIVED_COLUMNS, "report"]
+def header(swept_keys, extra=()):
+    return ["point", *swept_keys, *RUN_COLUMNS, *[c for c, _ in REPORT_COLUMNS], *DERIVED_COLUMNS, *extra, "report"]
 
 
-def row(ident, values, outcome, report, report_path):
-    """outcome: the runner's dict (without report text); report: parsed JSON or None."""
+def row(ident, values, outcome, report, report_path, extra=None):
+    """outcome: the runner's dict (without report text); report: parsed JSON or None; extra: the
+    spec's own columns, name -> report path."""
     r = {"point": ident, **values}
     ok = outcome.get("exit") == 0 and report is not None
     r.update({"status": "ok" if ok else "failed", "exit": outcome.get("exit"),
@@ -89,12 +90,14 @@ def row(ident, values, outcome, report, report_path):
         busiest = report["utilization"]["busiest"]["resource"]
         r["bottleneck"] = busiest if bound else "host"
         r["bottleneck_class"] = resource_class(busiest) if bound else "host"
+        for column, path in (extra or {}).items():
+            r[column] = lookup(report, path)
         r["report"] = report_path
     return r
 
 
-def write(path, swept_keys, rows):
-    columns = header(swept_keys)
+def write(path, swept_keys, rows, extra=()):
+    columns = header(swept_keys, extra)
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
         w.writeheader()

@@ -54,7 +54,9 @@ class Point:
         for key, value in self.values.items():
             text = os.path.basename(value) if isinstance(value, str) and os.sep in value else str(value)
             parts.append(f"{key.split('.')[-1]}={text}")
-        slug = re.sub(r"[^A-Za-z0-9=.,_+-]", "_", ",".join(parts))[:80]
+        slug = re.sub(r"[^A-Za-z0-9=.,_+-]", "_", ",".join(parts))
+        if len(slug) > 80:  # whole values only: a cut value would read as another one
+            slug = slug[:slug.rfind(",", 0, 80)] + ",..."
         return f"{slug}-{digest}" if slug else digest
 
     def arguments(self):
@@ -94,7 +96,7 @@ class Spec:
         if not isinstance(doc, dict):
             raise SpecError(f"{path}: a spec is a mapping (platform, ftl, workload, grid, ...)")
         allowed = {"platform", "ftl", "workload", "set", "grid", "zip", "seeds", "repetitions", "preserve_capacity",
-                   "timeout_s", "description"}
+                   "timeout_s", "description", "columns", "workloads"}
         for key in doc:
             if key not in allowed:
                 raise SpecError(f"{path}: unknown key '{key}' (expected one of {', '.join(sorted(allowed))})")
@@ -105,9 +107,17 @@ class Spec:
         if "platform" not in doc:
             raise SpecError(f"{path}: 'platform' is missing (the base platform file)")
         self.workload = self._mapping("workload")
+        self.workloads = self._mapping("workloads")  # name -> options: one axis, column workload_name
+        for name, options in self.workloads.items():
+            if not isinstance(options, dict):
+                raise SpecError(f"{path}: workloads.{name} must be a mapping of `ssdsim run` options")
         self.fixed_sets = self._mapping("set")
         self.axes = self._axes()
         self.preserve_capacity = bool(doc.get("preserve_capacity", False))
+        self.columns = self._mapping("columns")  # extra results columns: name -> report path (a/b/c)
+        for name, where in self.columns.items():
+            if not isinstance(where, str) or not where:
+                raise SpecError(f"{self.path}: columns.{name} must be a path into the report, e.g. ftl_metrics/erases")
 
     def _mapping(self, key):
         value = self.doc.get(key) or {}
@@ -152,6 +162,8 @@ class Spec:
                 if key in seen:
                     raise SpecError(f"{self.path}: '{key}' is swept twice")
                 seen.add(key)
+        if self.workloads:
+            axes.append([{"workload_name": name} for name in self.workloads])
         seeds = self.doc.get("seeds")
         repetitions = self.doc.get("repetitions")
         if seeds is not None and repetitions is not None:
@@ -187,8 +199,10 @@ class Spec:
         options = {}
         for key, value in self.workload.items():
             options[self._option(key, "workload")] = value
+        for key, value in self.workloads.get(values.get("workload_name"), {}).items():
+            options[self._option(key, f"workloads.{values['workload_name']}")] = value
         for key, value in values.items():
-            if key in ("platform", "ftl", "ftl.name"):
+            if key in ("platform", "ftl", "ftl.name", "workload_name"):
                 continue
             option = key[2:] if key.startswith("--") else key
             if option in self.known_options:
