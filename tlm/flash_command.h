@@ -18,6 +18,11 @@ namespace ssd::tlmx {
 // ReadOob: a read that transfers only the page's spare area (OOB) out of the die.
 enum class FlashOpcode : std::uint8_t { Read, ReadOob, Program, Erase };
 
+// Whose work a command is, for the waveform (ssd.channelN.dieM.origin): a host request's, garbage
+// collection's or a merge's, or the mapping table's (demand-loaded translation pages). The
+// hardware treats them alike; only `background` changes how a die queue orders them.
+enum class CommandOrigin : std::uint8_t { Host = 1, Gc = 2, Mapping = 3 };
+
 inline bool is_read(FlashOpcode op) { return op == FlashOpcode::Read || op == FlashOpcode::ReadOob; }
 inline const char* to_string(FlashOpcode op) {
   return op == FlashOpcode::Read      ? "read"
@@ -37,6 +42,7 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // it arrives, at most this long (the firmware's hint; nand.multiplane_wait_us applies to all)
   sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
   bool background = false;  // the firmware's own work (GC): channel.scheduler = host_first lets host work pass it
+  CommandOrigin origin = CommandOrigin::Host;
   LatencyTrail trail;             // the controller adds its stages (queue, channel, array, DMA)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }

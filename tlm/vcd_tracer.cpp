@@ -32,6 +32,13 @@ VcdTracer::VcdTracer(const std::string& path, std::uint64_t window_start_ticks, 
 
 VcdTracer::~VcdTracer() { close(); }
 
+std::vector<VcdTracer::SignalInfo> VcdTracer::kept_signals() const {
+  std::vector<SignalInfo> kept;
+  for (const Signal& s : signals_)
+    if (s.kept) kept.push_back({s.scope, s.name, s.width});
+  return kept;
+}
+
 int VcdTracer::add(const std::string& scope, const std::string& name, unsigned width, std::uint64_t initial) {
   if (header_written_) throw std::logic_error("VCD signal '" + name + "' added after tracing started");
   const std::size_t dot = scope.find('.');

@@ -39,6 +39,13 @@ class VcdTracer {
   void close();
   const std::string& path() const { return path_; }
 
+  // The signals written to the file (those the groups keep), in the order they were added.
+  struct SignalInfo {
+    std::string scope, name;
+    unsigned width;
+  };
+  std::vector<SignalInfo> kept_signals() const;
+
  private:
   struct Signal {
     std::string scope, name, code;

@@ -3,21 +3,21 @@
 # save file and a Tcl script (zoom to fit, then signal readiness), and a grab of the screen
 # (ImageMagick's import). Debian packages: gtkwave, xvfb, xauth, imagemagick.
 #
-# Usage: tools/render_waves.sh WAVE.vcd|WAVE.fst OUT.png [SAVE.gtkw]   (default: waves/ssd.gtkw)
+# Usage: tools/render_waves.sh WAVE.vcd|WAVE.fst OUT.png [SAVE.gtkw]   (default: the view ssdsim
+# wrote beside the waveform, WAVE.gtkw)
 set -euo pipefail
 if (($# < 2)); then
   echo "usage: $0 WAVE.vcd|WAVE.fst OUT.png [SAVE.gtkw]" >&2
   exit 2
 fi
-here="$(cd "$(dirname "$0")/.." && pwd)"
 wave="$(realpath "$1")"
 out="$(realpath -m "$2")"
-save="$(realpath "${3:-$here/waves/ssd.gtkw}")"
+save="$(realpath -m "${3:-${1%.*}.gtkw}")"
 for tool in gtkwave xvfb-run import; do
   command -v "$tool" >/dev/null || { echo "render_waves: '$tool' is missing (tools/install-deps.sh installs it)" >&2; exit 2; }
 done
 [[ -f "$wave" ]] || { echo "render_waves: cannot read waveform '$1'" >&2; exit 2; }
-[[ -f "$save" ]] || { echo "render_waves: cannot read save file '${3:-waves/ssd.gtkw}'" >&2; exit 2; }
+[[ -f "$save" ]] || { echo "render_waves: cannot read save file '${3:-${1%.*}.gtkw}'" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cat > "$work/ready.tcl" <<TCL

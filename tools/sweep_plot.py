@@ -2,6 +2,7 @@
 """Plots of a sweep made by tools/sweep.py (DIR/results.csv and the points' reports).
 
 Usage: tools/sweep_plot.py DIR [--out PLOTS] [--format png,svg] [--cdf POINT ...] [--metric COLUMN]
+                            [--split COLUMN]
 
 Draws, for every swept parameter P (the others form one line each):
   vs_P.FMT             throughput (MB/s) and p99 latency (log scale) versus P; a results column
@@ -15,6 +16,7 @@ other parameters:
 and latency_cdf.FMT: latency CDFs of chosen points overlaid on a log latency axis (--cdf takes
 point names from results.csv, or COLUMN=VALUE filters such as geometry.channels=4; default: the
 fastest, the median and the slowest point of each line group, at most 8).
+--split COLUMN draws each value of a swept column (e.g. workload_name) in a folder of its own.
 Failed points are left out of the plots and listed. Needs python3-matplotlib (Debian).
 """
 import argparse
@@ -263,6 +265,7 @@ def main():
     p.add_argument("--cdf", nargs="*", default=[], help="points whose latency CDFs to overlay (names or COLUMN=VALUE)")
     p.add_argument("--metric", default="throughput_mb_per_s", help="throughput column (default throughput_mb_per_s; "
                    "iops, read_iops, ...)")
+    p.add_argument("--split", help="a swept column: one folder of plots per value")
     args = p.parse_args()
     formats = [f for f in args.format.split(",") if f]
     if not formats or any(f not in ("png", "svg") for f in formats):
@@ -275,13 +278,19 @@ def main():
     if args.metric not in rows[0]:
         sys.exit(f"sweep_plot: --metric {args.metric}: no such column in results.csv")
     out = args.out or os.path.join(args.folder, "plots")
-    os.makedirs(out, exist_ok=True)
-    for key in swept:
-        if len({r[key] for r in rows}) > 1:
-            versus(rows, swept, key, out, formats, args.metric)
-            busy_versus(rows, swept, key, out, formats)
-    heatmaps(rows, swept, out, formats, args.metric)
-    latency_cdfs(args.folder, rows, swept, out, formats, args.cdf, args.metric)
+    if args.split and args.split not in swept:
+        sys.exit(f"sweep_plot: --split {args.split}: not a swept column ({', '.join(swept)})")
+    parts = groups_by(rows, [args.split]) if args.split else {(): rows}
+    for value, part in parts.items():
+        folder = os.path.join(out, *[str(v) for v in value])
+        keys = [k for k in swept if k != args.split]
+        os.makedirs(folder, exist_ok=True)
+        for key in keys:
+            if len({r[key] for r in part}) > 1:
+                versus(part, keys, key, folder, formats, args.metric)
+                busy_versus(part, keys, key, folder, formats)
+        heatmaps(part, keys, folder, formats, args.metric)
+        latency_cdfs(args.folder, part, keys, folder, formats, args.cdf, args.metric)
     for r in failed:
         print(f"left out (failed): {r['point']}: {r['error'].splitlines()[-1] if r['error'] else 'no report'}",
               file=sys.stderr)

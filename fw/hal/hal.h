@@ -16,6 +16,10 @@
 
 namespace ssd::fw {
 
+// Whose work an operation is (reported to the hardware for the waveform only): a host request's,
+// garbage collection's or a merge's, or the mapping table's (translation pages).
+enum class OpOrigin : std::uint8_t { Host, Gc, Mapping };
+
 enum class OpKind : std::uint8_t {
   Read,        // flash page read (data + OOB) into the controller's data buffer
   Program,     // flash page program from the data buffer, with OOB (lpn, token)
@@ -44,6 +48,7 @@ struct HalOp {
   // soon; the die may hold this one up to this long to start both as one multi-plane program.
   std::uint32_t partner_wait_ns = 0;
   bool background = false;  // the firmware's own work (GC), which host work may pass in a queue
+  OpOrigin origin = OpOrigin::Host;
   LatencyTrail trail;             // the request it is on the way of (common/latency_trail.h)
 };
 

@@ -40,6 +40,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.wait_chain = false;
   op.held = false;
   op.background = background_;
+  op.origin = origin_;
   op.epoch_slot = 0;
   op.ppn = kNoPpn;
   op.lpn = kNoLpn;
@@ -239,6 +240,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.host_cmd = op.host_cmd;
   h.partner_wait_ns = op.partner_wait_ns;
   h.background = op.background;
+  h.origin = op.origin;
   h.buffer_addr = buffer_address();
   h.trail = op.trail;
   hal_.issue(h);

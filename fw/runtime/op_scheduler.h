@@ -56,16 +56,35 @@ class OpScheduler : public HalListener {
 
   // Operations built while one lives are the firmware's own work (GC), not a host request's:
   // the hardware may let host work pass them (channel.scheduler = host_first).
+  // Their origin is GC unless a Purpose scope inside says otherwise.
   class Background {
    public:
-    explicit Background(OpScheduler& s) : s_(s), saved_(s.background_) { s.background_ = true; }
-    ~Background() { s_.background_ = saved_; }
+    explicit Background(OpScheduler& s) : s_(s), saved_(s.background_), saved_origin_(s.origin_) {
+      s.background_ = true;
+      if (s.origin_ == OpOrigin::Host) s.origin_ = OpOrigin::Gc;
+    }
+    ~Background() { s_.background_ = saved_, s_.origin_ = saved_origin_; }
     Background(const Background&) = delete;
     Background& operator=(const Background&) = delete;
 
    private:
     OpScheduler& s_;
     bool saved_;
+    OpOrigin saved_origin_;
+  };
+
+  // Operations built while one lives are marked as `origin`'s work in the waveform (a hybrid's
+  // merges as GC, translation pages as mapping), without changing how the hardware orders them.
+  class Purpose {
+   public:
+    Purpose(OpScheduler& s, OpOrigin origin) : s_(s), saved_(s.origin_) { s.origin_ = origin; }
+    ~Purpose() { s_.origin_ = saved_; }
+    Purpose(const Purpose&) = delete;
+    Purpose& operator=(const Purpose&) = delete;
+
+   private:
+    OpScheduler& s_;
+    OpOrigin saved_;
   };
 
   // Whose latency the operations submitted meanwhile count towards (common/latency_trail.h): a
@@ -102,6 +121,7 @@ class OpScheduler : public HalListener {
     bool wait_chain = false;  // waits for the previous program of its block to be issued
     bool held = false;        // its dependencies are done, but a block-order rule holds it
     bool background = false;  // built under a Background scope
+    OpOrigin origin = OpOrigin::Host;
     Ppn ppn = kNoPpn;
     Lpn lpn = kNoLpn;
     Token token = 0;
@@ -146,6 +166,7 @@ class OpScheduler : public HalListener {
   std::vector<std::uint32_t> ready_;
   bool draining_ = false;
   bool background_ = false;  // see Background
+  OpOrigin origin_ = OpOrigin::Host;  // see Purpose
   std::uint64_t host_programs_ = 0;
   std::uint64_t live_ = 0;
   std::uint64_t buffer_slot_ = 0;

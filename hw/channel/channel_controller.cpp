@@ -3,6 +3,7 @@
 #include "tlm/bus_access.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace ssd::hw {
@@ -11,11 +12,12 @@ using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
-// VCD codes of a die's state (waves/die_state.filter names them in GTKWave).
+// VCD codes of a die's state; kDieStateNames (flash_die.h) names them in the waveform view.
 enum StateCode : std::uint64_t {
   kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7,
   kStaged = 8, kWaitCache = 9, kSuspending = 10  // only with the cache commands or suspend (4-bit signals)
 };
+static_assert(std::size(kDieStateNames) == kSuspending + 1, "a name for every die state code");
 std::uint64_t array_code(tlmx::FlashOpcode op) {
   return tlmx::is_read(op) ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
 }
@@ -60,7 +62,8 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
     if (vcd_) {
       const std::string scope = ch + ".die" + std::to_string(d);
       die->vcd_state = vcd_->add(scope, "state", cache || suspend ? 4 : 3);
-      die->vcd_queue = vcd_->add(scope, "queue", 8);
+      die->vcd_origin = vcd_->add(scope, "origin", 2);  // whose work the array runs (tlmx::CommandOrigin)
+      die->vcd_queue = vcd_->add(scope, "queue", 32);
       if (cache) die->vcd_cache = vcd_->add(scope, "cache_state", 4);
     }
     sensitive << die->event;
@@ -98,7 +101,11 @@ std::uint32_t ChannelController::data_bytes(tlmx::FlashOpcode op) const {
 }
 
 void ChannelController::trace_state(Die& die, const Track& t, std::uint64_t code, sc_time at) {
-  if (vcd_) vcd_->change_at(&t == &die.cache ? die.vcd_cache : die.vcd_state, code, ticks(at));
+  if (!vcd_) return;
+  const bool array = &t == &die.array;
+  vcd_->change_at(array ? die.vcd_state : die.vcd_cache, code, ticks(at));
+  // The array track's command tells host, GC and mapping work apart (0 while idle).
+  if (array) vcd_->change_at(die.vcd_origin, code == kIdle || t.group.empty() ? 0 : std::uint64_t(t.origin()), ticks(at));
 }
 
 bool ChannelController::anyone_waits_for_bus() const {
@@ -108,7 +115,7 @@ bool ChannelController::anyone_waits_for_bus() const {
 }
 
 void ChannelController::trace_queue(Die& die) {
-  if (vcd_) vcd_->change(die.vcd_queue, std::min<std::size_t>(die.queue.size(), 255));
+  if (vcd_) vcd_->change(die.vcd_queue, die.queue.size());
 }
 
 void ChannelController::step() {

@@ -60,6 +60,12 @@ class BusyUnion {
   sc_core::sc_time mark_ = sc_core::SC_ZERO_TIME;
 };
 
+// The waveform's names for a die's `state` and `cache_state` codes (channel_controller.cpp) and
+// for its `origin` (tlmx::CommandOrigin; 0 while the array is idle).
+inline constexpr const char* kDieStateNames[] = {"idle",   "dma",    "cmd/data-in", "tR",         "tPROG",     "tBERS",
+                                                 "data-out", "wait-bus", "staged",    "wait-cache", "suspending"};
+inline constexpr const char* kDieOriginNames[] = {"-", "host", "gc", "mapping"};
+
 struct DieTrack {
   std::vector<QueuedCommand> group;  // the operation (or multi-plane group) on this track
   DiePhase phase = DiePhase::Idle;
@@ -70,6 +76,7 @@ struct DieTrack {
   }
   bool wants_bus() const { return phase == DiePhase::WantBusCmd || phase == DiePhase::WantBusOut; }
   tlmx::FlashOpcode opcode() const { return group[0].cmd->opcode; }
+  tlmx::CommandOrigin origin() const { return group[0].cmd->origin; }
 };
 
 struct FlashDie {
@@ -86,7 +93,7 @@ struct FlashDie {
   tlm::tlm_generic_payload dma_trans;
   std::uint64_t *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr,
                 *suspends = nullptr, *cache_ops = nullptr;
-  int vcd_state = -1, vcd_queue = -1, vcd_cache = -1;
+  int vcd_state = -1, vcd_queue = -1, vcd_cache = -1, vcd_origin = -1;
 };
 
 }  // namespace ssd::hw

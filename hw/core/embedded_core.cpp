@@ -26,7 +26,7 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
       access_ticks_(stats_of(*this, metrics).duration("table_access")),
       vcd_(vcd) {
   stats_of(*this, metrics).report_as("cores");
-  if (vcd_) vcd_jobs_ = vcd_->add(this->name(), "jobs_waiting", 16);
+  if (vcd_) vcd_jobs_ = vcd_->add(this->name(), "jobs_waiting", 32);
   for (unsigned k = 0; k < cfg_.count; ++k) {
     MetricSet& m = stats_of(*this, "core" + std::to_string(k), metrics);
     m.report_as("per_core", k);

@@ -41,7 +41,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
   fetch_trans_.set_extension(fetched_);
   for (std::uint32_t s = config.queue_depth; s-- > 0;) free_slots_.push_back(s);
   stats_of(*this, metrics).report_as("host_interface");
-  if (vcd_) vcd_outstanding_ = vcd_->add(this->name(), "outstanding", 16);
+  if (vcd_) vcd_outstanding_ = vcd_->add(this->name(), "outstanding", 32);
   SC_METHOD(accept);
   sensitive << doorbells_.get_event();
   dont_initialize();

@@ -149,9 +149,10 @@ PlatformConfig load_platform(const std::string& path, const std::vector<std::str
 
 namespace {
 
-// The YAML tree with the --set overrides applied; `keys` gets each override's declared key.
+// The YAML tree with the --set overrides applied; `keys` gets each override's declared key and
+// the value as given.
 YAML::Node parse_platform_yaml(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
-                               std::vector<std::string>& keys) {
+                               std::vector<std::pair<std::string, std::string>>& keys) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -160,7 +161,7 @@ YAML::Node parse_platform_yaml(const std::string& text, const std::string& path,
   }
   if (root.IsNull()) root.reset(YAML::Node(YAML::NodeType::Map));
   if (!root.IsMap()) throw ConfigError(path + ": a platform file is a map of sections");
-  for (const auto& o : overrides) keys.push_back(apply_override(root, path, o));
+  for (const auto& o : overrides) keys.emplace_back(apply_override(root, path, o), o.substr(o.find('=') + 1));
   return root;
 }
 
@@ -229,17 +230,21 @@ void check_ftl_parameters(const std::map<std::string, std::string>& params, cons
 }
 
 // The overrides as applied, by declared key, with their effective values (the last of a key
-// given twice); the platform's name gains them unless one sets the name itself, so the runs of
-// a sweep over one file are told apart ("tiny [geometry.channels=2, geometry.ways=4]"). The FTL
-// is named in the report on its own and is left out.
-void record_overrides(const std::vector<std::string>& keys, PlatformConfig& c) {
+// given twice; as given for a key the running FTL does not read, such as ftl.dftl.cmt_bytes
+// under another FTL); the platform's name gains them unless one sets the name itself, so the
+// runs of a sweep over one file are told apart ("tiny [geometry.channels=2, geometry.ways=4]").
+// The FTL is named in the report on its own and is left out.
+void record_overrides(const std::vector<std::pair<std::string, std::string>>& keys, PlatformConfig& c) {
   std::vector<std::string> order;
-  for (const std::string& k : keys)
+  std::map<std::string, std::string> given;
+  for (const auto& [k, v] : keys) {
     if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+    given[k] = v;
+  }
   std::string suffix;
   bool named = false;
   for (const std::string& k : order) {
-    const nlohmann::json& v = c.effective.contains(k) ? c.effective[k] : nlohmann::json(nullptr);
+    const nlohmann::json v = c.effective.contains(k) ? c.effective[k] : nlohmann::json(given[k]);
     c.overrides[k] = v;
     named |= k == "name";
     if (k == "name" || k == "ftl.name") continue;
@@ -252,7 +257,7 @@ void record_overrides(const std::vector<std::string>& keys, PlatformConfig& c) {
 
 PlatformConfig load_platform_text(const std::string& text, const std::string& path,
                                   const std::vector<std::string>& overrides) {
-  std::vector<std::string> override_keys;
+  std::vector<std::pair<std::string, std::string>> override_keys;
   const YAML::Node root = parse_platform_yaml(text, path, overrides, override_keys);
   Reader r(root, path);
   PlatformConfig c;

@@ -169,6 +169,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   collect_facts(o, bench, drive_idle, facts);
 
   RunOutcome out;
+  if (vcd) out.waveform_signals = vcd->kept_signals();
   out.report = build_report(o.platform, bench.metrics(), facts);
   check_report_invariants(out.report, {scan.requests, scan.bytes});
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped");

@@ -13,6 +13,7 @@
 #include "stimuli/synthetic_workload.h"
 #include "stimuli/text_trace.h"
 #include "stimuli/trace_selection.h"
+#include "tlm/vcd_tracer.h"
 
 namespace ssd::platform {
 
@@ -41,6 +42,7 @@ struct RunOptions {
 struct RunOutcome {
   nlohmann::json report;
   bool integrity_ok = true;
+  std::vector<tlmx::VcdTracer::SignalInfo> waveform_signals;  // what the waveform holds (for its view)
 };
 
 class RunError : public std::runtime_error {

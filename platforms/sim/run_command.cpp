@@ -11,6 +11,8 @@
 #include "platforms/report/report.h"
 #include "platforms/sim/data_files.h"
 #include "platforms/sim/output_files.h"
+#include "platforms/sim/waveform_view.h"
+#include "tlm/time_base.h"
 
 namespace ssd::platform {
 
@@ -162,7 +164,10 @@ void resolve_outputs(RunCommand& c) {
   RunOptions& run = c.run;
   if (c.no_vcd) run.vcd_path.clear();
   check_writable(c.report_path, "report");
-  if (!run.vcd_path.empty()) check_writable(run.vcd_path, "waveform");
+  if (!run.vcd_path.empty()) {
+    check_writable(run.vcd_path, "waveform");
+    check_writable(view_path_for(run.vcd_path), "waveform view");
+  }
   // A waveform path ending in .fst: trace to a VCD beside it, convert with vcd2fst afterwards.
   if (ends_with(run.vcd_path, ".fst")) {
     c.fst_path = run.vcd_path;
@@ -218,6 +223,12 @@ void write_run_outputs(RunCommand& c, const RunOutcome& out) {
     convert_to_fst(run.vcd_path, c.fst_path);
     run.vcd_path = c.fst_path;
   }
+  std::string view;
+  if (!run.vcd_path.empty()) {
+    view = view_path_for(run.vcd_path);
+    write_waveform_view({run.vcd_path, view, tlmx::seconds_to_time(run.vcd_start_us * 1e-6, "--vcd-start-us").value(),
+                         out.waveform_signals});
+  }
   if (!c.csv_path.empty()) {
     std::ofstream f(c.csv_path, std::ios::app);
     if (!f) throw ConfigError("cannot write CSV file '" + c.csv_path + "'");
@@ -225,7 +236,8 @@ void write_run_outputs(RunCommand& c, const RunOutcome& out) {
   }
   if (!c.quiet) {
     std::cout << summary_text(out.report);
-    std::cout << "  report: " << c.report_path << (run.vcd_path.empty() ? "" : ", waveform: " + run.vcd_path) << '\n';
+    std::cout << "  report: " << c.report_path
+              << (run.vcd_path.empty() ? "" : ", waveform: " + run.vcd_path + " (gtkwave " + view + ")") << '\n';
   }
 }
 

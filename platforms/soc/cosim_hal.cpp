@@ -104,6 +104,9 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.tag = op.tag;
   c.partner_wait = sc_core::sc_time(double(op.partner_wait_ns), sc_core::SC_NS);
   c.background = op.background;
+  c.origin = op.origin == fw::OpOrigin::Gc        ? tlmx::CommandOrigin::Gc
+             : op.origin == fw::OpOrigin::Mapping ? tlmx::CommandOrigin::Mapping
+                                                  : tlmx::CommandOrigin::Host;
   c.trail = op.trail;
   s.trans.set_command(fw::is_flash_read(op.kind) ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   s.trans.set_address(op.ppn);

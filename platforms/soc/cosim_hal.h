@@ -68,7 +68,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   // Traces the firmware's GC activity as ssd.firmware.gc_running, and the FTL's declared states.
   void trace_to(tlmx::VcdTracer* vcd) {
     vcd_ = vcd;
-    if (vcd_) vcd_gc_ = vcd_->add("ssd.firmware", "gc_running", 8);
+    if (vcd_) vcd_gc_ = vcd_->add("ssd.firmware", "gc_running", 16);
   }
 
   const std::vector<fw::TableRegion>& tables() const { return placer_.tables(); }

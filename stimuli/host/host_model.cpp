@@ -40,7 +40,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
     slots_.push_back(std::move(s));
     free_.push_back(cfg_.queue_depth - 1 - i);
   }
-  if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host", "outstanding", 16);
+  if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host", "outstanding", 32);
   SC_THREAD(issue);
 }
 

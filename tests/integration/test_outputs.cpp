@@ -81,6 +81,12 @@ TEST_CASE("outputs: --set names the platform after its overrides, unless it sets
   const json plain = successful_run(
       {"-p", tiny_platform(), "--synthetic", "random", "--count", "200", "--precondition", "none"}, dir, "plain.json");
   CHECK(plain["platform"]["name"] == "tiny");
+  // A key only another FTL reads (a per-FTL subsection) keeps the value as given.
+  const json other = successful_run({"-p", tiny_platform(), "--set", "ftl.dftl.cmt_bytes=65536", "--synthetic", "random",
+                                     "--count", "200", "--precondition", "none"},
+                                    dir, "other.json");
+  CHECK(other["platform"]["name"] == "tiny [ftl.dftl.cmt_bytes=65536]");
+  CHECK(other["platform"]["overrides"] == json{{"ftl.dftl.cmt_bytes", "65536"}});
   CHECK(plain["platform"]["overrides"] == json::object());
 }
 

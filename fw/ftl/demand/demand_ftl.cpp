@@ -100,6 +100,7 @@ OpRef DemandFtl::load(Lpn lpn) {
     }
   }
   auto lpns = std::make_shared<std::vector<Lpn>>(1, lpn);
+  OpScheduler::Purpose mapping(ctx_.ops, OpOrigin::Mapping);
   OpRef read = ctx_.ops.read(space_.to_ppn(at));
   ctx_.ops.on_complete(read, [this, vpn, at, lpns](const HalResult& page) { loaded(vpn, at, *lpns, page); });
   ++*translation_reads_[kHostPath];
@@ -230,6 +231,7 @@ void DemandFtl::pace_write_backs() {
 }
 
 void DemandFtl::write_back(std::uint32_t vpn, Path path) {
+  OpScheduler::Purpose mapping(ctx_.ops, OpOrigin::Mapping);
   const Lpn first = directory_.first_lpn(vpn);
   const Lpn count = std::min<Lpn>(directory_.entries_per_page(), params_.logical_pages - first);
   cache_.clean_range(first, count, [this](Lpn lpn, Spn spn) {

@@ -146,6 +146,7 @@ void HybridFtl::copy_to_log(Spn from, std::uint32_t to) {
   const Lpn lpn = page_lpn_[from];
   if (full(to) || lpn == kNoLpn || current(lpn) != from)
     throw std::logic_error("hybrid FTL: bad second-chance copy of segment page " + std::to_string(from));
+  OpScheduler::Purpose merge_work(ctx_.ops, OpOrigin::Gc);  // merges show as GC on the waveform's dies
   const Spn spn = space_.first_spn(to) + write_pointer_[to]++;
   auto buffer = std::make_shared<Token>(0);
   OpRef r = ctx_.ops.read(space_.to_ppn(from), buffer.get());
@@ -241,6 +242,7 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
 }
 
 void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from) {
+  OpScheduler::Purpose merge_work(ctx_.ops, OpOrigin::Gc);
   const Lpn base = Lpn(lbn) * space_.segment_pages();
   auto kept = [this](Lpn lpn) { return log_copy_[lpn] != kNoSpn && keeps_log_copy(log_copy_[lpn]); };
   std::uint32_t last = kNone;  // last offset with a copy to merge
@@ -344,6 +346,7 @@ void HybridFtl::retire_data_block(std::uint32_t block) {
     throw std::logic_error("hybrid FTL: data block " + std::to_string(block) + " retired with valid pages");
   space_.begin_reclaim(block);
   ++pending_erases_;
+  OpScheduler::Purpose merge_work(ctx_.ops, OpOrigin::Gc);
   counts_.erases += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
     block_erased(block);
     if (merging_)
@@ -354,6 +357,7 @@ void HybridFtl::retire_data_block(std::uint32_t block) {
 }
 
 void HybridFtl::erase_log_block(std::uint32_t block) {
+  OpScheduler::Purpose merge_work(ctx_.ops, OpOrigin::Gc);
   space_.begin_reclaim(block);
   ++pending_erases_;
   counts_.erases += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {

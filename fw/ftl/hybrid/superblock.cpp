@@ -170,6 +170,7 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
   s.gc_running = true;
   ctx_.hal.note_gc(++gc_in_flight_);
   ++gc_runs_;
+  OpScheduler::Purpose gc_work(ctx_.ops, OpOrigin::Gc);  // the waveform's die origin
   space_.begin_reclaim(victim);
   auto copies = std::make_shared<std::uint64_t>(0);
   const Spn first = space_.first_spn(victim);
@@ -184,6 +185,7 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
       const Spn to = take_page(sb, true);
       if (to == kNoSpn) throw std::logic_error("superblock GC: no block for the survivors of superblock " + std::to_string(sb));
       remap(page.lpn, to);
+      OpScheduler::Purpose gc_copy(ctx_.ops, OpOrigin::Gc);
       OpRef p = ctx_.ops.program(space_.to_ppn(to), page.lpn, page.token);
       ctx_.ops.submit(p);
       ++*copies;
