@@ -76,8 +76,11 @@ def sort_key(value):
     return (0, n, "") if n is not None else (1, 0, str(value))
 
 
+CONTEXT = {"split": ""}  # the --split value being drawn, named in titles
+
+
 def label(row, keys):
-    return ", ".join(f"{k.split('.')[-1]}={row[k]}" for k in keys) or "all"
+    return ", ".join(f"{k.split('.')[-1]}={row[k]}" for k in keys) or CONTEXT["split"] or "all"
 
 
 def groups_by(rows, keys):
@@ -284,6 +287,7 @@ def main():
     for value, part in parts.items():
         folder = os.path.join(out, *[str(v) for v in value])
         keys = [k for k in swept if k != args.split]
+        CONTEXT["split"] = f"{args.split}={value[0]}" if args.split else ""
         os.makedirs(folder, exist_ok=True)
         for key in keys:
             if len({r[key] for r in part}) > 1:
