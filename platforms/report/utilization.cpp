@@ -88,7 +88,28 @@ json utilization_section(const json& hardware) {
     if (value.get<double>() > share) busiest = name, share = value.get<double>();
   u["busiest"] = {{"resource", busiest}, {"busy_fraction", std::max(share, 0.0)}};
   u["bound"] = share >= kBoundBusyShare;
+  std::map<std::string, std::pair<double, std::string>> busiest_of_kind;
+  for (const auto& [name, value] : resources.items()) {
+    auto& [s, who] = busiest_of_kind[resource_kind(name)];
+    if (value.get<double>() > s) s = value.get<double>(), who = name;
+  }
+  std::vector<std::pair<double, std::string>> limiting;
+  for (const auto& [kind, best] : busiest_of_kind)
+    if (best.first >= kCoLimitBusyShare) limiting.push_back(best);
+  std::sort(limiting.rbegin(), limiting.rend());
+  u["limited_by"] = json::array();
+  if (limiting.size() >= 2 && share < kSaturatedBusyShare)
+    for (const auto& [s, who] : limiting) u["limited_by"].push_back(who);
   return u;
+}
+
+std::string resource_kind(const std::string& name) {
+  static const std::regex die(R"(channel \d+ die \d+)"), channel(R"(channel \d+)"), core(R"(cores|core \d+)");
+  if (std::regex_match(name, die)) return "dies";
+  if (std::regex_match(name, channel)) return "channels";
+  if (std::regex_match(name, core)) return "cores";
+  if (name.rfind("host link", 0) == 0) return "host link";
+  return name;
 }
 
 static_assert(BusyTime::kInitialIntervalTicks * tlmx::kTickPicoseconds == 1e9, "BusyTime's first interval is 1 ms");
@@ -119,14 +140,13 @@ BusyShares busy_shares(const MetricsRegistry& metrics, std::uint64_t end_ticks) 
     return busy;
   };
   // Dies and channels are summarized by their mean and their busiest, the rest shown one by one.
-  const std::regex die(R"(channel \d+ die \d+)"), channel(R"(channel \d+)");
   std::map<std::string, std::vector<std::vector<double>>> groups;
   BusyShares out{length, points, {}};
   auto& out_series = out.series;
   for (const auto& [name, index] : names.items()) {
     std::vector<double> s = shares(*series.at(index.get<std::size_t>()));
-    if (std::regex_match(name, die)) groups["dies"].push_back(std::move(s));
-    else if (std::regex_match(name, channel)) groups["channels"].push_back(std::move(s));
+    const std::string kind = resource_kind(name);
+    if (kind == "dies" || kind == "channels") groups[kind].push_back(std::move(s));
     else out_series[name] = std::move(s);
   }
   for (const auto& [group, members] : groups) {
@@ -149,6 +169,16 @@ json utilization_over_time(const BusyShares& shares) {
 std::string bottleneck_text(const json& u) {
   const std::string busiest = u["busiest"]["resource"].get<std::string>();
   const double share = 100 * u["busiest"]["busy_fraction"].get<double>();
+  const json& limiting = u["limited_by"];
+  if (!limiting.empty()) {  // several kinds near their limit, none saturated: they hold each other back
+    std::string names;
+    for (std::size_t i = 0; i < limiting.size(); ++i) {
+      const std::string who = limiting[i].get<std::string>();
+      names += (i == 0 ? "" : i + 1 == limiting.size() ? " and " : ", ") +
+               fmt::format("{} ({:.1f}%)", who, 100 * u["resources"][who].get<double>());
+    }
+    return "limited by " + names + " together: each waits for the other, so none is saturated";
+  }
   if (u["bound"].get<bool>()) return fmt::format("bound by {} ({:.1f}% busy)", busiest, share);
   return fmt::format("not bound by the drive: its busiest resource, {}, is {:.1f}% busy (the host's queue depth or "
                      "arrival times set the pace)",

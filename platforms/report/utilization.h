@@ -19,11 +19,23 @@ namespace ssd::platform {
 // A run is bound by a resource busy at least this share of the time: the rest of the system
 // could do more, that resource could not.
 inline constexpr double kBoundBusyShare = 0.9;
+// Resources of different kinds each busy at least this share limit each other: a die holds its
+// page register until its channel moves the data, so neither reaches kBoundBusyShare although
+// the drive can do no more (the host's requests wait inside it).
+inline constexpr double kCoLimitBusyShare = 0.8;
+// A resource this busy is the bottleneck on its own, however busy the others are.
+inline constexpr double kSaturatedBusyShare = 0.95;
 
 // {"resources": {name: busy share}, "dies": {min, mean, max}, "busiest": {resource, busy_fraction},
-//  "bound": busiest >= kBoundBusyShare}. Names follow the hardware section: "channel 0",
+//  "bound": busiest >= kBoundBusyShare, "limited_by": [when no resource is saturated and two or
+//  more kinds are busy at least kCoLimitBusyShare: the busiest resource of each such kind, busiest
+//  first (kinds: dies, channels, cores, then each other resource); else empty]}. Names follow the hardware section: "channel 0",
 // "channel 0 die 3", "system bus", "dram", "host link (to device)", "core 1", ...
 nlohmann::json utilization_section(const nlohmann::json& hardware);
+
+// The kind of a resource name: "channel 0 die 3" -> "dies", "channel 2" -> "channels", "core 1"
+// and "cores" -> "cores", "host link (to host)" -> "host link", others their own name.
+std::string resource_kind(const std::string& name);
 
 // How busy each resource was in each interval of the run (kernel ticks [0, end_ticks)), by the
 // names of utilization_section, the dies and the channels as "dies (mean)", "dies (max)",

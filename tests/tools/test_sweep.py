@@ -70,7 +70,9 @@ class Sweep(unittest.TestCase):
             for k in r:
                 if k.startswith("busy_"):
                     self.assertTrue(0 <= float(r[k]) <= 1, (k, r[k]))
-            expected = report["utilization"]["busiest"]["resource"] if report["utilization"]["bound"] else "host"
+            u = report["utilization"]
+            expected = (" + ".join(u["limited_by"]) if u["limited_by"] else
+                        u["busiest"]["resource"] if u["bound"] else "host")
             self.assertEqual(r["bottleneck"], expected)
             self.assertGreater(float(r["cpu_s"]), 0)
         # tools/sweep_plot.py: the plots its help promises, PNG and SVG.

@@ -1,9 +1,10 @@
 """results.csv: one row per point, its swept values first, then the figures from its report.
 
-Busy shares are of the simulated time (report section `utilization`); the bottleneck is the
-busiest resource when the drive is bound (>= 95% busy), else "host" (the queue depth or the
-arrival times set the pace). bottleneck_class groups it: dies, channels, cores, system bus,
-dram, sram, host link, host.
+Busy shares are of the simulated time (report section `utilization`). The bottleneck: resources
+of several kinds that limit each other (utilization.limited_by: none saturated, each >= 80% busy:
+"channel 0 + channel 0 die 2"), else the busiest resource when the drive is bound (>= 90% busy), else "host"
+(the queue depth or the arrival times set the pace). bottleneck_class names their kinds: dies,
+channels, cores, system bus, dram, sram, host link, "dies+channels", host.
 """
 import csv
 import re
@@ -86,10 +87,14 @@ def row(ident, values, outcome, report, report_path, extra=None):
     if ok:
         for column, path in REPORT_COLUMNS:
             r[column] = lookup(report, path)
-        bound = bool(report["utilization"]["bound"])
-        busiest = report["utilization"]["busiest"]["resource"]
-        r["bottleneck"] = busiest if bound else "host"
-        r["bottleneck_class"] = resource_class(busiest) if bound else "host"
+        u = report["utilization"]
+        bound, busiest, limiting = bool(u["bound"]), u["busiest"]["resource"], u.get("limited_by", [])
+        if limiting:
+            r["bottleneck"] = " + ".join(limiting)
+            r["bottleneck_class"] = "+".join(resource_class(name) for name in limiting)
+        else:
+            r["bottleneck"] = busiest if bound else "host"
+            r["bottleneck_class"] = resource_class(busiest) if bound else "host"
         for column, path in (extra or {}).items():
             r[column] = lookup(report, path)
         r["report"] = report_path
