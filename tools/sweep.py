@@ -133,12 +133,20 @@ class Progress:
 def start_cluster(args):
     from distributed import Client, LocalCluster
     import cloudpickle
-    import ssdsweep
-    cloudpickle.register_pickle_by_value(ssdsweep)  # workers need not import the package
+    # Workers need not import tools/ssdsweep: the task travels by value (distributed checks the
+    # function's own module against this registry, so the module itself is registered).
+    cloudpickle.register_pickle_by_value(runner)
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if args.scheduler:
-        client = Client(args.scheduler)
-        return client, None, {"scheduler": args.scheduler, "workers": len(client.scheduler_info()["workers"])}
+        try:
+            client = Client(args.scheduler, timeout=30)
+        except OSError as e:
+            raise SpecError(f"cannot reach the Dask scheduler at {args.scheduler}: {e}")
+        workers = len(client.scheduler_info()["workers"])
+        if workers == 0:
+            print(f"sweep: no worker has joined {args.scheduler} yet; the points wait for one "
+                  "(dask-worker tcp://HOST:PORT)", file=sys.stderr)
+        return client, None, {"scheduler": args.scheduler, "workers": workers}
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
                            silence_logs=logging.ERROR)
     client = Client(cluster)
@@ -205,7 +213,11 @@ def main():
     try:
         cluster_info = {"scheduler": None, "workers": 0}
         if pending:
-            client, cluster, cluster_info = start_cluster(args)
+            try:
+                client, cluster, cluster_info = start_cluster(args)
+            except SpecError as e:
+                print(f"sweep: {e}", file=sys.stderr)
+                return 2
         write_sweep_json(out, spec, ssdsim, idents, prepared, cluster_info)
         print(f"sweep: {len(idents)} points, {len(rows) - failed_before} done before, {failed_before} cannot run, "
               f"{len(pending)} to run on {cluster_info['workers']} workers ({cluster_info['scheduler']})",

@@ -111,6 +111,24 @@ class Sweep(unittest.TestCase):
         self.assertIn("3 done before, 0 cannot run, 1 to run", log)
         self.assertEqual(len(rows_of(out)), 4)
 
+    def test_an_existing_dask_cluster_through_its_scheduler_address(self):
+        # The same spec sent to a running cluster (--scheduler): its worker process has not
+        # imported tools/ssdsweep, so this also checks that the task travels by value.
+        from distributed import LocalCluster
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+            out = os.path.join(self.dir, "out")
+            code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out,
+                              "--scheduler", cluster.scheduler_address)
+            self.assertEqual(code, 0, log)
+        with open(os.path.join(out, "sweep.json")) as f:
+            self.assertEqual(json.load(f)["cluster"], {"scheduler": cluster.scheduler_address, "workers": 1})
+        rows = rows_of(out)
+        self.assertEqual([r["status"] for r in rows], ["ok"] * 4)
+        code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), os.path.join(self.dir, "x"),
+                          "--scheduler", "tcp://127.0.0.1:1")
+        self.assertEqual(code, 2)
+        self.assertIn("cannot reach the Dask scheduler at tcp://127.0.0.1:1", log)
+
     def test_failed_points_are_recorded_with_their_error(self):
         # ways 99 is refused by the platform check; qd 64 exceeds tiny's host.queue_depth (32)
         # at run time; the other points run. The sweep exits 1.
