@@ -87,6 +87,16 @@ json utilization_section(const json& hardware) {
   for (const auto& [name, value] : resources.items())
     if (value.get<double>() > share) busiest = name, share = value.get<double>();
   u["busiest"] = {{"resource", busiest}, {"busy_fraction", std::max(share, 0.0)}};
+  // A core's busy time includes waiting for its tables over the system bus in SRAM or DRAM: when
+  // that is most of it, the data path sharing them is the cause, not the core's speed.
+  if (resource_kind(busiest) == "cores" && hardware.contains("cores")) {
+    double compute = 0, wait = 0;
+    const json& cores = hardware["cores"]["per_core"];
+    for (std::size_t i = 0; i < cores.size(); ++i)
+      if (busiest == "cores" || busiest == "core " + std::to_string(i))
+        compute += cores[i].value("compute_us", 0.0), wait += cores[i].value("memory_wait_us", 0.0);
+    u["busiest"]["memory_wait_share"] = compute + wait > 0 ? wait / (compute + wait) : 0.0;
+  }
   u["bound"] = share >= kBoundBusyShare;
   std::map<std::string, std::pair<double, std::string>> busiest_of_kind;
   for (const auto& [name, value] : resources.items()) {
@@ -179,6 +189,11 @@ std::string bottleneck_text(const json& u) {
     }
     return "limited by " + names + " together: each waits for the other, so none is saturated";
   }
+  if (u["bound"].get<bool>() && u["busiest"].contains("memory_wait_share") &&
+      u["busiest"]["memory_wait_share"].get<double>() >= 0.5)
+    return fmt::format("bound by {} ({:.1f}% busy, {:.0f}% of it waiting for memory: the system bus and memory its "
+                       "tables sit behind are contended, a faster core would not help)",
+                       busiest, share, 100 * u["busiest"]["memory_wait_share"].get<double>());
   if (u["bound"].get<bool>()) return fmt::format("bound by {} ({:.1f}% busy)", busiest, share);
   return fmt::format("not bound by the drive: its busiest resource, {}, is {:.1f}% busy (the host's queue depth or "
                      "arrival times set the pace)",
