@@ -52,6 +52,7 @@ traces at the spec's paths, so every machine needs the same build and traces at 
 and reports come back to the client, so only the client writes DIR.
 """
 import argparse
+import concurrent.futures
 import json
 import logging
 import os
@@ -82,17 +83,22 @@ def validate(ssdsim, point):
     return effective_parameters(done.stdout), ""
 
 
-def prepare(spec, ssdsim):
-    """The points with their platform checked; capacity-preserving blocks per plane set. Returns
-    [(point, error)], error non-empty for a point that cannot run."""
-    prepared = []
+def prepare(spec, ssdsim, check):
+    """The points, capacity-preserving blocks per plane set. With `check` (or preserve_capacity,
+    which needs each point's geometry) every point's platform is validated first, in parallel;
+    otherwise a bad value fails its run, recorded the same way. Returns [(point, error)], error
+    non-empty for a point that cannot run."""
+    points = list(spec.points())
+    if not (check or spec.preserve_capacity):
+        return [(point, "") for point in points]
     base = None
     if spec.preserve_capacity:
         base_point = Point({}, spec.resolve(spec.doc["platform"], "platform"), list(spec.fixed_sets.items()), None, [])
         base, error = validate(ssdsim, base_point)
         if base is None:
             raise SpecError(f"{spec.path}: the base platform does not validate: {error}")
-    for point in spec.points():
+
+    def checked(point):
         params, error = validate(ssdsim, point)
         if params is not None and base is not None:
             try:
@@ -102,8 +108,10 @@ def prepare(spec, ssdsim):
                 params, error = validate(ssdsim, point)
             except ValueError as e:
                 error = f"preserve_capacity: {e}"
-        prepared.append((point, error))
-    return prepared
+        return point, error
+
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # each check is a process
+        return list(pool.map(checked, points))
 
 
 class Progress:
@@ -139,7 +147,7 @@ def start_cluster(args):
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if args.scheduler:
         try:
-            client = Client(args.scheduler, timeout=30)
+            client = Client(args.scheduler, timeout=args.connect_timeout)
         except OSError as e:
             raise SpecError(f"cannot reach the Dask scheduler at {args.scheduler}: {e}")
         workers = len(client.scheduler_info()["workers"])
@@ -160,9 +168,11 @@ def main():
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                    help="LocalCluster worker processes (default: the machine's cores)")
     p.add_argument("--scheduler", help="address of an existing Dask scheduler (tcp://HOST:PORT) instead")
+    p.add_argument("--connect-timeout", type=float, default=20, help="seconds to wait for --scheduler (default 20)")
     p.add_argument("--ssdsim", default=default_ssdsim(), help="ssdsim executable (default: $SSDSIM or this "
                    "project's build/platforms/ssdsim)")
-    p.add_argument("--dry-run", action="store_true", help="list the points and their command lines, run nothing")
+    p.add_argument("--dry-run", action="store_true", help="list the points and their command lines, check each "
+                   "point's platform (ssdsim validate), run nothing")
     p.add_argument("--progress", choices=["auto", "always", "never"], default="auto",
                    help="progress bar on stderr (auto: when stderr is a terminal)")
     args = p.parse_args()
@@ -175,7 +185,7 @@ def main():
     try:
         help_text = subprocess.run([ssdsim, "run", "--help"], capture_output=True, text=True, check=True).stdout
         spec = Spec(args.spec, run_options(help_text))
-        prepared = prepare(spec, ssdsim)
+        prepared = prepare(spec, ssdsim, check=args.dry_run)
     except SpecError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2

@@ -125,7 +125,7 @@ class Sweep(unittest.TestCase):
         rows = rows_of(out)
         self.assertEqual([r["status"] for r in rows], ["ok"] * 4)
         code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), os.path.join(self.dir, "x"),
-                          "--scheduler", "tcp://127.0.0.1:1")
+                          "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "1")
         self.assertEqual(code, 2)
         self.assertIn("cannot reach the Dask scheduler at tcp://127.0.0.1:1", log)
 
