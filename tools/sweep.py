@@ -26,7 +26,8 @@ The spec (YAML):
   columns: {cmt_read_misses: ftl_metrics/cmt_read_misses}
                                        # optional: more results columns, name -> path in the report
 
-A grid (or zip) key is `platform` (a list of platform files), `ftl` or `ftl.name`, an `ssdsim run`
+A grid (or zip) key is `platform` (a list of platform files; its column is platform_file, as
+`platform` holds each run's effective name), `ftl` or `ftl.name`, an `ssdsim run`
 option (qd, trace, read-fraction, request-bytes, precondition, ...) or else a platform parameter
 given to --set (anything `ssdsim params` lists, or its unique last name, or ftl.<parameter>).
 Relative paths (platform, trace, jobs) are looked up in the spec file's folder, then the current
@@ -37,8 +38,10 @@ and every point's command line) and DIR/results.csv: one row per point with ever
 its own column, the effective platform name, throughput, IOPS, latency mean/p50/p99/p99.9 per
 operation, WAF, erases, the busy share of every resource class, the bottleneck, simulated, wall
 and CPU seconds, exit status and error. Failed points are recorded with their error; rerunning the
-same command resumes, skipping every point whose report exists. Exit status: 0 when every point
-ran, 1 when some failed, 2 for a bad spec, 130 when interrupted.
+same command resumes, skipping every point whose report exists and reads whole (a point is
+identified by its command line and its platform file's text: an edited platform runs again, a
+rebuilt ssdsim does not, so give a rebuilt simulator a new DIR). Exit status: 0 when every point
+ran, 1 when some failed (or, with --dry-run, cannot run), 2 for a bad spec, 130 when interrupted.
 
 Parallelism: a Dask LocalCluster with --workers processes (default: the machine's cores), or an
 existing Dask cluster with --scheduler. To spread a sweep over machines, start a scheduler and
@@ -59,11 +62,12 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ssdsweep import results, runner  # noqa: E402
 from ssdsweep.spec import (PROJECT, Point, Spec, SpecError, effective_parameters,  # noqa: E402
-                           preserved_blocks_per_plane, run_options)
+                           format_value, preserved_blocks_per_plane, run_options)
 
 
 def default_ssdsim():
@@ -74,7 +78,7 @@ def validate(ssdsim, point):
     """`ssdsim validate` for the point's platform: (effective parameters, error text)."""
     command = [ssdsim, "validate", point.platform]
     for key, value in point.sets:
-        command += ["--set", f"{key}={value}"]
+        command += ["--set", f"{key}={format_value(value)}"]
     if point.ftl:
         command += ["--set", f"ftl.name={point.ftl}"]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -186,10 +190,16 @@ def main():
         help_text = subprocess.run([ssdsim, "run", "--help"], capture_output=True, text=True, check=True).stdout
         spec = Spec(args.spec, run_options(help_text))
         prepared = prepare(spec, ssdsim, check=args.dry_run)
+        idents = [point.ident() for point, _ in prepared]
     except SpecError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2
-    idents = [point.ident() for point, _ in prepared]
+    except OSError as e:
+        print(f"sweep: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sweep: interrupted before any point ran", file=sys.stderr)
+        return 130
     if len(set(idents)) != len(idents):
         print(f"sweep: {spec.path}: two points are the same run (a value repeated in a list?)", file=sys.stderr)
         return 2
@@ -197,7 +207,7 @@ def main():
     if args.dry_run:
         for ident, (point, error) in zip(idents, prepared):
             print(f"{ident}: ssdsim run {' '.join(point.arguments())}" + (f"\n  cannot run: {error}" if error else ""))
-        return 0
+        return 1 if any(error for _, error in prepared) else 0
 
     out = os.path.abspath(args.out)
     points_dir = os.path.join(out, "points")
@@ -206,8 +216,9 @@ def main():
     for ident, (point, error) in zip(idents, prepared):
         folder = os.path.join(points_dir, ident)
         report_path = os.path.join(folder, "report.json")
-        if os.path.exists(report_path):  # done before: resume
-            rows[ident] = load_row(ident, point, folder, report_path, spec.columns)
+        row = load_row(ident, point, folder, report_path, spec.columns) if os.path.exists(report_path) else None
+        if row is not None:  # done before: resume
+            rows[ident] = row
         elif error:
             rows[ident] = record(ident, point, folder, {"exit": None, "error": error}, None, spec.columns)
         else:
@@ -237,11 +248,12 @@ def main():
         if pending:
             from distributed import as_completed
             futures = {}
+            run_token = uuid.uuid4().hex[:8]  # task keys of this run only, on a shared scheduler too
             for ident, point in pending:
                 with open(point.platform) as f:
                     platform_text = f.read()
                 future = client.submit(runner.run_point, ssdsim, point.arguments(), platform_text, spec.timeout_s,
-                                       key=f"ssdsim-{ident}", pure=False)
+                                       key=f"ssdsim-{ident}-{run_token}", pure=False)
                 futures[future] = (ident, point)
             for future in as_completed(futures):
                 ident, point = futures[future]
@@ -250,7 +262,12 @@ def main():
                 except Exception as e:  # the worker itself failed (lost, killed)
                     outcome = {"exit": None, "error": f"worker failed: {e!r}", "report": None}
                 folder = os.path.join(points_dir, ident)
-                rows[ident] = record(ident, point, folder, outcome, outcome.pop("report", None), spec.columns)
+                try:
+                    rows[ident] = record(ident, point, folder, outcome, outcome.pop("report", None), spec.columns)
+                except (OSError, ValueError) as e:  # this point's files: recorded as its failure
+                    rows[ident] = results.row(ident, point.values, {**outcome, "exit": outcome.get("exit"),
+                                                                    "error": f"cannot record the point: {e}"},
+                                              None, "", spec.columns)
                 progress.step(rows[ident]["status"] == "ok")
                 results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
     except KeyboardInterrupt:
@@ -279,8 +296,11 @@ def record(ident, point, folder, outcome, report_text, extra):
     report = None
     if report_text is not None:
         report = json.loads(report_text)
-        with open(os.path.join(folder, "report.json"), "w") as f:
+        # Whole or not at all: an interrupted write must not leave a report that resume trusts.
+        partial = os.path.join(folder, "report.json.partial")
+        with open(partial, "w") as f:
             f.write(report_text)
+        os.replace(partial, os.path.join(folder, "report.json"))
     with open(os.path.join(folder, "summary.txt" if report else "error.txt"), "w") as f:
         f.write(outcome.get("summary", "") if report else (outcome.get("error") or "") + "\n")
     outcome = {k: v for k, v in outcome.items() if k != "summary"}
@@ -297,8 +317,11 @@ def load_row(ident, point, folder, report_path, extra):
             outcome = json.load(f)
     except (OSError, ValueError):
         pass
-    with open(report_path) as f:
-        report = json.load(f)
+    try:
+        with open(report_path) as f:
+            report = json.load(f)
+    except ValueError:  # unreadable: run the point again
+        return None
     return results.row(ident, point.values, outcome, report, os.path.join("points", ident, "report.json"), extra)
 
 

@@ -24,6 +24,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 
 import matplotlib
@@ -103,29 +104,31 @@ def save(fig, out, name, formats):
         print(p)
 
 
-def categorical_axis(ax, values):
-    """Numeric parameters on a log2 axis when they span powers of two; text ones as categories."""
-    nums = [number(v) for v in values]
-    if all(n is not None and n > 0 for n in nums):
-        if max(nums) / min(nums) >= 8:
+def categorical_axis(ax, all_values):
+    """Sets up an x axis for every value the parameter takes (all lines share it) and returns
+    value -> x: numbers on a log2 axis when they span powers of two, text as categories."""
+    nums = {v: number(v) for v in all_values}
+    if all(n is not None and n > 0 for n in nums.values()):
+        if max(nums.values()) / min(nums.values()) >= 8:
             ax.set_xscale("log", base=2)
-        ticks = sorted(set(nums))
+        ticks = sorted(set(nums.values()))
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
         ax.minorticks_off()
-        return nums
-    ticks = sorted(set(values), key=sort_key)
+        return lambda v: nums[v]
+    ticks = sorted(set(all_values), key=sort_key)
     ax.set_xticks(range(len(ticks)))
     ax.set_xticklabels(ticks, rotation=30, fontsize=7)
-    return [ticks.index(v) for v in values]
+    return lambda v: ticks.index(v)
 
 
 def versus(rows, swept, key, out, formats, metric):
     others = [k for k in swept if k != key]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7.5), sharex=True)
+    x_of = categorical_axis(top, [r[key] for r in rows])
+    categorical_axis(bottom, [r[key] for r in rows])
     for group, members in groups_by(rows, others).items():
         members = sorted(members, key=lambda r: sort_key(r[key]))
-        xs = categorical_axis(top, [r[key] for r in members])
-        categorical_axis(bottom, [r[key] for r in members])
+        xs = [x_of(r[key]) for r in members]
         line, = top.plot(xs, [number(r[metric]) for r in members], marker="o", label=label(members[0], others))
         bound = "bound_" + metric
         if bound in members[0] and any(number(r[bound]) is not None for r in members):
@@ -152,7 +155,8 @@ def busy_versus(rows, swept, key, out, formats):
     for i, (group, members) in enumerate(groups.items()):
         ax = axes[i // cols][i % cols]
         members = sorted(members, key=lambda r: sort_key(r[key]))
-        xs = categorical_axis(ax, [r[key] for r in members])
+        x_of = categorical_axis(ax, [r[key] for r in rows])
+        xs = [x_of(r[key]) for r in members]
         for column in BUSY_COLUMNS:
             ys = [number(r.get(column)) for r in members]
             if any(y for y in ys if y is not None):
@@ -225,13 +229,10 @@ def chosen_points(rows, swept, choices, metric):
                 filters = dict(part.split("=", 1) for part in choice.split(","))
                 unknown = [k for k in filters if rows and k not in rows[0]]
                 if unknown:
-                    sys.exit(f"sweep_plot: --cdf {choice}: no column {unknown[0]}")
+                    sys.exit(f"sweep_plot: --cdf {choice}: no column {unknown[0]} in results.csv")
                 picked += [r for r in rows if all(r[k] == v for k, v in filters.items())]
-            else:
-                match = [r for r in rows if r["point"] == choice]
-                if not match:
-                    sys.exit(f"sweep_plot: --cdf {choice}: no such point in results.csv")
-                picked += match
+            else:  # a point's name; with --split, only the part that holds it draws it
+                picked += [r for r in rows if r["point"] == choice]
         return picked
     picked = []
     others = swept[1:] if len(swept) > 1 else []
@@ -274,6 +275,7 @@ def main():
     if not formats or any(f not in ("png", "svg") for f in formats):
         p.error("--format takes png, svg or png,svg")
     sweep, rows, swept = load(args.folder)
+    all_rows = rows
     failed = [r for r in rows if r["status"] != "ok"]
     rows = [r for r in rows if r["status"] == "ok"]
     if not rows:
@@ -283,9 +285,16 @@ def main():
     out = args.out or os.path.join(args.folder, "plots")
     if args.split and args.split not in swept:
         sys.exit(f"sweep_plot: --split {args.split}: not a swept column ({', '.join(swept)})")
+    if args.cdf:
+        names = {r["point"] for r in all_rows}
+        missing = [c for c in args.cdf if "=" not in c and c not in names]
+        if missing:
+            sys.exit(f"sweep_plot: --cdf {missing[0]}: no such point in results.csv")
     parts = groups_by(rows, [args.split]) if args.split else {(): rows}
     for value, part in parts.items():
-        folder = os.path.join(out, *[str(v) for v in value])
+        # A folder name from the value (a path value gives its file name, never a path).
+        folder = os.path.join(out, *[re.sub(r"[^A-Za-z0-9=.,_+-]", "_", os.path.basename(str(v))) or "_"
+                                     for v in value])
         keys = [k for k in swept if k != args.split]
         CONTEXT["split"] = f"{args.split}={value[0]}" if args.split else ""
         os.makedirs(folder, exist_ok=True)

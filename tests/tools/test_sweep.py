@@ -98,12 +98,19 @@ class Sweep(unittest.TestCase):
         self.assertEqual(lines["platform.effective.geometry.channels"][1:], ["1", "2"])
         self.assertEqual(lines["platform.effective.geometry.ways"][1:], ["1", "2"])
         self.assertNotIn("platform.effective.geometry.page_bytes", lines)
-        # Resume: every report exists, nothing runs, nothing is rewritten.
+        # Resume: every report exists, nothing runs, nothing is rewritten, the rows are the same.
         stamps = {r["point"]: os.stat(os.path.join(out, r["report"])).st_mtime_ns for r in rows}
         code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "2")
         self.assertEqual(code, 0, log)
         self.assertIn("4 done before", log)
         self.assertEqual({r["point"]: os.stat(os.path.join(out, r["report"])).st_mtime_ns for r in rows}, stamps)
+        self.assertEqual(rows_of(out), rows)
+        # A report cut short (the sweep killed while writing it) is not trusted: the point runs again.
+        with open(os.path.join(out, rows[1]["report"]), "w") as f:
+            f.write('{"schema": ')
+        code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "1")
+        self.assertEqual(code, 0, log)
+        self.assertIn("3 done before, 0 cannot run, 1 to run", log)
         # An interrupted sweep (one report missing) runs only what is missing.
         os.remove(os.path.join(out, rows[2]["report"]))
         code, log = sweep(os.path.join(PROJECT, "bench", "sweeps", "example.yaml"), out, "--workers", "1")
@@ -130,8 +137,8 @@ class Sweep(unittest.TestCase):
         self.assertIn("cannot reach the Dask scheduler at tcp://127.0.0.1:1", log)
 
     def test_failed_points_are_recorded_with_their_error(self):
-        # ways 99 is refused by the platform check; qd 64 exceeds tiny's host.queue_depth (32)
-        # at run time; the other points run. The sweep exits 1.
+        # ways 99 is refused by the run's platform check, qd 64 because it exceeds tiny's
+        # host.queue_depth (32); the other point runs. The sweep exits 1.
         spec = self.write("spec.yaml", "platform: platforms/tiny.yaml\n"
                                        "workload: {synthetic: random, count: 500, precondition: none}\n"
                                        "grid:\n  ways: [1, 99]\n  qd: [4, 64]\n")
@@ -147,6 +154,44 @@ class Sweep(unittest.TestCase):
         self.assertEqual(rows[("1", "64")]["status"], "failed")
         self.assertEqual(rows[("1", "64")]["exit"], "2")
         self.assertIn("host.queue_depth", rows[("1", "64")]["error"])
+
+    def test_named_workloads_seeds_extra_columns_and_a_timeout(self):
+        spec = self.write("spec.yaml", "platform: platforms/tiny.yaml\n"
+                                       "workload: {synthetic: random, precondition: fill}\n"
+                                       "timeout_s: 1\n"
+                                       "workloads:\n  short: {count: 300}\n  endless: {count: 50000000}\n"
+                                       "seeds: [3, 4]\n"
+                                       "columns: {ftl_erases: ftl_metrics/erases}\n")
+        out = os.path.join(self.dir, "out")
+        code, log = sweep(spec, out, "--workers", "2")
+        self.assertEqual(code, 1, log)
+        rows = rows_of(out)
+        self.assertEqual([(r["workload_name"], r["seed"]) for r in rows],
+                         [("short", "3"), ("short", "4"), ("endless", "3"), ("endless", "4")])
+        for r in rows[:2]:
+            report = report_of(out, r)
+            self.assertEqual(r["status"], "ok")
+            self.assertIn(f"300 requests", report["workload"]["description"])
+            self.assertTrue(report["workload"]["description"].endswith(f"seed {r['seed']}"))
+            self.assertEqual(int(r["ftl_erases"]), report["ftl_metrics"]["erases"])
+        for r in rows[2:]:
+            self.assertEqual((r["status"], r["exit"], r["error"]), ("failed", "", "timed out after 1 s"))
+
+    def test_a_swept_platform_and_column_names_that_would_clash(self):
+        # The platform file swept is its own column; the report's effective name stays `platform`.
+        spec = self.write("spec.yaml", "platform: platforms/tiny.yaml\n"
+                                       "workload: {synthetic: random, count: 300, precondition: none}\n"
+                                       "grid:\n  platform: [platforms/tiny.yaml]\n  channels: [1]\n")
+        out = os.path.join(self.dir, "out")
+        code, log = sweep(spec, out, "--workers", "1")
+        self.assertEqual(code, 0, log)
+        [r] = rows_of(out)
+        self.assertEqual(r["platform_file"], "platforms/tiny.yaml")  # as the spec gives it
+        self.assertEqual(r["platform"], "tiny [geometry.channels=1]")
+        spec = self.write("spec2.yaml", "platform: platforms/tiny.yaml\ncolumns: {iops: ftl_metrics/erases}\n")
+        code, log = sweep(spec, os.path.join(self.dir, "out2"))
+        self.assertEqual(code, 2)
+        self.assertIn("columns.iops would replace a column the results already have", log)
 
     def test_capacity_preserving_grid_and_zip(self):
         # tiny: 2 x 2 dies x 2 planes x 64 blocks. Channels and ways zipped (1x4, 2x2, 4x1: 4 dies

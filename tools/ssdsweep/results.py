@@ -72,7 +72,9 @@ def resource_class(name):
 
 
 def header(swept_keys, extra=()):
-    return ["point", *swept_keys, *RUN_COLUMNS, *[c for c, _ in REPORT_COLUMNS], *DERIVED_COLUMNS, *extra, "report"]
+    """A swept key that is also a report column (ftl) keeps its place among the swept ones."""
+    report = [c for c, _ in REPORT_COLUMNS if c not in swept_keys]
+    return ["point", *swept_keys, *RUN_COLUMNS, *report, *DERIVED_COLUMNS, *extra, "report"]
 
 
 def row(ident, values, outcome, report, report_path, extra=None):
@@ -86,7 +88,8 @@ def row(ident, values, outcome, report, report_path, extra=None):
               "host": outcome.get("host", "")})
     if ok:
         for column, path in REPORT_COLUMNS:
-            r[column] = lookup(report, path)
+            if column not in values:
+                r[column] = lookup(report, path)
         u = report["utilization"]
         bound, busiest, limiting = bool(u["bound"]), u["busiest"]["resource"], u.get("limited_by", [])
         if limiting:

@@ -20,7 +20,8 @@ def run_point(ssdsim, arguments, platform_text, timeout_s=None, tail_lines=20):
     work = tempfile.mkdtemp(prefix="ssdsweep-")
     try:
         args = list(arguments)
-        if platform_text is not None:
+        if platform_text is not None and not same_text(args[args.index("-p") + 1], platform_text):
+            # This worker does not see the client's platform file: run a copy of its text.
             index = args.index("-p") + 1
             platform = os.path.join(work, os.path.basename(args[index]))
             with open(platform, "w") as f:
@@ -69,3 +70,11 @@ def run_point(ssdsim, arguments, platform_text, timeout_s=None, tail_lines=20):
                 "host": socket.gethostname()}
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def same_text(path, text):
+    try:
+        with open(path) as f:
+            return f.read() == text
+    except OSError:
+        return False

@@ -18,6 +18,8 @@ import re
 
 import yaml
 
+from . import results
+
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH_OPTIONS = {"platform", "trace", "jobs"}
 # What the sweep decides for every point: a point may not set them.
@@ -47,16 +49,19 @@ class Point:
         self.options = options        # [(option, value)]; value True for a flag
 
     def ident(self):
-        """A name stable across runs of the same spec (the resume key): readable values and a hash."""
-        canonical = json.dumps([self.platform, self.sets, self.ftl, self.options], sort_keys=True, default=str)
-        digest = hashlib.sha1(canonical.encode()).hexdigest()[:8]
+        """A name stable across runs of the same spec (the resume key): readable values and a hash
+        of the command line and the platform file's text (an edited platform runs again)."""
+        with open(self.platform, "rb") as f:
+            platform_text = f.read()
+        digest = hashlib.sha1(json.dumps(self.arguments()).encode() + platform_text).hexdigest()[:8]
         parts = []
         for key, value in self.values.items():
             text = os.path.basename(value) if isinstance(value, str) and os.sep in value else str(value)
             parts.append(f"{key.split('.')[-1]}={text}")
         slug = re.sub(r"[^A-Za-z0-9=.,_+-]", "_", ",".join(parts))
         if len(slug) > 80:  # whole values only: a cut value would read as another one
-            slug = slug[:slug.rfind(",", 0, 80)] + ",..."
+            cut = slug.rfind(",", 0, 80)
+            slug = (slug[:cut] if cut > 0 else slug[:76]) + ",..."
         return f"{slug}-{digest}" if slug else digest
 
     def arguments(self):
@@ -104,8 +109,13 @@ class Spec:
         self.known_options = known_options
         self.description = doc.get("description", "")
         self.timeout_s = doc.get("timeout_s")
+        if self.timeout_s is not None and (isinstance(self.timeout_s, bool) or not isinstance(self.timeout_s, (int, float))
+                                           or self.timeout_s <= 0):
+            raise SpecError(f"{path}: timeout_s must be a number of seconds above 0, got {self.timeout_s!r}")
         if "platform" not in doc:
             raise SpecError(f"{path}: 'platform' is missing (the base platform file)")
+        if not isinstance(doc["platform"], str):
+            raise SpecError(f"{path}: platform must be a file name, got {doc['platform']!r}")
         self.workload = self._mapping("workload")
         self.workloads = self._mapping("workloads")  # name -> options: one axis, column workload_name
         for name, options in self.workloads.items():
@@ -114,10 +124,14 @@ class Spec:
         self.fixed_sets = self._mapping("set")
         self.axes = self._axes()
         self.preserve_capacity = bool(doc.get("preserve_capacity", False))
+        if self.preserve_capacity and {"geometry.blocks_per_plane", "blocks_per_plane"} & set(self.swept_keys()):
+            raise SpecError(f"{path}: preserve_capacity sets geometry.blocks_per_plane itself: do not sweep it too")
         self.columns = self._mapping("columns")  # extra results columns: name -> report path (a/b/c)
         for name, where in self.columns.items():
             if not isinstance(where, str) or not where:
                 raise SpecError(f"{self.path}: columns.{name} must be a path into the report, e.g. ftl_metrics/erases")
+            if name in self.swept_keys() or name in builtin_columns():
+                raise SpecError(f"{self.path}: columns.{name} would replace a column the results already have")
 
     def _mapping(self, key):
         value = self.doc.get(key) or {}
@@ -143,7 +157,12 @@ class Spec:
         for key, values in grid.items():
             if not isinstance(values, list) or not values:
                 raise SpecError(f"{self.path}: grid.{key} must be a non-empty list of values")
-            axes.append([{key: v} for v in values])
+            for v in values:
+                if not isinstance(v, (str, int, float, bool)):
+                    raise SpecError(f"{self.path}: grid.{key}: each value must be a single number, text or flag, "
+                                    f"got {v!r}")
+            # The platform file's column is platform_file: `platform` is the report's effective name.
+            axes.append([{"platform_file" if key == "platform" else key: v} for v in values])
         groups = self.doc.get("zip") or []
         if not isinstance(groups, list):
             raise SpecError(f"{self.path}: 'zip' must be a list of groups (mappings of key -> list, equal lengths)")
@@ -159,9 +178,10 @@ class Spec:
         seen = set()
         for axis in axes:
             for key in axis[0]:
-                if key in seen:
+                name = key[2:] if key.startswith("--") else key
+                if name in seen:
                     raise SpecError(f"{self.path}: '{key}' is swept twice")
-                seen.add(key)
+                seen.add(name)
         if self.workloads:
             axes.append([{"workload_name": name} for name in self.workloads])
         seeds = self.doc.get("seeds")
@@ -171,10 +191,13 @@ class Spec:
         if repetitions is not None:
             if not isinstance(repetitions, int) or repetitions < 1:
                 raise SpecError(f"{self.path}: repetitions must be a whole number >= 1")
-            first = int(self.workload.get("seed", 1))
+            first = self.workload.get("seed", 1)
+            if isinstance(first, bool) or not isinstance(first, int):
+                raise SpecError(f"{self.path}: workload.seed must be a whole number, got {first!r}")
             seeds = [first + i for i in range(repetitions)]
         if seeds is not None:
-            if not isinstance(seeds, list) or not seeds or not all(isinstance(s, int) and s >= 0 for s in seeds):
+            if not isinstance(seeds, list) or not seeds or not all(
+                    isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
                 raise SpecError(f"{self.path}: seeds must be a non-empty list of whole numbers")
             if "seed" in seen:
                 raise SpecError(f"{self.path}: 'seed' is swept twice")
@@ -193,7 +216,7 @@ class Spec:
             yield self._point(values)
 
     def _point(self, values):
-        platform = self.resolve(values.get("platform", self.doc["platform"]), "platform")
+        platform = self.resolve(values.get("platform_file", self.doc["platform"]), "platform")
         ftl = values.get("ftl", values.get("ftl.name", self.doc.get("ftl")))
         sets = [(k, v) for k, v in self.fixed_sets.items()]
         options = {}
@@ -202,7 +225,7 @@ class Spec:
         for key, value in self.workloads.get(values.get("workload_name"), {}).items():
             options[self._option(key, f"workloads.{values['workload_name']}")] = value
         for key, value in values.items():
-            if key in ("platform", "ftl", "ftl.name", "workload_name"):
+            if key in ("platform_file", "ftl", "ftl.name", "workload_name"):
                 continue
             option = key[2:] if key.startswith("--") else key
             if option in self.known_options:
@@ -223,6 +246,10 @@ class Spec:
         if option not in self.known_options:
             raise SpecError(f"{self.path}: {where}.{key} is not an `ssdsim run` option (see `ssdsim run --help`)")
         return option
+
+
+def builtin_columns():
+    return set(results.header([]))
 
 
 def effective_parameters(validate_output):
