@@ -40,7 +40,13 @@ def main():
     if not rows:
         sys.exit("table: no successful point matches")
     row_values, column_values = order({r[args.rows] for r in rows}), order({r[args.columns] for r in rows})
-    cell_of = {(r[args.rows], r[args.columns]): r for r in rows}
+    cell_of = {}
+    for r in rows:
+        key = (r[args.rows], r[args.columns])
+        if key in cell_of:
+            sys.exit(f"table: several points give the cell {args.rows}={key[0]}, {args.columns}={key[1]} "
+                     f"({cell_of[key]['point']}, {r['point']}): pick one with --where")
+        cell_of[key] = r
     print(f"| {args.rows} \\ {args.columns} | " + " | ".join(column_values) + " |")
     print("|---|" + "---:|" * len(column_values))
     for rv in row_values:
