@@ -45,11 +45,12 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   }
 }
 
-std::optional<Token> Firmware::buffered(Lpn lpn) const {
-  if (!wbuf_) return std::nullopt;
-  const std::uint32_t e = wbuf_->find(lpn);
-  if (e == WriteBuffer::kNoEntry) return std::nullopt;
-  return wbuf_->entry(e).value();
+std::vector<std::pair<Lpn, Token>> Firmware::buffered_pages() const {
+  std::vector<std::pair<Lpn, Token>> pages;
+  if (!wbuf_) return pages;
+  wbuf_->for_each_newest([&pages](Lpn lpn, const WriteBuffer::Entry& e) { pages.emplace_back(lpn, e.value()); });
+  std::sort(pages.begin(), pages.end());
+  return pages;
 }
 
 std::uint32_t Firmware::take_scratch(std::uint32_t pages) {

@@ -55,7 +55,9 @@ class Firmware : public HostCommandHandler {
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
   void bypass_write_buffer(bool bypass) { bypass_ = bypass; }
   // The newest data of `lpn` if the write buffer holds it (the flash may hold an older copy).
-  std::optional<Token> buffered(Lpn lpn) const;
+  // The pages the write buffer holds (each one's newest copy), by logical page: what a whole-drive
+  // check compares instead of the flash for them (one pass, no lookup per logical page).
+  std::vector<std::pair<Lpn, Token>> buffered_pages() const;
 
   Ftl& ftl() { return *ftl_; }
   const Ftl& ftl() const { return *ftl_; }

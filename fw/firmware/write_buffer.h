@@ -54,6 +54,11 @@ class WriteBuffer {
     const auto it = index_.find(lpn);
     return it == index_.end() ? kNoEntry : it->second;
   }
+  // Each buffered logical page's newest entry, in no particular order.
+  template <typename F>
+  void for_each_newest(F f) const {
+    for (const auto& [lpn, e] : index_) f(lpn, entries_[e]);
+  }
   Entry& entry(std::uint32_t e) { return entries_[e]; }
   const Entry& entry(std::uint32_t e) const { return entries_[e]; }
 

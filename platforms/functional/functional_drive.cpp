@@ -91,13 +91,17 @@ std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& ar
                            const stimuli::IntegrityOracle& oracle) {
   const fw::Ftl& ftl = firmware.ftl();
   // Every logical page: its mapping points at a page holding it, with the data last written
-  // (unless the write buffer holds the newest copy: then that copy).
+  // (unless the write buffer holds the newest copy: then that copy). The buffered pages are
+  // walked beside the logical pages, both in order.
+  const std::vector<std::pair<Lpn, Token>> buffered = firmware.buffered_pages();
+  auto next_buffered = buffered.begin();
   for (Lpn lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
     Ppn ppn = ftl.locate(lpn);
     Token want = oracle.expected(lpn);
-    if (const std::optional<Token> buffered = firmware.buffered(lpn)) {
-      if (*buffered != want)
-        return "logical page " + std::to_string(lpn) + " in the write buffer holds token " + std::to_string(*buffered) +
+    if (next_buffered != buffered.end() && next_buffered->first == lpn) {
+      const Token held = (next_buffered++)->second;
+      if (held != want)
+        return "logical page " + std::to_string(lpn) + " in the write buffer holds token " + std::to_string(held) +
                ", expected " + std::to_string(want);
       continue;
     }

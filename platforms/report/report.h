@@ -28,6 +28,9 @@ struct RunFacts {
   double idle_seconds = 0;          // when the drive went idle (background GC may outlast the host)
   double wall_seconds = 0;          // timed simulation only
   double precondition_wall_seconds = 0;
+  double setup_wall_seconds = 0;    // elaboration, allocation, the workload's check
+  double verify_wall_seconds = 0;   // the end-of-run mapping/OOB check of the whole drive
+  double process_wall_seconds = 0, process_cpu_seconds = 0;  // the whole process until the report
   std::uint64_t delta_cycles = 0;
   double peak_rss_mib = 0;
   std::uint64_t pages_checked = 0, mismatches = 0;

@@ -1,8 +1,13 @@
 #include "platforms/run/simulation.h"
 
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -25,6 +30,31 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The whole process so far: wall seconds since it started (Linux: its start time in
+// /proc/self/stat against the boot clock, 10 ms resolution; elsewhere 0) and CPU seconds.
+double process_wall_seconds() {
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {  // field 22: start time, clock ticks since boot
+    if (i < 22) continue;
+    timespec boot{};
+    clock_gettime(CLOCK_BOOTTIME, &boot);
+    return double(boot.tv_sec) + double(boot.tv_nsec) * 1e-9 - std::stod(field) / double(sysconf(_SC_CLK_TCK));
+  }
+  return 0;
+}
+
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
 }
 
 double peak_rss_mib() {
@@ -142,8 +172,10 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.vcd_path = o.vcd_path;
   for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
   if (o.verify_mapping) {
+    const auto t0 = std::chrono::steady_clock::now();
     std::string problem = verify_mapping(bench.firmware(), bench.array(), oracle);
     facts.mapping_check = problem.empty() ? "ok" : problem;
+    facts.verify_wall_seconds = seconds_since(t0);
   } else {
     facts.mapping_check = "skipped";
   }
@@ -153,6 +185,7 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
 }  // namespace
 
 RunOutcome run_simulation(const RunOptions& o) {
+  const auto setup_start = std::chrono::steady_clock::now();
   std::unique_ptr<tlmx::VcdTracer> vcd = open_waveform(o);
   DriveTestbench bench("ssd", o.platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
   std::unique_ptr<UtilizationWaveform> busy_waves;
@@ -160,6 +193,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   RunFacts facts;
   facts.written_footprint_pages = scan.written_pages;
+  facts.setup_wall_seconds = seconds_since(setup_start);
   precondition(o, bench, facts);
   const sc_core::sc_time drive_idle = simulate(bench, facts);
   if (vcd) {
@@ -168,6 +202,8 @@ RunOutcome run_simulation(const RunOptions& o) {
   }
   collect_facts(o, bench, drive_idle, facts);
 
+  facts.process_wall_seconds = process_wall_seconds();
+  facts.process_cpu_seconds = process_cpu_seconds();
   RunOutcome out;
   if (vcd) out.waveform_signals = vcd->kept_signals();
   out.report = build_report(o.platform, bench.metrics(), facts);

@@ -252,6 +252,10 @@ inline const std::vector<std::string>& volatile_report_fields() {
   static const std::vector<std::string> fields = {
       "/simulation/wall_seconds",
       "/simulation/precondition_wall_seconds",
+      "/simulation/setup_wall_seconds",
+      "/simulation/verify_wall_seconds",
+      "/simulation/process_wall_seconds",
+      "/simulation/process_cpu_seconds",
       "/simulation/requests_per_wall_second",
       "/simulation/peak_rss_mib",
       "/simulation/vcd",

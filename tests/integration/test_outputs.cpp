@@ -443,3 +443,27 @@ TEST_CASE("outputs: the paper reproductions run (--quick) and write their report
     CHECK(read_text(dir.file("out/" + paper + ".csv")).size() > 100);
   }
 }
+
+TEST_CASE("outputs: the whole process's time is reported beside its parts", "[cli][outputs]") {
+  // Set-up, preconditioning, simulation and the mapping check all happen inside the process
+  // before the report is built: their wall times add up to no more than the process's (10 ms
+  // resolution), and the summary names each.
+  TempDir dir;
+  const std::vector<std::string> args = {"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "3000",
+                                         "--precondition", "fill", "--no-vcd", "-r", dir.file("r.json")};
+  const Result r = run_ssdsim(args, dir);
+  REQUIRE(r.exit_code == 0);
+  const json s = load_json(dir.file("r.json"))["simulation"];
+  const double parts = s["setup_wall_seconds"].get<double>() + s["precondition_wall_seconds"].get<double>() +
+                       s["wall_seconds"].get<double>() + s["verify_wall_seconds"].get<double>();
+  CHECK(s["verify_wall_seconds"].get<double>() > 0);
+  CHECK(s["process_wall_seconds"].get<double>() >= parts - 0.011);
+  CHECK(s["process_cpu_seconds"].get<double>() > 0);
+  CHECK(contains(r.out, "whole process "));
+  CHECK(contains(r.out, "mapping check "));
+  const Result unchecked = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "300",
+                                       "--precondition", "none", "--no-vcd", "--no-verify", "-r", dir.file("u.json")},
+                                      dir);
+  REQUIRE(unchecked.exit_code == 0);
+  CHECK(load_json(dir.file("u.json"))["simulation"]["verify_wall_seconds"].get<double>() == 0);
+}
