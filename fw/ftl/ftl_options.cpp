@@ -48,15 +48,12 @@ std::string FtlOptions::choice(const std::string& key, const std::string& fallba
   std::string v = fallback;
   auto it = values_.find(key);
   if (it != values_.end()) v = it->second;
-  if (!allowed.count(v)) {
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw FtlOptionError(range_error(key, v, "one of " + list + " (" + what + ")"));
-  }
-  effective_[key] = v;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  descriptions_[key] = "one of " + list + " (" + what + ")";
+  const std::string description = "one of " + list + " (" + what + ")";
+  if (!allowed.count(v)) throw FtlOptionError(range_error(key, v, description));
+  effective_[key] = v;
+  descriptions_[key] = description;
   return v;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,17 @@ class FtlOptions {
                        const std::string& what);
   std::string choice(const std::string& key, const std::string& fallback, const std::set<std::string>& allowed,
                      const std::string& what);
+  // A choice that names one of an enum's values: `options` pairs each allowed text with its value.
+  template <typename E>
+  E choice_of(const std::string& key, const std::string& fallback,
+              const std::vector<std::pair<std::string, E>>& options, const std::string& what) {
+    std::set<std::string> allowed;
+    for (const auto& [text, value] : options) allowed.insert(text);
+    const std::string chosen = choice(key, fallback, allowed, what);
+    for (const auto& [text, value] : options)
+      if (text == chosen) return value;
+    return options.front().second;  // not reached: choice() accepts only the texts given
+  }
   // A yes/no parameter, written true or false.
   bool flag(const std::string& key, bool fallback, const std::string& what) {
     return choice(key, fallback ? "true" : "false", {"true", "false"}, what) == "true";

@@ -43,15 +43,13 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
   p.gc_threshold_segments = static_cast<std::uint32_t>(
       o.integer("gc_threshold_segments", std::max<std::int64_t>(p.gc_reserve_segments + 2, p.segments / 64),
                 p.gc_reserve_segments + 1, p.segments, "start GC when free blocks fall below this"));
-  p.victim_policy = o.choice("gc_policy", "cost_benefit", {"greedy", "cost_benefit"},
-                             "GC victim: fewest valid pages, or (1-u)/2u x age (Kawaguchi)") == "greedy"
-                        ? VictimPolicy::Greedy
-                        : VictimPolicy::CostBenefit;
+  p.victim_policy = o.choice_of<VictimPolicy>(
+      "gc_policy", "cost_benefit", {{"greedy", VictimPolicy::Greedy}, {"cost_benefit", VictimPolicy::CostBenefit}},
+      "GC victim: fewest valid pages, or (1-u)/2u x age (Kawaguchi)");
   p.cache.budget_bytes = static_cast<std::uint64_t>(
       o.integer("cmt_bytes", 128 * 1024, 8, std::int64_t(1) << 30, "SRAM bytes for the cached mapping table"));
-  p.cache.replacement = o.choice("cmt_policy", "slru", {"slru", "lru"}, "mapping cache replacement") == "lru"
-                            ? Replacement::Lru
-                            : Replacement::SegmentedLru;
+  p.cache.replacement = o.choice_of<Replacement>(
+      "cmt_policy", "slru", {{"slru", Replacement::SegmentedLru}, {"lru", Replacement::Lru}}, "mapping cache replacement");
   p.cache.protected_share =
       o.real("slru_protected_share", 0.5, 0.05, 0.95, "segmented LRU: share of entries in the protected segment");
   p.cache.boundary = g.page_bytes / 4;
@@ -66,10 +64,9 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   p.cache.logical_pages = p.logical_pages;
   if (cast || p.current_blocks > 1) {  // with one current block there is nothing to choose
-    p.placement = o.choice("placement", "abl", {"abl", "ibl"},
-                           "current block choice (with several): by address or by issuer") == "ibl"
-                      ? PlacementPolicy::IssuerBased
-                      : PlacementPolicy::AddressBased;
+    p.placement = o.choice_of<PlacementPolicy>(
+        "placement", "abl", {{"abl", PlacementPolicy::AddressBased}, {"ibl", PlacementPolicy::IssuerBased}},
+        "current block choice (with several): by address or by issuer");
     p.new_block_distance = static_cast<std::uint64_t>(
         o.integer("abl_new_block_distance", std::max<std::int64_t>(1, p.logical_pages / (2 * p.current_blocks)), 0,
                   std::max<std::int64_t>(1, p.logical_pages),

@@ -53,13 +53,13 @@ MnkParams MnkParams::parse(MnkVariant variant, FtlOptions& o, const FlashGeometr
   p.sequential_threshold_pages = static_cast<std::uint32_t>(
       o.integer("sequential_threshold_pages", 2, 1, m * g.pages_per_block,
                 "requests of more pages are sequential (their own in-order log block)"));
-  const std::string allocation = o.choice("module_allocation", "balanced", {"balanced", "round_robin", "static"},
-                                          "where log blocks come from: balanced (fewest free blocks for sequential, "
-                                          "fewest erases for random), round_robin, or static (logical group mod module "
-                                          "groups, as MCSplit)");
-  p.allocation = allocation == "balanced" ? ModuleAllocation::kBalanced
-                 : allocation == "static" ? ModuleAllocation::kStatic
-                                          : ModuleAllocation::kRoundRobin;
+  p.allocation = o.choice_of<ModuleAllocation>(
+      "module_allocation", "balanced",
+      {{"balanced", ModuleAllocation::kBalanced},
+       {"round_robin", ModuleAllocation::kRoundRobin},
+       {"static", ModuleAllocation::kStatic}},
+      "where log blocks come from: balanced (fewest free blocks for sequential, fewest erases for random), "
+      "round_robin, or static (logical group mod module groups, as MCSplit)");
   o.reject_unread(name);
   return p;
 }

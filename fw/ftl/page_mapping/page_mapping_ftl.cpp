@@ -17,22 +17,18 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
   p.gc_threshold_blocks = static_cast<std::uint32_t>(o.integer(
       "gc_threshold_blocks", std::max<std::int64_t>(p.gc_reserve_blocks + 2, g.blocks_per_plane / 64),
       p.gc_reserve_blocks + 1, g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
-  const std::string allocation = o.choice(
-      "allocation", "adaptive", {"adaptive", "channel_first", "plane_first"},
+  p.allocation = o.choice_of<Allocation>(
+      "allocation", "adaptive",
+      {{"adaptive", Allocation::Adaptive}, {"channel_first", Allocation::ChannelFirst}, {"plane_first", Allocation::PlaneFirst}},
       "host write placement: adaptive (channel-first over dies; with more host programs in flight than dies, a "
       "die's planes take consecutive pages, so they run as one multi-plane program), channel_first (consecutive "
       "writes to different channels) or plane_first (always fill a die's planes together, dies channel-first)");
-  p.allocation = allocation == "adaptive"        ? Allocation::Adaptive
-                 : allocation == "plane_first"   ? Allocation::PlaneFirst
-                                                 : Allocation::ChannelFirst;
   p.partner_wait_ns = static_cast<std::uint32_t>(std::lround(
       1000 * o.real("partner_wait_us", 50, 0, 1000,
                     "adaptive: how long a die may hold the first program of a plane pair for its partner")));
-  p.gc_pacing = o.choice("gc_pacing", "paced", {"paced", "threshold"},
-                         "when GC copies are issued: paced (in step with host writes, v/(P-v) per host page) or "
-                         "threshold (the whole victim at once)") == "paced"
-                    ? GcPacing::Paced
-                    : GcPacing::Threshold;
+  p.gc_pacing = o.choice_of<GcPacing>("gc_pacing", "paced", {{"paced", GcPacing::Paced}, {"threshold", GcPacing::Threshold}},
+                                      "when GC copies are issued: paced (in step with host writes, v/(P-v) per host "
+                                      "page) or threshold (the whole victim at once)");
   o.reject_unread("page_mapping");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
