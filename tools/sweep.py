@@ -225,7 +225,11 @@ def main():
             pending.append((ident, point))
     failed_before = sum(1 for r in rows.values() if r["status"] != "ok")
     csv_path = os.path.join(out, "results.csv")
-    results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
+
+    def write_results():  # the rows recorded so far, in the spec's order
+        results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
+
+    write_results()
 
     started = time.monotonic()
     client = cluster = None
@@ -269,7 +273,7 @@ def main():
                                                                     "error": f"cannot record the point: {e}"},
                                               None, "", spec.columns)
                 progress.step(rows[ident]["status"] == "ok")
-                results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
+                write_results()
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -279,7 +283,7 @@ def main():
             client.close()
         if cluster:
             cluster.close()
-    results.write(csv_path, swept, [rows[i] for i in idents if i in rows], spec.columns)
+    write_results()
     failed = sum(1 for r in rows.values() if r["status"] != "ok")
     ran = len(rows) - (len(idents) - len(pending))
     print(f"sweep: {len(rows)} of {len(idents)} points recorded ({failed} failed), {ran} run in "

@@ -39,15 +39,14 @@ double process_wall_seconds() {
   std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
   const std::size_t close = text.rfind(')');  // the command name may hold spaces
   if (close == std::string::npos) return 0;
-  std::istringstream fields(text.substr(close + 2));
-  std::string field;
-  for (int i = 3; i <= 22 && fields >> field; ++i) {  // field 22: start time, clock ticks since boot
-    if (i < 22) continue;
-    timespec boot{};
-    clock_gettime(CLOCK_BOOTTIME, &boot);
-    return double(boot.tv_sec) + double(boot.tv_nsec) * 1e-9 - std::stod(field) / double(sysconf(_SC_CLK_TCK));
-  }
-  return 0;
+  std::istringstream fields(text.substr(close + 2));  // from field 3 on
+  std::string skipped;
+  for (int field = 3; field < 22; ++field) fields >> skipped;
+  double start_ticks = 0;  // field 22: the start time, clock ticks since boot
+  if (!(fields >> start_ticks)) return 0;
+  timespec boot{};
+  clock_gettime(CLOCK_BOOTTIME, &boot);
+  return double(boot.tv_sec) + double(boot.tv_nsec) * 1e-9 - start_ticks / double(sysconf(_SC_CLK_TCK));
 }
 
 double process_cpu_seconds() {

@@ -79,6 +79,11 @@ class Point:
         return args
 
 
+def option_name(key):
+    """A spec key as an option name: `--qd` and `qd` are the same."""
+    return key[2:] if key.startswith("--") else key
+
+
 def format_value(value):
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -178,7 +183,7 @@ class Spec:
         seen = set()
         for axis in axes:
             for key in axis[0]:
-                name = key[2:] if key.startswith("--") else key
+                name = option_name(key)
                 if name in seen:
                     raise SpecError(f"{self.path}: '{key}' is swept twice")
                 seen.add(name)
@@ -227,7 +232,7 @@ class Spec:
         for key, value in values.items():
             if key in ("platform_file", "ftl", "ftl.name", "workload_name"):
                 continue
-            option = key[2:] if key.startswith("--") else key
+            option = option_name(key)
             if option in self.known_options:
                 options[option] = value
             elif option in RESERVED_OPTIONS:
@@ -239,7 +244,7 @@ class Spec:
         return Point(values, platform, sets, ftl, list(options.items()))
 
     def _option(self, key, where):
-        option = key[2:] if key.startswith("--") else key
+        option = option_name(key)
         if option in RESERVED_OPTIONS:
             raise SpecError(f"{self.path}: {where}.{key} is decided by the sweep (outputs, platform, --set, --ftl "
                             "have keys of their own)")
