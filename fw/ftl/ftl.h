@@ -79,6 +79,15 @@ class Ftl {
   // What this FTL's family offers to bring a drive to the steady state of random writes
   // quickly; nullptr when it offers nothing (the preconditioner then writes its way there).
   virtual SteadyStatePreload* steady_state_preload() { return nullptr; }
+  // On a fresh drive over a HAL that can preload: lays out a sequential fill of every logical
+  // page (page k holding token_of(k)) directly, in exactly the state a host writing one page at
+  // a time in logical order leaves (flash contents, tables, block states and allocation cursors;
+  // tests/fw/test_sequential_fill_preload.cpp compares the two). False when this FTL cannot
+  // here (the preconditioner then replays the fill).
+  virtual bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) {
+    (void)token_of;
+    return false;
+  }
 
   // --- Integrity checking (after a run, with nothing in flight) ---
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker

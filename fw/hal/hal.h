@@ -109,6 +109,17 @@ class Hal {
     (void)ppn, (void)lpn, (void)token;
     throw std::logic_error("this HAL cannot preload flash contents (preconditioning runs on the functional HAL)");
   }
+  // The same for pages [0, count) of an erased block at once, as though its first page had been
+  // the array's `sequence`-th program (the caller numbers blocks as programming in its order
+  // would have). For layouts of millions of pages.
+  struct PreloadedPage {
+    Lpn lpn;
+    Token token;
+  };
+  virtual void preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages, std::uint64_t sequence) {
+    (void)block, (void)count, (void)pages, (void)sequence;
+    throw std::logic_error("this HAL cannot preload flash contents (preconditioning runs on the functional HAL)");
+  }
 
   // Observability: how many garbage collections / merges are in progress (for the waveform).
   virtual void note_gc(std::uint32_t in_progress) { (void)in_progress; }

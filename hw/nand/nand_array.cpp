@@ -1,5 +1,9 @@
 #include "hw/nand/nand_array.h"
 
+#include <algorithm>
+
+#include "common/huge_page_allocator.h"
+
 namespace ssd::hw {
 
 NandArray::NandArray(const FlashGeometry& geometry, bool sequential_program)
@@ -11,17 +15,27 @@ std::string NandArray::describe(Ppn ppn) const {
          "/plane" + std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
 }
 
-void NandArray::check_page(Ppn ppn, const char* op) const {
-  if (ppn >= geo_.total_pages())
-    throw NandRuleViolation(std::string("NAND ") + op + " of page " + std::to_string(ppn) + ": beyond the array (" +
-                            std::to_string(geo_.total_pages()) + " pages)");
+NandArray::~NandArray() {
+  for (const Slab& s : slabs_) free_big(s.pages, s.count * sizeof(PageContent));
 }
 
-bool NandArray::is_programmed(Ppn ppn) const {
-  const Block& b = blocks_[geo_.block_of(ppn)];
-  const std::uint32_t page = geo_.page_in_block(ppn);
-  if (sequential_) return page < b.written;
-  return b.pages && b.programmed_out_of_order[page];
+PageContent* NandArray::new_block_pages() {
+  const std::size_t block = geo_.pages_per_block;
+  if (slabs_.empty() || slab_used_ + block > slabs_.back().count) {
+    // 16 MiB slabs (8 huge pages), or one block's pages when a block is bigger.
+    const std::size_t count = std::max(block, (std::size_t(16) << 20) / sizeof(PageContent) / block * block);
+    slabs_.push_back(Slab{static_cast<PageContent*>(allocate_big(count * sizeof(PageContent))), count});
+    slab_used_ = 0;
+  }
+  PageContent* pages = slabs_.back().pages + slab_used_;
+  slab_used_ += block;
+  std::fill(pages, pages + block, PageContent{});
+  return pages;
+}
+
+void NandArray::beyond_the_array(Ppn ppn, const char* op) const {
+  throw NandRuleViolation(std::string("NAND ") + op + " of page " + std::to_string(ppn) + ": beyond the array (" +
+                          std::to_string(geo_.total_pages()) + " pages)");
 }
 
 void NandArray::program(Ppn ppn, Lpn lpn, Token token) {
@@ -34,7 +48,7 @@ void NandArray::program(Ppn ppn, Lpn lpn, Token token) {
     throw NandRuleViolation("NAND program of " + describe(ppn) + ": out of order, the block's next page is " +
                             std::to_string(b.written) + " (pages must be programmed in order)");
   if (!b.pages) {
-    b.pages = std::make_unique<PageContent[]>(geo_.pages_per_block);
+    b.pages = new_block_pages();
     if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, false);
   }
   if (b.written == 0) b.sequence = programs_ + 1;  // first program since the erase
@@ -44,11 +58,22 @@ void NandArray::program(Ppn ppn, Lpn lpn, Token token) {
   ++programs_;
 }
 
-PageContent NandArray::read(Ppn ppn) const {
-  check_page(ppn, "read");
-  const Block& b = blocks_[geo_.block_of(ppn)];
-  if (!b.pages) return PageContent{};
-  return b.pages[geo_.page_in_block(ppn)];
+void NandArray::preload_block(BlockId block, std::uint32_t count, const PageContent* contents, std::uint64_t sequence) {
+  if (block >= geo_.total_blocks() || count == 0 || count > geo_.pages_per_block)
+    throw NandRuleViolation("NAND preload of " + std::to_string(count) + " pages into block " + std::to_string(block) +
+                            ": no such block, or not 1 to " + std::to_string(geo_.pages_per_block) + " pages");
+  Block& b = blocks_[block];
+  if (b.written != 0)
+    throw NandRuleViolation("NAND preload of " + describe(geo_.first_page(block)) + ": the block is not erased");
+  if (!b.pages) b.pages = new_block_pages();
+  std::copy(contents, contents + count, b.pages);
+  if (!sequential_) {
+    b.programmed_out_of_order.assign(geo_.pages_per_block, false);
+    std::fill(b.programmed_out_of_order.begin(), b.programmed_out_of_order.begin() + count, true);
+  }
+  b.written = count;
+  b.sequence = sequence;
+  programs_ += count;
 }
 
 void NandArray::erase(BlockId block) {

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,10 +35,25 @@ class NandArray {
   const FlashGeometry& geometry() const { return geo_; }
 
   void program(Ppn ppn, Lpn lpn, Token token);  // throws NandRuleViolation
-  PageContent read(Ppn ppn) const;              // an erased page reads as {kNoLpn, 0}
+  // An erased page reads as {kNoLpn, 0}. Inline: whole-drive checks read every page.
+  PageContent read(Ppn ppn) const {
+    check_page(ppn, "read");
+    const Block& b = blocks_[geo_.block_of(ppn)];
+    if (!b.pages) return PageContent{};
+    return b.pages[geo_.page_in_block(ppn)];
+  }
   void erase(BlockId block);                    // throws NandRuleViolation for a bad address
+  // Preconditioning: programs pages [0, count) of the erased block `block` at once (contents in
+  // page order), as though its first program had been the array's `sequence`-th; the caller
+  // makes the sequences what programming in its order would have given.
+  void preload_block(BlockId block, std::uint32_t count, const PageContent* contents, std::uint64_t sequence);
 
-  bool is_programmed(Ppn ppn) const;
+  bool is_programmed(Ppn ppn) const {
+    const Block& b = blocks_[geo_.block_of(ppn)];
+    const std::uint32_t page = geo_.page_in_block(ppn);
+    if (sequential_) return page < b.written;
+    return b.pages && b.programmed_out_of_order[page];
+  }
   std::uint32_t write_pointer(BlockId b) const { return blocks_[b].written; }
   std::uint32_t erase_count(BlockId b) const { return blocks_[b].erase_count; }
   std::uint64_t block_sequence(BlockId b) const { return blocks_[b].sequence; }
@@ -49,18 +63,35 @@ class NandArray {
 
  private:
   struct Block {
-    std::unique_ptr<PageContent[]> pages;  // null until first programmed
+    PageContent* pages = nullptr;  // null until first programmed (then a slice of a slab)
     std::vector<bool> programmed_out_of_order;  // only when !sequential_program
     std::uint32_t written = 0;                  // next page in order (== pages programmed when sequential)
     std::uint32_t erase_count = 0;
     std::uint64_t sequence = 0;
   };
-  void check_page(Ppn ppn, const char* op) const;
+  PageContent* new_block_pages();  // a block's pages, erased, from the current slab
+  void check_page(Ppn ppn, const char* op) const {
+    if (ppn >= geo_.total_pages()) beyond_the_array(ppn, op);
+  }
+  [[noreturn]] void beyond_the_array(Ppn ppn, const char* op) const;
 
   FlashGeometry geo_;
   bool sequential_;
   std::vector<Block> blocks_;
   std::uint64_t programs_ = 0, erases_ = 0;
+  // Block page arrays are carved out of slabs of huge pages (common/huge_page_allocator.h), in
+  // the order blocks are first programmed; a block keeps its slice for the array's lifetime.
+  struct Slab {
+    PageContent* pages;
+    std::size_t count;
+  };
+  std::vector<Slab> slabs_;
+  std::size_t slab_used_ = 0;  // pages handed out of the last slab
+
+ public:
+  NandArray(const NandArray&) = delete;
+  NandArray& operator=(const NandArray&) = delete;
+  ~NandArray();
 };
 
 }  // namespace ssd::hw

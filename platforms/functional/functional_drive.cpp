@@ -87,22 +87,44 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
   return result;
 }
 
+namespace {
+// Every physical page the FTL counts as valid: what its OOB names is located exactly there (so
+// no stale copy is counted as live, and metadata pages are where the FTL thinks). The slow walk
+// behind the count in verify_mapping, run to name the page when the count disagrees.
+std::string find_misplaced_valid_page(const fw::Ftl& ftl, const hw::NandArray& array) {
+  const std::uint64_t total = array.geometry().total_pages();
+  for (Ppn ppn = 0; ppn < total; ++ppn) {
+    if (!ftl.holds_valid_page(ppn)) continue;
+    hw::PageContent c = array.read(ppn);
+    if (c.lpn == kNoLpn) return array.describe(ppn) + " is counted as valid but was never programmed";
+    if (ftl.locate(c.lpn) != ppn)
+      return array.describe(ppn) + " is counted as valid and its OOB names logical page " + std::to_string(c.lpn) +
+             ", which the FTL locates elsewhere";
+  }
+  return "";
+}
+}  // namespace
+
 std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& array,
                            const stimuli::IntegrityOracle& oracle) {
   const fw::Ftl& ftl = firmware.ftl();
+  const Lpn logical = ftl.logical_pages();
   // Every logical page: its mapping points at a page holding it, with the data last written
   // (unless the write buffer holds the newest copy: then that copy). The buffered pages are
-  // walked beside the logical pages, both in order.
+  // walked beside the logical pages, both in order. `located` counts the valid pages found
+  // holding the logical page that maps to them.
   const std::vector<std::pair<Lpn, Token>> buffered = firmware.buffered_pages();
   auto next_buffered = buffered.begin();
-  for (Lpn lpn = 0; lpn < ftl.logical_pages(); ++lpn) {
-    Ppn ppn = ftl.locate(lpn);
+  std::uint64_t located = 0;
+  for (Lpn lpn = 0; lpn < logical; ++lpn) {
+    const Ppn ppn = ftl.locate(lpn);
     Token want = oracle.expected(lpn);
     if (next_buffered != buffered.end() && next_buffered->first == lpn) {
       const Token held = (next_buffered++)->second;
       if (held != want)
         return "logical page " + std::to_string(lpn) + " in the write buffer holds token " + std::to_string(held) +
                ", expected " + std::to_string(want);
+      located += ppn != kNoPpn && ftl.holds_valid_page(ppn) && array.read(ppn).lpn == lpn;
       continue;
     }
     if (ppn == kNoPpn) {
@@ -119,17 +141,28 @@ std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& ar
     if (!ftl.holds_valid_page(ppn))
       return "logical page " + std::to_string(lpn) + " maps to " + array.describe(ppn) +
              ", which the FTL counts as invalid";
+    ++located;
   }
-  // Every physical page the FTL counts as valid: what its OOB names is located exactly there
-  // (so no stale copy is counted as live, and metadata pages are where the FTL thinks).
+  // Every physical page the FTL counts as valid is located exactly there. For data pages a
+  // count suffices: the located pages are valid, each names its own logical page (so none is
+  // counted twice), and they are as many as the valid data pages only if they are all of them.
+  // Metadata pages (OOB beyond the logical pages) are located one by one.
   const std::uint64_t total = array.geometry().total_pages();
+  std::uint64_t valid_data = 0;
   for (Ppn ppn = 0; ppn < total; ++ppn) {
     if (!ftl.holds_valid_page(ppn)) continue;
-    hw::PageContent c = array.read(ppn);
-    if (c.lpn == kNoLpn) return array.describe(ppn) + " is counted as valid but was never programmed";
-    if (ftl.locate(c.lpn) != ppn)
-      return array.describe(ppn) + " is counted as valid and its OOB names logical page " + std::to_string(c.lpn) +
-             ", which the FTL locates elsewhere";
+    const hw::PageContent c = array.read(ppn);
+    if (c.lpn < logical) {
+      ++valid_data;
+    } else if (c.lpn == kNoLpn || ftl.locate(c.lpn) != ppn) {
+      return find_misplaced_valid_page(ftl, array);
+    }
+  }
+  if (valid_data != located) {
+    const std::string page = find_misplaced_valid_page(ftl, array);
+    return page.empty() ? "the FTL counts " + std::to_string(valid_data) + " valid data pages but " +
+                              std::to_string(located) + " are located"
+                        : page;
   }
   return ftl.check_metadata([&array](Ppn ppn) {
     hw::PageContent c = array.read(ppn);

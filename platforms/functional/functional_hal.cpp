@@ -24,6 +24,13 @@ void FunctionalHal::issue(const fw::HalOp& op) {
   ++pending_;
 }
 
+void FunctionalHal::preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages,
+                                  std::uint64_t sequence) {
+  staging_.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) staging_[i] = hw::PageContent{pages[i].lpn, pages[i].token};
+  array_.preload_block(block, count, staging_.data(), sequence);
+}
+
 void FunctionalHal::touch(const fw::TableRegion& t, std::uint64_t offset, std::uint32_t bytes, fw::Access) {
   if (offset + bytes > t.bytes)
     throw std::out_of_range("firmware access beyond table '" + t.name + "' (offset " + std::to_string(offset) +
@@ -51,8 +58,11 @@ void FunctionalHal::execute(const fw::HalOp& op) {
 std::uint64_t FunctionalHal::run() {
   std::uint64_t delivered = 0;
   const std::uint32_t queues = static_cast<std::uint32_t>(die_queues_.size());
+  // Round-robin from the first die on every call, so the order depends on what is in flight
+  // now, not on the drive's history (a fill laid out directly continues as a written one).
+  std::uint32_t cursor = 0;
   while (pending_ > 0) {
-    std::uint32_t q = shuffle_ ? static_cast<std::uint32_t>(rng_() % queues) : cursor_++ % queues;
+    std::uint32_t q = shuffle_ ? static_cast<std::uint32_t>(rng_() % queues) : cursor++ % queues;
     for (std::uint32_t step = 0; step < queues && die_queues_[q].empty(); ++step) q = (q + 1) % queues;
     fw::HalOp op = die_queues_[q].front();
     die_queues_[q].pop_front();

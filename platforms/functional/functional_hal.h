@@ -31,6 +31,7 @@ class FunctionalHal : public fw::Hal {
     return placer_.place(name, bytes, preferred);
   }
   void preload(Ppn ppn, Lpn lpn, Token token) override { array_.program(ppn, lpn, token); }
+  void preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages, std::uint64_t sequence) override;
   void complete_host_command(std::uint32_t id, const LatencyTrail&) override {
     if (on_host_complete) on_host_complete(id);
   }
@@ -52,7 +53,7 @@ class FunctionalHal : public fw::Hal {
   fw::TablePlacer placer_;
   std::vector<std::deque<fw::HalOp>> die_queues_;  // flash ops per die, plus one queue for DMA
   std::uint64_t pending_ = 0;
-  std::uint32_t cursor_ = 0;
+  std::vector<hw::PageContent> staging_;  // preload_block's pages as the array stores them
   bool shuffle_;
   std::mt19937_64 rng_;
   std::uint64_t cycles_ = 0, accesses_ = 0;

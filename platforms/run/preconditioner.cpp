@@ -28,9 +28,13 @@ Preconditioner::Preconditioner(fw::Firmware& firmware, FunctionalHal& hal, stimu
       page_bytes_(page_bytes),
       fill_chunk_sectors_(fill_chunk_sectors) {}
 
-void Preconditioner::sequential_fill() {
+std::string Preconditioner::sequential_fill() {
+  if (firmware_.ftl().preload_sequential_fill([this](Lpn lpn) { return oracle_.baseline(lpn); }))
+    return "sequential fill of the whole logical space (laid out directly, as page-by-page writes in order leave it)";
   stimuli::SequentialFill fill(firmware_.capacity_sectors(), fill_chunk_sectors_);
   replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
+  return fmt::format("sequential fill of the whole logical space (replayed: {} KiB writes at queue depth {})",
+                     fill_chunk_sectors_ * kSectorBytes / 1024, kQueueDepth);
 }
 
 stimuli::SyntheticSpec Preconditioner::random_pages(std::uint64_t count, std::uint64_t seed) const {
@@ -126,10 +130,7 @@ fw::PreconditionOutcome Preconditioner::run(const fw::PreconditionSpec& spec) {
     done = family->preload_random_steady_state(spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
   if (steady_start_wanted && done.empty()) done = steady_state_fill(spec.seed);
   const bool steady_start = !done.empty();
-  if (!steady_start) {
-    sequential_fill();
-    done = "sequential fill of the whole logical space";
-  }
+  if (!steady_start) done = sequential_fill();
   if (spec.random_capacities > 0) {
     const auto pages = static_cast<std::uint64_t>(spec.random_capacities * double(logical));
     random_writes(pages, spec.seed);

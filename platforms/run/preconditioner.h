@@ -28,7 +28,8 @@ class Preconditioner {
   fw::PreconditionOutcome run(const fw::PreconditionSpec& spec);
 
  private:
-  void sequential_fill();
+  // The FTL's direct layout of the fill where it offers one, else a replay; says which.
+  std::string sequential_fill();
   void random_writes(std::uint64_t pages, std::uint64_t seed);
   // `count` uniform random whole-page writes over the logical space.
   stimuli::SyntheticSpec random_pages(std::uint64_t count, std::uint64_t seed) const;

@@ -41,6 +41,9 @@ class HalSwitch : public fw::Hal {
   int trace_state(const std::string& name, unsigned width) override { return placement_.trace_state(name, width); }
   void note_state(int handle, std::uint64_t value) override { placement_.note_state(handle, value); }
   void preload(Ppn ppn, Lpn lpn, Token token) override { active_->preload(ppn, lpn, token); }
+  void preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages, std::uint64_t sequence) override {
+    active_->preload_block(block, count, pages, sequence);
+  }
 
  private:
   fw::Hal& placement_;

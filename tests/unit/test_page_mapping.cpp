@@ -155,3 +155,27 @@ TEST_CASE("Page mapping keeps integrity across geometries and over-provisioning"
     CHECK(platform::verify_drive(drive, oracle) == "");
   }
 }
+
+TEST_CASE("A stale page counted as live is caught by the whole-drive check", "[ftl][page_mapping][oracle]") {
+  platform::FunctionalDrive drive(test::tiny_drive());
+  auto& ftl = dynamic_cast<fw::PageMappingFtl&>(drive.firmware().ftl());
+  stimuli::IntegrityOracle oracle(ftl.logical_pages(), drive.array().geometry().page_bytes);
+  test::SequentialFill fill(drive.capacity_sectors(), 64);
+  platform::replay_functional(drive, fill, oracle, 4);
+  const Ppn old = ftl.locate(5);
+  struct RewritePage5 : stimuli::Workload {
+    bool done = false;
+    bool next(stimuli::HostRequest& r) override {
+      if (done) return false;
+      r = stimuli::HostRequest{0, true, 5 * 8, 8, 0};
+      return done = true;
+    }
+    std::string describe() const override { return "rewrite page 5"; }
+  } rewrite;
+  platform::replay_functional(drive, rewrite, oracle, 1);
+  REQUIRE(ftl.locate(5) != old);
+  REQUIRE(platform::verify_drive(drive, oracle) == "");
+  ftl.revalidate_for_test(old);
+  CHECK_THAT(platform::verify_drive(drive, oracle),
+             Catch::Contains("is counted as valid") && Catch::Contains("names logical page 5"));
+}

@@ -1,5 +1,6 @@
 #include "fw/ftl/common/segment_space.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,7 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
       segments_(groups_ * geo_.blocks_per_plane),
       segment_pages_(segment_planes * geo_.pages_per_block),
       reserve_(reserve),
+      identity_(!striped && segment_planes == 1),
       stripe_(channel_first_planes(geo_)),
       valid_(hal, table_name, std::uint64_t(segments_) * segment_pages_, segment_pages_, count_bytes) {
   member_of_plane_.resize(geo_.total_planes());
@@ -80,14 +82,14 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, PlaneBlocks lay
     }
 }
 
-Ppn SegmentSpace::to_ppn(Spn spn) const {
+Ppn SegmentSpace::striped_to_ppn(Spn spn) const {
   const std::uint32_t segment = spn / segment_pages_, k = spn % segment_pages_;
   const std::uint32_t group = segment / geo_.blocks_per_plane, block = segment % geo_.blocks_per_plane;
   const std::uint32_t plane = member_plane_[group * width_ + k % width_];
   return geo_.first_page(geo_.block_at(plane, block)) + k / width_;
 }
 
-Spn SegmentSpace::to_spn(Ppn ppn) const {
+Spn SegmentSpace::striped_to_spn(Ppn ppn) const {
   const BlockId b = geo_.block_of(ppn);
   const std::uint32_t plane = geo_.plane_of_block(b);
   const std::uint32_t segment = group_of_plane_[plane] * geo_.blocks_per_plane + geo_.block_in_plane(b);
@@ -130,20 +132,41 @@ std::uint32_t SegmentSpace::take_free(bool privileged) {
 Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_t now) {
   Frontier& f = frontiers_[frontier];
   if (!can_allocate(frontier, privileged)) return kNoSpn;
-  if (f.segment == kNoSegment || f.next == segment_pages_) {
-    f.from_reserve = free_for(f) <= reserve_;
-    const std::uint32_t s = f.group == kAnyGroup ? take_free(privileged) : take_free_in(f.group, privileged);
-    f.segment = s;
-    f.next = 0;
-    ++f.generation;
-    state_[s] = SegmentState::Open;
-    kind_[s] = f.kind;
-  }
+  if (f.segment == kNoSegment || f.next == segment_pages_) open_segment(f, privileged);
   hal_.charge_cycles(costs_.page_allocate, FirmwareWork::PageAllocate);
   changed_at_[f.segment] = now;
   const Spn spn = first_spn(f.segment) + f.next++;
   if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
   return spn;
+}
+
+void SegmentSpace::open_segment(Frontier& f, bool privileged) {
+  f.from_reserve = free_for(f) <= reserve_;
+  const std::uint32_t s = f.group == kAnyGroup ? take_free(privileged) : take_free_in(f.group, privileged);
+  f.segment = s;
+  f.next = 0;
+  ++f.generation;
+  state_[s] = SegmentState::Open;
+  kind_[s] = f.kind;
+}
+
+std::vector<SegmentSpace::PageRun> SegmentSpace::advance_frontier(std::uint32_t frontier, std::uint64_t pages,
+                                                                  std::uint64_t now) {
+  std::vector<PageRun> runs;
+  Frontier& f = frontiers_[frontier];
+  while (pages > 0) {
+    if (!can_allocate(frontier, false))
+      throw std::logic_error("frontier " + std::to_string(frontier) + " ran out of room " + std::to_string(pages) +
+                             " pages before the end of its run");
+    if (f.segment == kNoSegment || f.next == segment_pages_) open_segment(f, false);
+    const auto count = static_cast<std::uint32_t>(std::min<std::uint64_t>(pages, segment_pages_ - f.next));
+    runs.push_back(PageRun{first_spn(f.segment) + f.next, count});
+    f.next += count;
+    pages -= count;
+    changed_at_[f.segment] = now;
+    if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
+  }
+  return runs;
 }
 
 std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed, std::uint32_t frontier,

@@ -59,8 +59,9 @@ class SegmentSpace {
   std::uint32_t segment_of(Spn spn) const { return spn / segment_pages_; }
   std::uint32_t group_of(std::uint32_t segment) const { return segment / geo_.blocks_per_plane; }
   Spn first_spn(std::uint32_t segment) const { return segment * segment_pages_; }
-  Ppn to_ppn(Spn spn) const;
-  Spn to_spn(Ppn ppn) const;
+  // Single-block segments in physical plane order (PlaneBlocks) number pages as the flash does.
+  Ppn to_ppn(Spn spn) const { return identity_ ? spn : striped_to_ppn(spn); }
+  Spn to_spn(Ppn ppn) const { return identity_ ? ppn : striped_to_spn(ppn); }
   std::vector<BlockId> blocks(std::uint32_t segment) const;
 
   // Global plane index of the k-th plane in channel-first order, so consecutive allocations
@@ -75,6 +76,14 @@ class SegmentSpace {
   // reserve is short (GC copying into a block the host also writes must not see the host use
   // up the space it took for its copies).
   Spn allocate(std::uint32_t frontier, bool privileged, std::uint64_t now);
+  // Preconditioning: what `pages` unprivileged allocate(frontier, ...) calls in a row do to the
+  // space, without their cost. Returns the pages taken as runs within segments, in order.
+  // Throws std::logic_error when the frontier would run out of room on the way.
+  struct PageRun {
+    Spn first;
+    std::uint32_t count;
+  };
+  std::vector<PageRun> advance_frontier(std::uint32_t frontier, std::uint64_t pages, std::uint64_t now);
   bool can_allocate(std::uint32_t frontier, bool privileged) const;
   // Counts segments the frontier has opened (so callers can tell when it moved to a new one).
   std::uint64_t frontier_generation(std::uint32_t frontier) const { return frontiers_[frontier].generation; }
@@ -108,6 +117,7 @@ class SegmentSpace {
   static constexpr std::uint32_t kAnyGroup = 0xffffffffu;
 
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
+  void mark_valid_run(const PageRun& run) { valid_.mark_valid_range(run.first, run.count); }
   void invalidate(Spn spn, std::uint64_t now);
   bool is_valid(Spn spn) const { return valid_.is_valid(spn); }
   std::uint32_t valid_count(std::uint32_t segment) const { return valid_.valid_count(segment); }
@@ -147,6 +157,9 @@ class SegmentSpace {
   std::uint32_t free_for(const Frontier& f) const {
     return f.group == kAnyGroup ? free_count_ : free_segments_in_group(f.group);
   }
+  Ppn striped_to_ppn(Spn spn) const;
+  Spn striped_to_spn(Ppn ppn) const;
+  void open_segment(Frontier& f, bool privileged);  // the frontier's next segment (allowed: can_allocate)
   std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
   std::uint32_t take_free_in(std::uint32_t group, bool privileged);
   std::uint32_t scan_victim(std::uint32_t first, std::uint32_t count, VictimPolicy policy, std::uint64_t now);
@@ -155,6 +168,7 @@ class SegmentSpace {
   const FirmwareCosts& costs_;
   FlashGeometry geo_;
   std::uint32_t width_, groups_, segments_, segment_pages_, reserve_, streams_ = 0;
+  bool identity_;  // SPN == PPN
   std::vector<std::uint32_t> stripe_;           // channel-first order of all planes
   std::vector<std::uint32_t> member_plane_;     // group * width + member -> global plane
   std::vector<std::uint32_t> member_of_plane_;  // global plane -> member index in its group

@@ -28,6 +28,18 @@ void ValidPageMap::mark_valid(std::uint64_t page) {
   ++counts_[page / pages_per_unit_];
 }
 
+void ValidPageMap::mark_valid_range(std::uint64_t first, std::uint32_t count) {
+  const std::uint64_t unit = first / pages_per_unit_;
+  if (count == 0 || (first + count - 1) / pages_per_unit_ != unit)
+    throw std::logic_error("mark_valid_range of " + std::to_string(count) + " pages from " + std::to_string(first) +
+                           ": not within one unit");
+  for (std::uint64_t page = first; page < first + count; ++page) {
+    if (is_valid(page)) throw std::logic_error("mark_valid_range: page " + std::to_string(page) + " is already valid");
+    bits_[page >> 6] |= std::uint64_t(1) << (page & 63);
+  }
+  counts_[unit] += count;
+}
+
 void ValidPageMap::invalidate(std::uint64_t page) {
   if (!is_valid(page)) throw std::logic_error("invalidate() of page " + std::to_string(page) + " that is not valid");
   touch(page);

@@ -17,6 +17,8 @@ class ValidPageMap {
                std::uint32_t count_bytes);
 
   void mark_valid(std::uint64_t page);
+  // Preconditioning: marks pages [first, first + count) of one unit valid at once, uncharged.
+  void mark_valid_range(std::uint64_t first, std::uint32_t count);
   void invalidate(std::uint64_t page);  // throws std::logic_error when the page is not valid
   bool is_valid(std::uint64_t page) const { return (bits_[page >> 6] >> (page & 63)) & 1u; }
   std::uint32_t valid_count(std::uint64_t unit) const { return counts_[unit]; }

@@ -53,6 +53,7 @@
 
 #include <vector>
 
+#include "common/huge_page_allocator.h"
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/common/gc_pacer.h"
@@ -91,9 +92,13 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   // Each plane laid out as greedy GC leaves it (fw/precondition/greedy_steady_state.h); see the
   // definition for how planes, blocks and pages are dealt out.
   std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) override;
+  // See sequential_fill_preload.cpp.
+  bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
   void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }
+  // Test hook: count a stale page as live again (a lost invalidation).
+  void revalidate_for_test(Ppn ppn) { blocks_.mark_valid(blocks_.to_spn(ppn)); }
   // Its blocks: a segment space of single blocks, one host and one GC frontier per plane.
   const SegmentSpace& blocks() const { return blocks_; }
 
@@ -125,7 +130,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   SegmentSpace blocks_;
   Lpn logical_pages_;
   std::uint32_t gc_threshold_;
-  std::vector<Ppn> l2p_;
+  std::vector<Ppn, HugePageAllocator<Ppn>> l2p_;  // 4 bytes per logical page: the biggest table
   TableRegion l2p_table_;
   // A plane's reclaim in progress: its victim and the next of its pages to copy.
   struct PlaneGc {
