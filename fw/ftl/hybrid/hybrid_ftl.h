@@ -44,6 +44,8 @@ class HybridFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  // See sequential_fill_preload.cpp.
+  bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 
   static constexpr std::uint32_t kNone = 0xffffffffu;
 
@@ -67,6 +69,12 @@ class HybridFtl : public Ftl {
   }
   // A host write of `page` arrived (before it is placed or deferred): ADAPT's request history.
   virtual void on_host_write(const PageWrite& page) { (void)page; }
+  // Whether the scheme can take a sequential fill laid out directly (preload_sequential_fill):
+  // what it learns from host writes must be known without them, and is then set by
+  // on_sequential_fill (called after the layout, for one-page writes of every logical page in
+  // order). Default: it learns nothing.
+  virtual bool fill_is_closed_form() const { return true; }
+  virtual void on_sequential_fill() {}
   // The copy at `spn` stopped being valid: superseded by a host write (`by_host`), or by a
   // second-chance or merge copy.
   virtual void on_invalidated(Spn spn, bool by_host) {

@@ -66,6 +66,13 @@ void WaftlFtl::on_host_write(const PageWrite& page) {
   epoch_of_[page.lpn] = static_cast<std::uint16_t>(epoch_);
 }
 
+void WaftlFtl::on_sequential_fill() {
+  for (Lpn lpn = 0; lpn < writes_.size(); ++lpn) {
+    writes_[lpn] = static_cast<std::uint8_t>(std::min<std::uint32_t>(255, recent_writes(lpn) + 1));
+    epoch_of_[lpn] = static_cast<std::uint16_t>(epoch_);
+  }
+}
+
 // ---- where a page goes --------------------------------------------------------------------------
 
 HybridFtl::LogTarget WaftlFtl::log_target(const PageWrite& page) {

@@ -50,6 +50,7 @@ class WaftlFtl : public HybridFtl {
   LogTarget log_target(const PageWrite& page) override;
   void on_log_block_gone(std::uint32_t block) override;
   void on_host_write(const PageWrite& page) override;
+  void on_sequential_fill() override;  // every logical page counted once, as the writes would
   // A PMB page stays through a merge of its logical block while it is still frequently written.
   bool keeps_log_copy(Spn spn) const override {
     return role_[block_of(spn)] == kPmb && recent_writes(log_page_lpn(spn)) >= p_.hot_writes;
