@@ -193,6 +193,20 @@ std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed,
   return s;
 }
 
+void SegmentSpace::preload_in_order(std::uint32_t segment, Lpn first_lpn, std::uint32_t count,
+                                    const std::function<Token(Lpn)>& token_of) {
+  // Segment page `off` is page off / width of member off % width.
+  std::vector<Hal::PreloadedPage> pages(geo_.pages_per_block);
+  for (std::uint32_t member = 0; member < width_ && member < count; ++member) {
+    std::uint32_t n = 0;
+    for (std::uint32_t off = member; off < count; off += width_, ++n)
+      pages[n] = Hal::PreloadedPage{first_lpn + off, token_of(first_lpn + off)};
+    const Ppn start = to_ppn(first_spn(segment) + member);
+    hal_.preload_block(geo_.block_of(start), n, pages.data(), std::uint64_t(first_lpn) + member + 1);
+  }
+  valid_.mark_valid_range(first_spn(segment), count);
+}
+
 void SegmentSpace::invalidate(Spn spn, std::uint64_t now) {
   valid_.invalidate(spn);
   changed_at_[segment_of(spn)] = now;

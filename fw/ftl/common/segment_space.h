@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "fw/ftl/common/valid_page_map.h"
@@ -118,6 +119,12 @@ class SegmentSpace {
 
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
   void mark_valid_run(const PageRun& run) { valid_.mark_valid_range(run.first, run.count); }
+  // Preconditioning, for a sequential fill laid out directly: pages [0, count) of `segment` hold
+  // logical pages first_lpn, first_lpn + 1, ... (token_of each), preloaded member block by
+  // member block and marked valid, each member's sequence numbered as a fill writing logical
+  // page x as the array's (x + 1)-th program would number it.
+  void preload_in_order(std::uint32_t segment, Lpn first_lpn, std::uint32_t count,
+                        const std::function<Token(Lpn)>& token_of);
   void invalidate(Spn spn, std::uint64_t now);
   bool is_valid(Spn spn) const { return valid_.is_valid(spn); }
   std::uint32_t valid_count(std::uint32_t segment) const { return valid_.valid_count(segment); }

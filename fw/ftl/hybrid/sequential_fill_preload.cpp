@@ -7,9 +7,9 @@
 // so the layout is the same for every scheme built on HybridFtl; a scheme that learns from the
 // host's requests (ADAPT's request history, WAFTL's write counts) says what the fill taught it
 // in on_sequential_fill, or declines and the fill is replayed.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
 
@@ -20,30 +20,19 @@ bool HybridFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_o
     throw std::logic_error("sequential-fill preload needs a fresh drive (" +
                            std::to_string(space_.segments() - space_.free_segments()) + " blocks are in use)");
   if (!fill_is_closed_form()) return false;
-  const std::uint32_t seg_pages = space_.segment_pages(), width = space_.segment_planes();
+  const std::uint32_t seg_pages = space_.segment_pages();
   const std::uint32_t blocks = (params_.logical_pages + seg_pages - 1) / seg_pages;
   // Before logical block i takes its data block, S - i blocks are free; each must find more
   // than the reserve, as try_place requires for an in-place first page.
   if (std::uint64_t(blocks) + params_.free_blocks >= std::uint64_t(space_.segments()) + 1) return false;
 
-  const FlashGeometry& g = space_.geometry();
-  std::vector<Hal::PreloadedPage> pages(g.pages_per_block);
   for (std::uint32_t lbn = 0; lbn < blocks; ++lbn) {
     const Lpn first = static_cast<Lpn>(std::uint64_t(lbn) * seg_pages);
     const std::uint32_t count = std::min<std::uint32_t>(seg_pages, params_.logical_pages - first);
     const std::uint32_t data = space_.take(kData);
     data_block_[lbn] = data;
     write_pointer_[data] = count;
-    // Segment page `off` is page off / width of member off % width; the member's first page was
-    // the array's (first + member + 1)-th program.
-    for (std::uint32_t member = 0; member < width && member < count; ++member) {
-      std::uint32_t n = 0;
-      for (std::uint32_t off = member; off < count; off += width, ++n)
-        pages[n] = Hal::PreloadedPage{first + off, token_of(first + off)};
-      const Ppn start = space_.to_ppn(space_.first_spn(data) + member);
-      ctx_.hal.preload_block(g.block_of(start), n, pages.data(), std::uint64_t(first) + member + 1);
-    }
-    space_.mark_valid_run(SegmentSpace::PageRun{space_.first_spn(data), count});
+    space_.preload_in_order(data, first, count, token_of);
   }
   now_ += params_.logical_pages;
   counts_.host_pages_written += params_.logical_pages;

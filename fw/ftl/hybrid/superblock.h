@@ -53,6 +53,8 @@ class SuperblockFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  // See superblock_fill_preload.cpp.
+  bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 
  private:
   static constexpr std::uint32_t kNone = 0xffffffffu;
