@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <list>
+#include <memory_resource>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -75,8 +76,11 @@ class WriteBuffer {
 
  private:
   struct Block {
-    std::list<std::uint64_t>::iterator place;  // in blocks_ (front: least recently used)
-    std::vector<std::uint32_t> pages;          // its dirty entries
+    using allocator_type = std::pmr::polymorphic_allocator<std::uint32_t>;  // its pages share the pool
+    explicit Block(const allocator_type& a) : pages(a) {}
+    Block(Block&& other, const allocator_type& a) : place(other.place), pages(std::move(other.pages), a) {}
+    std::pmr::list<std::uint64_t>::iterator place;  // in blocks_ (front: least recently used)
+    std::pmr::vector<std::uint32_t> pages;          // its dirty entries
   };
   void to_back(std::uint32_t e);
   void unlink(std::uint32_t e);
@@ -86,14 +90,17 @@ class WriteBuffer {
   std::uint32_t block_pages_;
   std::vector<Entry> entries_;  // fixed size: entries keep their addresses (Token* for merges)
   std::vector<std::uint32_t> free_;
-  std::unordered_map<Lpn, std::uint32_t> index_;
+  // The index and block_lru's structures change on every write: their nodes come from a pool
+  // (declared first, destroyed last) instead of the heap, one allocation less per page.
+  std::pmr::unsynchronized_pool_resource pool_;
+  std::pmr::unordered_map<Lpn, std::uint32_t> index_{&pool_};
   std::uint32_t dirty_ = 0;
   // fifo / page_lru: dirty entries in eviction order, an intrusive list (kNoEntry ends it).
   std::vector<std::uint32_t> prev_, next_;
   std::uint32_t head_ = kNoEntry, tail_ = kNoEntry;
   // block_lru: logical blocks with dirty pages, least recently used first.
-  std::list<std::uint64_t> blocks_;
-  std::unordered_map<std::uint64_t, Block> block_of_;
+  std::pmr::list<std::uint64_t> blocks_{&pool_};
+  std::pmr::unordered_map<std::uint64_t, Block> block_of_{&pool_};
 };
 
 }  // namespace ssd::fw
