@@ -116,8 +116,18 @@ std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& ar
   const std::vector<std::pair<Lpn, Token>> buffered = firmware.buffered_pages();
   auto next_buffered = buffered.begin();
   std::uint64_t located = 0;
+  // Pages are located a window ahead and their flash records prefetched in two steps, so the
+  // reads below overlap their cache misses (after a steady-state preload logical pages lie all
+  // over the array: 512 GiB checked in 11 s without, see bench/README.md).
+  constexpr Lpn kAhead = 256;
+  std::vector<Ppn> ahead(2 * kAhead, kNoPpn);  // ring: located pages of lpn .. lpn + 2 * kAhead
+  const auto slot = [](Lpn l) { return l % (2 * kAhead); };
+  for (Lpn l = 0; l < 2 * kAhead && l < logical; ++l) array.prefetch_block(ahead[slot(l)] = ftl.locate(l));
+  for (Lpn l = 0; l < kAhead && l < logical; ++l) array.prefetch_page(ahead[slot(l)]);
   for (Lpn lpn = 0; lpn < logical; ++lpn) {
-    const Ppn ppn = ftl.locate(lpn);
+    const Ppn ppn = ahead[slot(lpn)];
+    if (lpn + kAhead < logical) array.prefetch_page(ahead[slot(lpn + kAhead)]);
+    if (lpn + 2 * kAhead < logical) array.prefetch_block(ahead[slot(lpn + 2 * kAhead)] = ftl.locate(lpn + 2 * kAhead));
     Token want = oracle.expected(lpn);
     if (next_buffered != buffered.end() && next_buffered->first == lpn) {
       const Token held = (next_buffered++)->second;
