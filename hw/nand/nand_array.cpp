@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "common/huge_page_allocator.h"
-
 namespace ssd::hw {
 
 NandArray::NandArray(const FlashGeometry& geometry, bool sequential_program)
@@ -15,21 +13,16 @@ std::string NandArray::describe(Ppn ppn) const {
          "/plane" + std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
 }
 
-NandArray::~NandArray() {
-  for (const Slab& s : slabs_) free_big(s.pages, s.count * sizeof(PageContent));
-}
-
 PageContent* NandArray::new_block_pages() {
   const std::size_t block = geo_.pages_per_block;
-  if (slabs_.empty() || slab_used_ + block > slabs_.back().count) {
-    // 16 MiB slabs (8 huge pages), or one block's pages when a block is bigger.
-    const std::size_t count = std::max(block, (std::size_t(16) << 20) / sizeof(PageContent) / block * block);
-    slabs_.push_back(Slab{static_cast<PageContent*>(allocate_big(count * sizeof(PageContent))), count});
+  if (slabs_.empty() || slab_used_ + block > slab_size_) {
+    // 16 MiB, or one block's pages when a block is bigger; every record erased.
+    slab_size_ = std::max(block, (std::size_t(16) << 20) / sizeof(PageContent) / block * block);
+    slabs_.push_back(std::unique_ptr<PageContent[]>(new PageContent[slab_size_]));
     slab_used_ = 0;
   }
-  PageContent* pages = slabs_.back().pages + slab_used_;
+  PageContent* pages = slabs_.back().get() + slab_used_;
   slab_used_ += block;
-  std::fill(pages, pages + block, PageContent{});
   return pages;
 }
 

@@ -53,7 +53,6 @@
 
 #include <vector>
 
-#include "common/huge_page_allocator.h"
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/common/gc_pacer.h"
@@ -130,7 +129,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   SegmentSpace blocks_;
   Lpn logical_pages_;
   std::uint32_t gc_threshold_;
-  std::vector<Ppn, HugePageAllocator<Ppn>> l2p_;  // 4 bytes per logical page: the biggest table
+  std::vector<Ppn> l2p_;
   TableRegion l2p_table_;
   // A plane's reclaim in progress: its victim and the next of its pages to copy.
   struct PlaneGc {
