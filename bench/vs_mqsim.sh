@@ -9,9 +9,10 @@
 #   MQSIM_DIR    MQSim's build directory, holding the MQSim executable (build it with its Makefile;
 #                MQSim is not part of this project and nothing of it is kept here)
 #   --runs N     runs of each simulator per scenario (default 3)
-#   --quick      request counts / 100, to check the script in a few minutes; MQSim's
+#   --quick      request counts / 100, to check the script in about a minute; MQSim's
 #                preconditioning is skipped in the read scenarios c and d (on the 512 GiB drive it
-#                takes about 17 minutes and 9 GB; MQSim reads flash for never-written pages too)
+#                takes 17 minutes (c) and 2.5 minutes (d) and 9-10 GB; MQSim reads flash for
+#                never-written pages too)
 #   --scenarios  subset of a,b,c,d,e (default all)
 #   --timeout S  per-run limit in seconds (default 1800); a run over it is reported as
 #                "did not finish in S s" and that simulator is not run again for the scenario
@@ -19,8 +20,8 @@
 #   --mqsim-dies-as-chips  give MQSim ways x dies chips of one die each: MQSim issues one command
 #                per chip at a time, so the dies of one chip never work in parallel there
 #
-# A full run (all scenarios, 3 runs) takes about two hours, most of it MQSim preconditioning the
-# 512 GiB drive (c, d). Scenarios (ssdsim: `ssdsim run -p platforms/P.yaml --synthetic ... --no-vcd -q --report R`):
+# A full run (all scenarios, 3 runs) takes about 70 minutes, most of it MQSim preconditioning the
+# 512 GiB drive for c. Scenarios (ssdsim: `ssdsim run -p platforms/P.yaml --synthetic ... --no-vcd -q --report R`):
 #   a  fresh drive, 4 KiB random writes, QD16, 1,000,000 requests, mqsim_default_512g
 #   b  the same on mqsim_timing_16g
 #   c  4 KiB random reads, QD16, 1,000,000 requests, filled 512 GiB drive
