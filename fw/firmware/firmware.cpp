@@ -134,7 +134,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     OpRef ready = dma;
     if (partial) {  // read-modify-write: the program also waits for the old page
       ++partial_pages_;
-      OpRef read_old = ftl_->read(PageRead{lpn, &old[i], request});
+      OpRef read_old = ftl_->read(PageRead{lpn, &old[i], request, true});
       if (read_old.valid()) {
         ready = ops_.join();
         ops_.depend(dma, ready);
@@ -229,7 +229,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
       continue;
     }
     x.merge = true;  // read-modify-write: the old page from the flash
-    OpRef read_old = ftl_->read(PageRead{lpn, &x.old, request});
+    OpRef read_old = ftl_->read(PageRead{lpn, &x.old, request, true});
     if (read_old.valid()) {
       OpRef ready = ops_.join();
       ops_.depend(dma, ready);

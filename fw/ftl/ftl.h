@@ -38,6 +38,8 @@ struct PageRead {
   Lpn lpn = kNoLpn;
   Token* sink = nullptr;  // where the page's token goes
   HostRequestInfo request;
+  // The old data of a partial-page write (read-modify-write), not a host read: counted apart.
+  bool for_partial_write = false;
 };
 
 // One logical page of a host write, whose data is in the buffer once `data_ready` completes.

@@ -189,8 +189,9 @@ TEST_CASE("timed integrity: unaligned 1536-byte requests (read-modify-write)", "
   CHECK(pages >= writes);
   CHECK(pages <= 2 * writes);
   CHECK(pages > writes);  // with offsets every 1536 bytes, some requests cross a page boundary
-  // Reads of the old data for the merges are page reads too.
-  CHECK(u64(f["host_pages_read"]) >= u64(f["partial_page_writes"]));
+  // The old data for the merges is read once per partial page (counted apart from host reads).
+  CHECK(u64(f["partial_write_reads"]) == u64(f["partial_page_writes"]));
+  CHECK(u64(f["host_pages_read"]) <= u64(h["reads"]) * 2);  // a read touches one page or two
   CHECK(u64(r["integrity"]["pages_checked"]) >= u64(h["reads"]));
   CHECK(u64(f["gc_runs"]) > 0);
 }

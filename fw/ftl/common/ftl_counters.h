@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "common/metrics.h"
+#include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
 
@@ -12,12 +13,15 @@ struct FtlCounters {
   explicit FtlCounters(MetricSet& m)
       : host_pages_written(m.counter("host_pages_written")),
         host_pages_read(m.counter("host_pages_read")),
+        partial_write_reads(m.counter("partial_write_reads")),
         flash_pages_programmed(m.counter("flash_pages_programmed")),
         erases(m.counter("erases")),
         unmapped_reads(m.counter("unmapped_reads")) {}
 
   std::uint64_t& host_pages_written;
   std::uint64_t& host_pages_read;
+  std::uint64_t& partial_write_reads;  // old pages read for partial-page writes (read-modify-write)
+  void count_read(const PageRead& page) { ++(page.for_partial_write ? partial_write_reads : host_pages_read); }
   std::uint64_t& flash_pages_programmed;  // host pages, copies and metadata pages
   std::uint64_t& erases;                  // physical blocks
   std::uint64_t& unmapped_reads;          // reads of never-written pages, served without flash

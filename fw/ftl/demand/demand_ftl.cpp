@@ -144,7 +144,7 @@ Spn DemandFtl::lookup_sram(Lpn lpn, std::uint64_t& cache_hits) {
 
 OpRef DemandFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
-  ++counts_.host_pages_read;
+  counts_.count_read(page);
   Spn spn = lookup_sram(lpn, read_hits_);
   OpRef wait;
   if (spn == kNoSpn) {

@@ -51,7 +51,7 @@ Ppn HybridFtl::locate(Lpn lpn) const {
 }
 
 OpRef HybridFtl::read(const PageRead& page) {
-  ++counts_.host_pages_read;
+  counts_.count_read(page);
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(page.lpn)) * 4, 4, Access::Read);
   const Spn spn = current(page.lpn);

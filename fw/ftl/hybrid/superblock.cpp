@@ -65,7 +65,7 @@ Ppn SuperblockFtl::locate(Lpn lpn) const {
 }
 
 OpRef SuperblockFtl::read(const PageRead& page) {
-  ++counts_.host_pages_read;
+  counts_.count_read(page);
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(map_table_, std::uint64_t(page.lpn) * 4, 4, Access::Read);
   const Spn spn = map_[page.lpn];

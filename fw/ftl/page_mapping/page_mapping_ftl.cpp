@@ -70,7 +70,7 @@ std::uint64_t PageMappingFtl::pages_before_gc() const {
 OpRef PageMappingFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   Token* sink = page.sink;
-  ++counts_.host_pages_read;
+  counts_.count_read(page);
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   return read_mapped_page(ctx_.ops, l2p_[lpn], sink, counts_.unmapped_reads);
