@@ -11,8 +11,9 @@
 // - steady_state_fill.h: the write order of the steady-state fill, for FTLs that cannot preload;
 // - settling.h: when random writes after a fill count as settled.
 // The runner that issues the writes on the functional drive, with the integrity oracle, is
-// platforms/run/preconditioner.h; the sequential fill is the plain workload
-// stimuli/sequential_fill.h.
+// platforms/run/preconditioner.h. The sequential fill is laid out directly by the FTLs that can
+// (Ftl::preload_sequential_fill: page mapping, the log-block hybrids, SUPERBLOCK) and replayed as
+// the plain workload stimuli/sequential_fill.h for the others.
 #pragma once
 
 #include <cstdint>
