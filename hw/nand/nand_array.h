@@ -2,8 +2,8 @@
 // models and the functional HAL both keep their state here, so a drive preconditioned
 // functionally can be handed to the timed model as it is.
 //
-// Per page the array keeps the OOB's logical page and the data token (8 bytes), allocated per
-// block on its first program so a fresh drive costs little memory. The write sequence number
+// Per page the array keeps the OOB's logical page and the data token (8 bytes), given to a block
+// on its first program (out of 16 MiB slabs) so a fresh drive costs little memory. The write sequence number
 // is kept per block (the sequence of the block's first program): pages within a block are
 // programmed in order, so (block sequence, page index) orders every program of the block.
 #pragma once
