@@ -30,12 +30,22 @@ TEST_CASE("Page mapping passes the integrity oracle through many GC rounds", "[f
   CHECK(platform::verify_drive(drive, oracle) == "");
 }
 
-TEST_CASE("A deliberately corrupted mapping is caught by the oracle and the OOB check", "[ftl][page_mapping][oracle]") {
-  platform::FunctionalDrive drive(test::tiny_drive());
-  auto& ftl = dynamic_cast<fw::PageMappingFtl&>(drive.firmware().ftl());
-  stimuli::IntegrityOracle oracle(ftl.logical_pages(), drive.array().geometry().page_bytes);
-  test::SequentialFill fill(drive.capacity_sectors(), 64);
-  platform::replay_functional(drive, fill, oracle, 4);
+namespace {
+// The tiny drive under page mapping, filled by 32 KiB writes at QD4: the start of the tests
+// that corrupt its state and expect the checks to notice.
+struct FilledTinyDrive {
+  FilledTinyDrive() {
+    test::SequentialFill fill(drive.capacity_sectors(), 64);
+    platform::replay_functional(drive, fill, oracle, 4);
+  }
+  platform::FunctionalDrive drive{test::tiny_drive()};
+  fw::PageMappingFtl& ftl = dynamic_cast<fw::PageMappingFtl&>(drive.firmware().ftl());
+  stimuli::IntegrityOracle oracle{ftl.logical_pages(), drive.array().geometry().page_bytes};
+};
+}  // namespace
+
+TEST_CASE_METHOD(FilledTinyDrive, "A deliberately corrupted mapping is caught by the oracle and the OOB check",
+                 "[ftl][page_mapping][oracle]") {
   REQUIRE(oracle.mismatches() == 0);
   REQUIRE(platform::verify_drive(drive, oracle) == "");
 
@@ -156,12 +166,8 @@ TEST_CASE("Page mapping keeps integrity across geometries and over-provisioning"
   }
 }
 
-TEST_CASE("A stale page counted as live is caught by the whole-drive check", "[ftl][page_mapping][oracle]") {
-  platform::FunctionalDrive drive(test::tiny_drive());
-  auto& ftl = dynamic_cast<fw::PageMappingFtl&>(drive.firmware().ftl());
-  stimuli::IntegrityOracle oracle(ftl.logical_pages(), drive.array().geometry().page_bytes);
-  test::SequentialFill fill(drive.capacity_sectors(), 64);
-  platform::replay_functional(drive, fill, oracle, 4);
+TEST_CASE_METHOD(FilledTinyDrive, "A stale page counted as live is caught by the whole-drive check",
+                 "[ftl][page_mapping][oracle]") {
   const Ppn old = ftl.locate(5);
   struct RewritePage5 : stimuli::Workload {
     bool done = false;

@@ -22,6 +22,11 @@ struct FtlCounters {
   std::uint64_t& host_pages_read;
   std::uint64_t& partial_write_reads;  // old pages read for partial-page writes (read-modify-write)
   void count_read(const PageRead& page) { ++(page.for_partial_write ? partial_write_reads : host_pages_read); }
+  // A preloaded fill: what its page writes would have counted.
+  void count_fill(std::uint64_t pages) {
+    host_pages_written += pages;
+    flash_pages_programmed += pages;
+  }
   std::uint64_t& flash_pages_programmed;  // host pages, copies and metadata pages
   std::uint64_t& erases;                  // physical blocks
   std::uint64_t& unmapped_reads;          // reads of never-written pages, served without flash

@@ -207,6 +207,12 @@ void SegmentSpace::preload_in_order(std::uint32_t segment, Lpn first_lpn, std::u
   valid_.mark_valid_range(first_spn(segment), count);
 }
 
+void SegmentSpace::require_fresh(const char* what) const {
+  if (free_count_ != segments_)
+    throw std::logic_error(std::string(what) + " needs a fresh drive (" + std::to_string(segments_ - free_count_) +
+                           " of " + std::to_string(segments_) + " blocks are in use)");
+}
+
 void SegmentSpace::invalidate(Spn spn, std::uint64_t now) {
   valid_.invalidate(spn);
   changed_at_[segment_of(spn)] = now;

@@ -141,6 +141,9 @@ class SegmentSpace {
   void finish_reclaim(std::uint32_t segment);  // after all its blocks are erased
 
   std::uint32_t free_segments() const { return free_count_; }
+  // Preloads lay out a drive nothing was written to: throws std::logic_error naming `what`
+  // unless every segment is free.
+  void require_fresh(const char* what) const;
   std::uint32_t free_segments_in_group(std::uint32_t group) const {
     return static_cast<std::uint32_t>(free_[group].size());
   }

@@ -31,7 +31,7 @@
 namespace ssd::fw {
 
 std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
-  if (space_.free_segments() != space_.segments()) throw std::logic_error("steady-state preload needs a fresh drive");
+  space_.require_fresh("steady-state preload");
   const std::uint32_t pages = space_.segment_pages(), translation_pages = directory_.pages();
   const std::uint32_t translation_segments = (translation_pages + pages - 1) / pages;
   if (translation_segments >= space_.segments()) return "";

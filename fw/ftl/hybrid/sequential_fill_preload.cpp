@@ -8,23 +8,19 @@
 // host's requests (ADAPT's request history, WAFTL's write counts) says what the fill taught it
 // in on_sequential_fill, or declines and the fill is replayed.
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
 
 namespace ssd::fw {
 
 bool HybridFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_of) {
-  if (space_.free_segments() != space_.segments() || log_count_ != 0)
-    throw std::logic_error("sequential-fill preload needs a fresh drive (" +
-                           std::to_string(space_.segments() - space_.free_segments()) + " blocks are in use)");
+  space_.require_fresh("sequential-fill preload");  // so no log block is open either
   if (!fill_is_closed_form()) return false;
   const std::uint32_t seg_pages = space_.segment_pages();
   const std::uint32_t blocks = (params_.logical_pages + seg_pages - 1) / seg_pages;
   // Before logical block i takes its data block, S - i blocks are free; each must find more
-  // than the reserve, as try_place requires for an in-place first page.
-  if (std::uint64_t(blocks) + params_.free_blocks >= std::uint64_t(space_.segments()) + 1) return false;
+  // than the reserve, as try_place requires for an in-place first page (i = blocks - 1 last).
+  if (std::uint64_t(blocks) + params_.free_blocks > space_.segments()) return false;
 
   for (std::uint32_t lbn = 0; lbn < blocks; ++lbn) {
     const Lpn first = static_cast<Lpn>(std::uint64_t(lbn) * seg_pages);
@@ -35,8 +31,7 @@ bool HybridFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_o
     space_.preload_in_order(data, first, count, token_of);
   }
   now_ += params_.logical_pages;
-  counts_.host_pages_written += params_.logical_pages;
-  counts_.flash_pages_programmed += params_.logical_pages;
+  counts_.count_fill(params_.logical_pages);
   in_place_writes_ += params_.logical_pages;
   on_sequential_fill();
   return true;

@@ -4,22 +4,21 @@
 // Each superblock's pages go to its hot block in order; it takes its N blocks from the pool
 // (SegmentSpace::take, in superblock order) as each fills, and never needs GC or the update
 // space, since its N blocks hold exactly its pages. Its last block stays its (full) hot block.
-#include <stdexcept>
-#include <string>
 
 #include "fw/ftl/hybrid/superblock.h"
 
 namespace ssd::fw {
 
 bool SuperblockFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_of) {
-  if (space_.free_segments() != space_.segments())
-    throw std::logic_error("sequential-fill preload needs a fresh drive (" +
-                           std::to_string(space_.segments() - space_.free_segments()) + " blocks are in use)");
+  space_.require_fresh("sequential-fill preload");
+  // Every block taken must leave more than the reserve free, as may_take_block requires (decided
+  // before anything is laid out; parse keeps a pool, so this does not happen).
+  const std::uint64_t taken = std::uint64_t(superblocks_.size()) * params_.superblock_blocks;
+  if (taken + params_.free_blocks > space_.segments()) return false;
   const std::uint32_t seg_pages = space_.segment_pages();
   for (std::uint32_t sb = 0; sb < superblocks_.size(); ++sb) {
     Superblock& s = superblocks_[sb];
     for (std::uint32_t k = 0; k < params_.superblock_blocks; ++k) {
-      if (space_.free_segments() <= params_.free_blocks) return false;  // cannot happen: parse keeps a pool
       const std::uint32_t block = space_.take(0);
       const Lpn first = static_cast<Lpn>(std::uint64_t(sb) * superblock_pages_ + std::uint64_t(k) * seg_pages);
       s.blocks.push_back(block);
@@ -30,8 +29,7 @@ bool SuperblockFtl::preload_sequential_fill(const std::function<Token(Lpn)>& tok
     }
   }
   now_ += params_.logical_pages;
-  counts_.host_pages_written += params_.logical_pages;
-  counts_.flash_pages_programmed += params_.logical_pages;
+  counts_.count_fill(params_.logical_pages);
   return true;
 }
 

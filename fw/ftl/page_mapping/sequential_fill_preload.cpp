@@ -10,8 +10,6 @@
 // would have (SegmentSpace::advance_frontier), whole blocks are preloaded at once with the
 // sequence numbers programming in logical order gives them, and the allocation cursors end where
 // the writes would have left them.
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
@@ -21,9 +19,7 @@ namespace ssd::fw {
 bool PageMappingFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_of) {
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t planes = g.total_planes(), per_die = g.planes_per_die, dies = g.total_dies();
-  for (std::uint32_t p = 0; p < planes; ++p)
-    if (blocks_.free_segments_in_group(p) != g.blocks_per_plane)
-      throw std::logic_error("sequential-fill preload needs a fresh drive (plane " + std::to_string(p) + " is written)");
+  blocks_.require_fresh("sequential-fill preload");
   const bool plane_first = params_.allocation == PageMappingParams::Allocation::PlaneFirst;
   std::vector<std::uint32_t> order(planes);
   for (std::uint32_t i = 0; i < planes; ++i)
@@ -65,8 +61,7 @@ bool PageMappingFtl::preload_sequential_fill(const std::function<Token(Lpn)>& to
     die_cursor_ = logical_pages_ / per_die;
     die_round_ = logical_pages_ % per_die;
   }
-  counts_.host_pages_written += logical_pages_;
-  counts_.flash_pages_programmed += logical_pages_;
+  counts_.count_fill(logical_pages_);
   return true;
 }
 

@@ -38,9 +38,7 @@ namespace ssd::fw {
 std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) {
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t planes = g.total_planes(), ppb = g.pages_per_block;
-  for (std::uint32_t p = 0; p < planes; ++p)
-    if (blocks_.free_segments_in_group(p) != g.blocks_per_plane)
-      throw std::logic_error("steady-state preload needs a fresh drive (plane " + std::to_string(p) + " is written)");
+  blocks_.require_fresh("steady-state preload");
 
   GreedyDomainSpec spec;
   spec.blocks = g.blocks_per_plane;
