@@ -28,8 +28,12 @@ Preconditioner::Preconditioner(fw::Firmware& firmware, FunctionalHal& hal, stimu
       page_bytes_(page_bytes),
       fill_chunk_sectors_(fill_chunk_sectors) {}
 
+std::function<Token(Lpn)> Preconditioner::baseline_tokens() const {
+  return [this](Lpn lpn) { return oracle_.baseline(lpn); };
+}
+
 std::string Preconditioner::sequential_fill() {
-  if (firmware_.ftl().preload_sequential_fill([this](Lpn lpn) { return oracle_.baseline(lpn); }))
+  if (firmware_.ftl().preload_sequential_fill(baseline_tokens()))
     return "sequential fill of the whole logical space (laid out directly, as page-by-page writes in order leave it)";
   stimuli::SequentialFill fill(firmware_.capacity_sectors(), fill_chunk_sectors_);
   replay_functional(firmware_, hal_, fill, oracle_, kQueueDepth);
@@ -127,7 +131,7 @@ fw::PreconditionOutcome Preconditioner::run(const fw::PreconditionSpec& spec) {
   std::string done;
   fw::SteadyStatePreload* family = firmware_.ftl().steady_state_preload();
   if (steady_start_wanted && spec.steady == fw::PreconditionSpec::Steady::Direct && family)
-    done = family->preload_random_steady_state(spec.seed, [this](Lpn lpn) { return oracle_.baseline(lpn); });
+    done = family->preload_random_steady_state(spec.seed, baseline_tokens());
   if (steady_start_wanted && done.empty()) done = steady_state_fill(spec.seed);
   const bool steady_start = !done.empty();
   if (!steady_start) done = sequential_fill();

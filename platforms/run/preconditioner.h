@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "common/metrics.h"
 #include "fw/firmware/firmware.h"
@@ -28,6 +29,8 @@ class Preconditioner {
   fw::PreconditionOutcome run(const fw::PreconditionSpec& spec);
 
  private:
+  // What each logical page holds after preconditioning, for the FTLs' preloads.
+  std::function<Token(Lpn)> baseline_tokens() const;
   // The FTL's direct layout of the fill where it offers one, else a replay; says which.
   std::string sequential_fill();
   void random_writes(std::uint64_t pages, std::uint64_t seed);
