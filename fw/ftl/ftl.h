@@ -84,7 +84,7 @@ class Ftl {
   // On a fresh drive over a HAL that can preload: lays out a sequential fill of every logical
   // page (page k holding token_of(k)) directly, in exactly the state a host writing one page at
   // a time in logical order leaves (flash contents, tables, block states and allocation cursors;
-  // tests/fw/test_sequential_fill_preload.cpp compares the two). False when this FTL cannot
+  // tests/unit/test_sequential_fill_preload.cpp compares the two). False when this FTL cannot
   // here (the preconditioner then replays the fill).
   virtual bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) {
     (void)token_of;

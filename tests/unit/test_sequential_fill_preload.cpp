@@ -128,3 +128,49 @@ TEST_CASE("the direct sequential fill refuses a written drive", "[precondition]"
   REQUIRE(preload_fill(d));
   CHECK_THROWS_WITH(preload_fill(d), Catch::Contains("needs a fresh drive"));
 }
+
+TEST_CASE("DFTL and CAST: the sequential fill laid out directly equals the fill written page by page",
+          "[precondition][demand]") {
+  // Small caches, so runs are evicted and translation pages written back all through the fill;
+  // every placement and replacement the engine offers.
+  using Options = std::map<std::string, std::string>;
+  const auto [ftl, options] = GENERATE(
+      std::pair<std::string, Options>{"dftl", {{"cmt_bytes", "8192"}}},  // capacity = entries per page
+      std::pair<std::string, Options>{"dftl", {{"cmt_bytes", "12000"}, {"cmt_policy", "lru"}}},
+      std::pair<std::string, Options>{"dftl", {{"cmt_bytes", "16384"}, {"current_blocks", "3"}}},
+      std::pair<std::string, Options>{"cast", {{"cmt_bytes", "9216"}}},
+      std::pair<std::string, Options>{"cast", {{"cmt_bytes", "9216"}, {"run_length_bits", "4"}}},
+      std::pair<std::string, Options>{"cast", {{"cmt_bytes", "9216"}, {"placement", "ibl"}}},
+      std::pair<std::string, Options>{"cast", {{"cmt_bytes", "9216"}, {"abl_new_block_distance", "100"}}},
+      std::pair<std::string, Options>{"cast", {{"cmt_bytes", "9216"}, {"segment_planes", "2"}}});
+  Options o = options;
+  o["overprovisioning"] = "0.23";
+  std::string described = ftl;
+  for (const auto& [k, v] : o) described += " " + k + "=" + v;
+  INFO(described);
+  platform::FunctionalDriveConfig c = test::tiny_drive();
+  c.geometry.blocks_per_plane = 128;
+  check_same_fill(with(c, ftl, o));
+}
+
+TEST_CASE("DFTL declines the direct sequential fill when its cache cannot hold a translation page's entries",
+          "[precondition][demand]") {
+  // 4 KiB translation pages hold 1,024 entries; a cache of 1,023 would write some pages twice.
+  platform::FunctionalDriveConfig c = with(test::tiny_drive(), "dftl", {{"cmt_bytes", "8184"}});
+  c.geometry.blocks_per_plane = 128;
+  FilledDrive d(c);
+  CHECK_FALSE(preload_fill(d));
+  CHECK(d.drive.array().pages_programmed() == 0);
+}
+
+TEST_CASE("ADAPT: the sequential fill laid out directly leaves the request history and interval of the written one",
+          "[precondition][adapt]") {
+  // A HAT holding every request of the fill, so the merges after it give second chances by
+  // what the fill recorded; short intervals, so where the fill left the interval moves every
+  // adjustment after it.
+  const char* interval = GENERATE("7", "13", "4000");
+  INFO("interval_writes=" << interval);
+  platform::FunctionalDriveConfig c = test::tiny_drive();
+  c.geometry.blocks_per_plane = 128;
+  check_same_fill(with(c, "adapt", {{"overprovisioning", "0.23"}, {"hat_bytes", "600000"}, {"interval_writes", interval}}));
+}

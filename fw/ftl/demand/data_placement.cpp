@@ -28,7 +28,9 @@ std::uint32_t DataPlacement::choose(const HostRequestInfo& request, const Segmen
     for (std::uint32_t i = 0; i < current_.size(); ++i) {
       const Current& c = refreshed(i, space);
       std::uint64_t distance = new_block_distance_;
-      if (!c.starts.empty()) {
+      if (!c.starts.empty() && request.first_lpn >= *c.starts.rbegin()) {
+        distance = request.first_lpn - *c.starts.rbegin();  // past the last start: no search (sequential writes)
+      } else if (!c.starts.empty()) {
         auto above = c.starts.lower_bound(request.first_lpn);
         distance = std::numeric_limits<std::uint64_t>::max();
         if (above != c.starts.end()) distance = *above - request.first_lpn;
@@ -57,7 +59,7 @@ void DataPlacement::record(std::uint32_t frontier, const HostRequestInfo& reques
   if (policy_ == PlacementPolicy::Single) return;
   Current& c = refreshed(frontier - first_frontier_, space);
   if (policy_ == PlacementPolicy::AddressBased)
-    c.starts.insert(request.first_lpn);
+    c.starts.insert(c.starts.end(), request.first_lpn);  // constant time past the last (sequential writes)
   else if (std::find(c.issuers.begin(), c.issuers.end(), request.issuer) == c.issuers.end())
     c.issuers.push_back(request.issuer);
 }

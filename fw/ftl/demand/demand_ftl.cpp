@@ -232,6 +232,23 @@ void DemandFtl::pace_write_backs() {
 
 void DemandFtl::write_back(std::uint32_t vpn, Path path) {
   OpScheduler::Purpose mapping(ctx_.ops, OpOrigin::Mapping);
+  gather_updates(vpn);
+  const Spn old = directory_.location(vpn);
+  const Spn at = allocate_translation_page(vpn);
+  OpRef merge;  // read-modify-write: the entries not cached come from the old version
+  if (old != kNoSpn) {
+    merge = ctx_.ops.read(space_.to_ppn(old));
+    ctx_.ops.submit(merge);
+    ++*translation_reads_[path];
+    space_.invalidate(old, now_);
+  }
+  OpRef p = ctx_.ops.program(space_.to_ppn(at), kTranslationLpnBase + vpn, directory_.checksum(vpn));
+  ctx_.ops.depend(merge, p);
+  ctx_.ops.submit(p);
+  commit_translation_page(vpn, at, path);
+}
+
+void DemandFtl::gather_updates(std::uint32_t vpn) {
   const Lpn first = directory_.first_lpn(vpn);
   const Lpn count = std::min<Lpn>(directory_.entries_per_page(), params_.logical_pages - first);
   cache_.clean_range(first, count, [this](Lpn lpn, Spn spn) {
@@ -249,21 +266,17 @@ void DemandFtl::write_back(std::uint32_t vpn, Path path) {
     }
     gc_buffer_pages_.erase(pending);
   }
-  const Spn old = directory_.location(vpn);
+}
+
+Spn DemandFtl::allocate_translation_page(std::uint32_t vpn) {
   const Spn at = space_.allocate(translation_frontier_, true, now_++);
   if (at == kNoSpn)
     throw std::logic_error("no free block left for translation page " + std::to_string(vpn) +
                            " (raise ftl.gc_reserve_segments or overprovisioning)");
-  OpRef merge;  // read-modify-write: the entries not cached come from the old version
-  if (old != kNoSpn) {
-    merge = ctx_.ops.read(space_.to_ppn(old));
-    ctx_.ops.submit(merge);
-    ++*translation_reads_[path];
-    space_.invalidate(old, now_);
-  }
-  OpRef p = ctx_.ops.program(space_.to_ppn(at), kTranslationLpnBase + vpn, directory_.checksum(vpn));
-  ctx_.ops.depend(merge, p);
-  ctx_.ops.submit(p);
+  return at;
+}
+
+void DemandFtl::commit_translation_page(std::uint32_t vpn, Spn at, Path path) {
   space_.mark_valid(at);
   directory_.move(vpn, at);
   ++*translation_writes_[path];

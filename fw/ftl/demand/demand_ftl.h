@@ -71,6 +71,9 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   // Data segments laid out as random writes leave them, translation pages packed after them;
   // see steady_state_preload.cpp.
   std::string preload_random_steady_state(std::uint64_t seed, const std::function<Token(Lpn)>& token_of) override;
+  // A fill of every logical page, one page at a time in order, made without operations; declines
+  // when the cache cannot hold a translation page's runs. See sequential_fill_preload.cpp.
+  bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 
   const DemandParams& params() const { return params_; }
   const MappingCache& cache() const { return cache_; }
@@ -95,6 +98,12 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t writable_frontier(const HostRequestInfo& request);  // kNoFrontier when none
   OpRef place_write(const PageWrite& page, std::uint32_t frontier);
   void write_back(std::uint32_t vpn, Path path);
+  // write_back's steps that the sequential-fill preload shares: the cache's dirty runs and GC's
+  // buffered moves of translation page vpn into the directory; a page for its new version; the
+  // version in place (valid, in the GTD, counted).
+  void gather_updates(std::uint32_t vpn);
+  Spn allocate_translation_page(std::uint32_t vpn);
+  void commit_translation_page(std::uint32_t vpn, Spn at, Path path);
   void maybe_start_gc();
   void issue_gc_reads(std::uint32_t count);  // up to `count` (GcPacer::kAll) more copies of the victim
   void pace_gc();                            // after a host page write

@@ -94,6 +94,16 @@ void AdaptFtl::on_host_write(const PageWrite& page) {
   if (++writes_in_interval_ >= p_.interval_writes) end_of_interval();
 }
 
+// A sequential fill writes every page in place, one page per request: the intervals it ends see
+// no sequential allocation (delta unknown) and no merge (phi 0), so they move no block and keep
+// the threshold; the HAT, a FIFO here (no base repeats), keeps the last hat_entries requests.
+void AdaptFtl::on_sequential_fill() {
+  const Lpn pages = logical_pages();
+  for (Lpn lpn = pages > p_.hat_entries ? pages - p_.hat_entries : 0; lpn < pages; ++lpn) record_request(lpn, 1);
+  writes_in_interval_ = static_cast<std::uint32_t>(pages % p_.interval_writes);
+  if (pages >= p_.interval_writes) publish_partition();
+}
+
 void AdaptFtl::record_request(Lpn base, std::uint32_t pages) {
   context().hal.charge_cycles(context().costs.map_update, FirmwareWork::MapUpdate);
   context().hal.touch(hat_table_, (std::uint64_t(base) % p_.hat_entries) * 6, 6, Access::Write);

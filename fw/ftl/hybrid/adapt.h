@@ -72,9 +72,8 @@ class AdaptFtl : public HybridFtl {
   void before_merge(std::uint32_t victim) override;
   void on_log_page(Spn spn, bool copied) override;
   void on_host_write(const PageWrite& page) override;
-  // A fill's requests pass through the request history and end intervals that adapt the
-  // thresholds, which no closed form gives: its fill is replayed.
-  bool fill_is_closed_form() const override { return false; }
+  // What a fill's one-page requests leave in the request history and the interval.
+  void on_sequential_fill() override;
   void on_invalidated(Spn spn, bool by_host) override;
 
  private:
