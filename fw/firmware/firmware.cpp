@@ -33,11 +33,13 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
     const std::uint32_t block = ftl_->logical_block_pages();
     wbuf_ = std::make_unique<WriteBuffer>(pages, wb.policy, block ? block : hal_.geometry().pages_per_block);
     high_water_pages_ = static_cast<std::uint32_t>(wb.high_water * pages);
+    max_flushing_ = wb.flush_depth * hal_.geometry().total_planes();
     read_hits_ = &metrics_.counter("write_buffer_read_hits");
     absorbed_ = &metrics_.counter("write_buffer_absorbed_writes");
     evicted_ = &metrics_.counter("write_buffer_evictions");
     wbuf_waits_ = &metrics_.counter("write_buffer_waits");
     wbuf_high_water_ = &metrics_.counter("write_buffer_pages_high_water");
+    flushing_high_water_ = &metrics_.counter("write_buffer_flushing_high_water");
     occupancy_gauge_ = &metrics_.gauge("write_buffer_pages_at_end");
     mean_occupancy_gauge_ = &metrics_.gauge("write_buffer_mean_pages");
     occupancy_trace_ = hal_.trace_state("write_buffer.pages", 32);
@@ -251,8 +253,10 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
   evict_as_needed();
 }
 
+bool Firmware::may_evict() const { return max_flushing_ == 0 || wbuf_->flushing() < max_flushing_; }
+
 void Firmware::evict_as_needed() {
-  while (wbuf_->dirty() > high_water_pages_ && evict_next()) {
+  while (wbuf_->dirty() > high_water_pages_ && may_evict() && evict_next()) {
   }
   if (wbuf_waiting_.empty()) return;
   // A write needs at most one entry per page: with that many free or on their way, no eviction
@@ -260,7 +264,7 @@ void Firmware::evict_as_needed() {
   const PageSpan waiting = wbuf_waiting_.front().second;
   if (wbuf_->free_entries() + wbuf_->flushing() >= waiting.count) return;
   const std::uint32_t need = entries_needed(waiting);
-  while (wbuf_->free_entries() + wbuf_->flushing() < need && evict_next()) {
+  while (wbuf_->free_entries() + wbuf_->flushing() < need && may_evict() && evict_next()) {
   }
 }
 
@@ -276,6 +280,7 @@ bool Firmware::evict_next() {
     ops_.submit(programmed);
   }
   *evicted_ += victims_.size();
+  *flushing_high_water_ = std::max<std::uint64_t>(*flushing_high_water_, wbuf_->flushing());
   note_occupancy();
   return true;
 }

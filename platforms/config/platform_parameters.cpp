@@ -137,6 +137,10 @@ const std::vector<Parameter>& platform_parameters() {
       quantity_param("firmware.write_buffer_high_water", "", 0, 1, false, 0.75,
                      "dirty share of the write buffer above which it evicts in the background",
                      [](C& c, double v) { c.firmware.write_buffer.high_water = v; }),
+      count_param("firmware.write_buffer_flush_depth", 0, 4096, 2,
+                  "evicted pages in flight per plane (0: no limit): further evictions wait, so host reads and "
+                  "read-modify-writes queue behind at most this many programs on a plane",
+                  [](C& c, std::uint64_t v) { c.firmware.write_buffer.flush_depth = std::uint32_t(v); }),
       count_param("firmware_cycles.host_command", 0, 1e7, 1200, "cycles to fetch and decode one host command",
                   [](C& c, std::uint64_t v) { c.firmware.costs.host_command = std::uint32_t(v); }),
       count_param("firmware_cycles.host_page", 0, 1e7, 150, "cycles per logical page of a command",

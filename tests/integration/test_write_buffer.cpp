@@ -71,3 +71,32 @@ TEST_CASE("write buffer: reads of buffered pages are served from DRAM, faster th
   CHECK(r["integrity"]["pages_checked"] == 200);
   CHECK(r["integrity"]["mismatches"] == 0);
 }
+
+TEST_CASE("write buffer: at most flush_depth evicted pages per plane are in flight", "[cli][write_buffer]") {
+  // Random 4 KiB writes at QD32 with a high-water mark of 0: every write is evicted at once, so
+  // without a limit the programs pile up in the die queues. tiny.yaml has 2 x 2 dies x 2 planes.
+  TempDir dir;
+  auto run = [&](const std::string& policy, int depth) {
+    return successful_run({"-p", tiny_platform(), "--synthetic", "random", "--request-bytes", "4096", "--count",
+                           "4000", "--qd", "32", "--precondition", "none", "--set", "firmware.write_buffer=" + policy,
+                           "--set", "firmware.write_buffer_high_water=0", "--set",
+                           "firmware.write_buffer_flush_depth=" + std::to_string(depth)},
+                          dir, policy + std::to_string(depth) + ".json");
+  };
+  const std::uint64_t planes = 8;
+  const json unlimited = run("page_lru", 0);
+  CHECK(unlimited["write_buffer"]["flushing_high_water"].get<std::uint64_t>() > 4 * planes);
+  for (int depth : {1, 2, 4}) {
+    INFO("page_lru, depth " << depth);
+    const json r = run("page_lru", depth);
+    CHECK(r["write_buffer"]["flushing_high_water"].get<std::uint64_t>() <= depth * planes);
+    CHECK(r["write_buffer"]["flushing_high_water"].get<std::uint64_t>() > 0);
+    CHECK(r["integrity"]["mismatches"] == 0);
+    CHECK(r["integrity"]["mapping_check"] == "ok");
+  }
+  // block_lru evicts a logical block's dirty pages at once (32-page blocks here): one block may
+  // go out while fewer than the limit are in flight.
+  const json block = run("block_lru", 1);
+  CHECK(block["write_buffer"]["flushing_high_water"].get<std::uint64_t>() <= planes - 1 + 32);
+  CHECK(block["integrity"]["mapping_check"] == "ok");
+}
