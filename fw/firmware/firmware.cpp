@@ -95,7 +95,7 @@ void Firmware::admit(const HostCommand& cmd, PageSpan span) {
     handle_read(cmd, span);
   } else if (!buffering()) {
     handle_write(cmd, span);
-  } else if (wbuf_waiting_.empty() && wbuf_->free_entries() >= entries_needed(span)) {
+  } else if (wbuf_waiting_.empty() && has_room(span)) {
     buffer_write(cmd, span);
   } else {  // waits for entries (holding its data-buffer pages), in arrival order
     ++*wbuf_waits_;
@@ -184,6 +184,12 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
 }
 
 // ---- the write buffer ---------------------------------------------------------------------------
+
+bool Firmware::has_room(PageSpan span) const {
+  // At most one entry per page: no lookups while that many are free (most program completions).
+  const std::uint32_t free = wbuf_->free_entries();
+  return free >= span.count || free >= entries_needed(span);
+}
 
 std::uint32_t Firmware::entries_needed(PageSpan span) const {
   std::uint32_t n = 0;
@@ -290,7 +296,7 @@ void Firmware::entry_released(std::uint32_t e) {
   note_occupancy();
   while (!wbuf_waiting_.empty()) {
     const PageSpan span = wbuf_waiting_.front().second;
-    if (wbuf_->free_entries() < entries_needed(span)) break;
+    if (!has_room(span)) break;
     HostCommand cmd = wbuf_waiting_.front().first;
     wbuf_waiting_.pop_front();
     cmd.trail.advance(Stage::BufferWait, hal_.now_ticks());

@@ -82,6 +82,7 @@ class Firmware : public HostCommandHandler {
   // evictions, and what a finished program frees.
   bool buffering() const { return wbuf_ && !bypass_; }
   std::uint32_t entries_needed(PageSpan span) const;
+  bool has_room(PageSpan span) const;  // entries_needed(span) entries are free
   void buffer_write(const HostCommand& cmd, PageSpan span);
   void evict_as_needed();
   bool may_evict() const;  // below the limit of evicted pages in flight
