@@ -17,7 +17,7 @@ run() {  # platform ftl precondition
   local report="$out/$1-$2-${3//[:+]/_}.json"
   ./build/platforms/ssdsim run -p "platforms/$1.yaml" --ftl "$2" --synthetic random --request-bytes 4096 \
     --count "$count" --qd 16 --precondition "$3" --no-vcd --no-verify -q --report "$report"
-  python3 - "$report" "$1" "$2" "$3" <<'PY'
+  /usr/bin/python3 - "$report" "$1" "$2" "$3" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); p = r["preconditioning"]
 how = r["workload"]["precondition"].split(" (")[0].split(",")[0]
