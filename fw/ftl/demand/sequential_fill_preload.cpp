@@ -59,6 +59,9 @@ bool DemandFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_o
     placement_.record(frontier, request, space_);
     ++counts_.host_pages_written;
     ++write_misses_;
+    if (directory_.location(directory_.page_of(lpn)) != kNoSpn)  // the written fill would read it back
+      throw std::logic_error("sequential-fill preload: translation page of logical page " + std::to_string(lpn) +
+                             " written back before the page (the cache should hold a translation page's runs)");
     space_.mark_valid(spn);
     cache_.set(lpn, spn, true);  // may write back the translation page of the run it evicts
     ctx_.hal.preload(space_.to_ppn(spn), lpn, token_of(lpn));
