@@ -10,12 +10,14 @@
 //
 // The write buffer (fw/firmware/write_buffer.h), when on, holds written pages after the write is
 // acknowledged, until its policy evicts them to the FTL: in the background once more than
-// high_water of it is dirty, and at once when a write needs room (the write waits for it). At
-// most flush_depth evicted pages per plane are in flight (programs not done); the rest wait
-// dirty in the buffer. Without that limit an eviction burst queues hundreds of programs per die,
-// and a host read or read-modify-write that lands behind them waits for all of them (a fresh
-// 512 GiB drive's 4 KiB random writes: p99.9 18.5 ms unlimited, 1.5 ms at depth 2;
-// bench/README.md "Write-buffer flush depth").
+// high_water of it is dirty, and at once when a write needs room (the write waits for it).
+// Evictions start only while fewer than flush_depth x the drive's planes evicted pages are in
+// flight (programs not done; a drive-wide count, so about flush_depth per plane where the FTL
+// spreads its writes); the rest wait dirty in the buffer. block_lru evicts a logical block's
+// dirty pages at once, so it may exceed the limit by one block. Without a limit an eviction burst
+// queues hundreds of programs per die, and a host read or read-modify-write that lands behind
+// them waits for all of them (a fresh 512 GiB drive's 4 KiB random writes: p99.9 18.5 ms
+// unlimited, 1.5 ms at depth 2; bench/README.md "Write-buffer flush depth").
 #pragma once
 
 #include <deque>
@@ -39,7 +41,7 @@ struct WriteBufferConfig {
   WriteBufferPolicy policy = WriteBufferPolicy::kOff;
   std::uint64_t bytes = 0;  // its DRAM (the platform derives it from firmware.write_buffer_dram_share)
   double high_water = 0.75;  // dirty share above which it evicts in the background
-  std::uint32_t flush_depth = 2;  // evicted pages in flight per plane (0: no limit)
+  std::uint32_t flush_depth = 2;  // evicted pages in flight, per plane of the drive (0: no limit)
 };
 
 struct FirmwareConfig {

@@ -11,9 +11,11 @@
 // - steady_state_fill.h: the write order of the steady-state fill, for FTLs that cannot preload;
 // - settling.h: when random writes after a fill count as settled.
 // The runner that issues the writes on the functional drive, with the integrity oracle, is
-// platforms/run/preconditioner.h. The sequential fill is laid out directly by the FTLs that can
-// (Ftl::preload_sequential_fill: page mapping, the log-block hybrids, SUPERBLOCK) and replayed as
-// the plain workload stimuli/sequential_fill.h for the others.
+// platforms/run/preconditioner.h. The sequential fill is laid out directly, as one-page writes in
+// logical order leave it (Ftl::preload_sequential_fill: every FTL; DFTL and CAST only when their
+// cache holds a translation page's entries), and otherwise replayed as the plain workload
+// stimuli/sequential_fill.h (256 KiB requests, so a layout of its own: CAST's ABL records one
+// start per request).
 #pragma once
 
 #include <cstdint>

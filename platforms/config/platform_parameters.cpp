@@ -138,8 +138,9 @@ const std::vector<Parameter>& platform_parameters() {
                      "dirty share of the write buffer above which it evicts in the background",
                      [](C& c, double v) { c.firmware.write_buffer.high_water = v; }),
       count_param("firmware.write_buffer_flush_depth", 0, 4096, 2,
-                  "evicted pages in flight per plane (0: no limit): further evictions wait, so host reads and "
-                  "read-modify-writes queue behind at most this many programs on a plane",
+                  "evicted pages in flight, times the drive's planes (0: no limit): further evictions wait dirty, "
+                  "so host reads and read-modify-writes do not queue behind eviction bursts (block_lru may "
+                  "exceed it by one logical block's pages)",
                   [](C& c, std::uint64_t v) { c.firmware.write_buffer.flush_depth = std::uint32_t(v); }),
       count_param("firmware_cycles.host_command", 0, 1e7, 1200, "cycles to fetch and decode one host command",
                   [](C& c, std::uint64_t v) { c.firmware.costs.host_command = std::uint32_t(v); }),
