@@ -69,11 +69,9 @@ class HybridFtl : public Ftl {
   }
   // A host write of `page` arrived (before it is placed or deferred): ADAPT's request history.
   virtual void on_host_write(const PageWrite& page) { (void)page; }
-  // Whether the scheme can take a sequential fill laid out directly (preload_sequential_fill):
-  // what it learns from host writes must be known without them, and is then set by
-  // on_sequential_fill (called after the layout, for one-page writes of every logical page in
-  // order). Default: it learns nothing.
-  virtual bool fill_is_closed_form() const { return true; }
+  // After a sequential fill laid out directly (preload_sequential_fill): sets what the scheme
+  // would have learnt from one-page writes of every logical page in order (WAFTL's write counts,
+  // ADAPT's request history). Default: it learns nothing.
   virtual void on_sequential_fill() {}
   // The copy at `spn` stopped being valid: superseded by a host write (`by_host`), or by a
   // second-chance or merge copy.

@@ -6,7 +6,7 @@
 // and its other pages follow at the write pointer. No log block is opened and nothing is merged,
 // so the layout is the same for every scheme built on HybridFtl; a scheme that learns from the
 // host's requests (ADAPT's request history, WAFTL's write counts) says what the fill taught it
-// in on_sequential_fill, or declines and the fill is replayed.
+// in on_sequential_fill.
 #include <algorithm>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
@@ -15,7 +15,6 @@ namespace ssd::fw {
 
 bool HybridFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_of) {
   space_.require_fresh("sequential-fill preload");  // so no log block is open either
-  if (!fill_is_closed_form()) return false;
   const std::uint32_t seg_pages = space_.segment_pages();
   const std::uint32_t blocks = (params_.logical_pages + seg_pages - 1) / seg_pages;
   // Before logical block i takes its data block, S - i blocks are free; each must find more
