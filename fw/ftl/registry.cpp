@@ -51,12 +51,12 @@ const std::vector<FtlInfo>& ftl_registry() {
                   "module allocation",
        [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kMcSplit); },
        [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kMcSplit, o, g); }},
-      {"subgroup", "SubGroup: MCSplit with hot logical blocks' log blocks on their own module groups",
-       [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kSubGroup); },
-       [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kSubGroup, o, g); }},
+      {"subgroup", "SubGroup: superblocks striped over modules, hot and cold host writes in separate sub-groups of blocks",
+       [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c, SuperblockVariant::kSubGroup); },
+       [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(SuperblockVariant::kSubGroup, o, g); }},
       {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",
        [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c); },
-       [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(o, g); }},
+       [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(SuperblockVariant::kSuperblock, o, g); }},
   };
   return all;
 }

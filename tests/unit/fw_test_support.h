@@ -49,6 +49,23 @@ class RandomMixed : public stimuli::Workload {
 
 using SequentialFill = stimuli::SequentialFill;
 
+// A workload of one given request.
+class OneRequest : public stimuli::Workload {
+ public:
+  explicit OneRequest(const stimuli::HostRequest& r) : r_(r) {}
+  bool next(stimuli::HostRequest& out) override {
+    if (done_) return false;
+    out = r_;
+    done_ = true;
+    return true;
+  }
+  std::string describe() const override { return "one request"; }
+
+ private:
+  stimuli::HostRequest r_;
+  bool done_ = false;
+};
+
 // After a replay: every read returned the last data written, the mapping agrees with the flash,
 // and the FTL counted exactly the programs and erases the array executed.
 inline void check_drive(platform::FunctionalDrive& drive, const stimuli::IntegrityOracle& oracle) {

@@ -32,6 +32,18 @@ AdaptParams AdaptParams::parse(FtlOptions& o, const FlashGeometry& g) {
   p.hat_covers_range = o.choice("hat_match", "covered", {"covered", "base"},
                                 "a page hits the HAT when a recent request covered it, or only when it was "
                                 "a request's first page") == "covered";
+  p.hat_key_has_size = o.choice("hat_key", "base_and_size", {"base_and_size", "base"},
+                                "a write request moves its HAT entry to the rear when one has its base address and "
+                                "size (the paper's), or its base address alone (base)") == "base_and_size";
+  p.misfits_count_in_delta =
+      o.choice("misfit_delta", "allocation", {"allocation", "ignore"},
+               "a request classified sequential whose pages could not continue a sequential block counts in delta "
+               "as a sequential allocation without switch or partial merge (allocation), or not at all (ignore)") ==
+      "allocation";
+  p.idle_interval_lowers =
+      o.choice("idle_interval", "lower", {"lower", "keep"},
+               "an interval without a sequential allocation lowers a threshold at its upper bound (lower), or "
+               "changes nothing (keep)") == "lower";
   p.tau = static_cast<std::uint32_t>(o.integer("aggregate_threshold_pages", block_pages * 7 / 8, 1, block_pages,
                                                "tau: a head block with this many valid pages moves whole to the rear "
                                                "when the next one has fewer (the paper's 56 of 64)"));
@@ -50,7 +62,7 @@ AdaptFtl::AdaptFtl(FtlContext& ctx, const AdaptParams& params)
       sequential_(params.base.blocks),
       aggregated_moves_(ctx.metrics.counter("aggregated_moves")),
       second_chance_copies_(ctx.metrics.counter("second_chance_copies")),
-      prediction_hits_(ctx.metrics.counter("prediction_hits")),
+      second_chance_rewrites_(ctx.metrics.counter("second_chance_rewrites")),
       hat_lookups_(ctx.metrics.counter("hat_lookups")),
       hat_hits_(ctx.metrics.counter("hat_hits")),
       early_reuses_(ctx.metrics.counter("early_reuses")),
@@ -59,10 +71,16 @@ AdaptFtl::AdaptFtl(FtlContext& ctx, const AdaptParams& params)
       threshold_changes_(ctx.metrics.counter("threshold_changes")),
       sequential_log_writes_(ctx.metrics.counter("sequential_log_writes")),
       misfits_(ctx.metrics.counter("sequential_misfits")),
+      misfit_requests_(ctx.metrics.counter("sequential_misfit_requests")),
+      sequential_allocations_(ctx.metrics.counter("sequential_allocations")),
+      switch_partial_merges_(ctx.metrics.counter("sequential_switch_partial_merges")),
       sequential_gauge_(ctx.metrics.gauge("sequential_area_blocks")),
       random_gauge_(ctx.metrics.gauge("random_area_blocks")),
       threshold_gauge_(ctx.metrics.gauge("sequential_threshold_pages")),
-      hit_rate_gauge_(ctx.metrics.gauge("prediction_hit_rate")) {
+      hit_rate_gauge_(ctx.metrics.gauge("prediction_hit_rate")),
+      precision_gauge_(ctx.metrics.gauge("second_chance_precision")),
+      delta_gauge_(ctx.metrics.gauge("last_interval_delta")),
+      hat_used_gauge_(ctx.metrics.gauge("hat_entries_used")) {
   role_.assign(params.base.blocks, kNoRole);
   chanced_.assign(std::size_t(params.base.blocks) * pages_per_block(), false);
   hat_table_ = ctx.hal.place_table("adapt_hat", std::uint64_t(params.hat_entries) * 6, MemoryKind::Sram);
@@ -90,18 +108,34 @@ void AdaptFtl::on_host_write(const PageWrite& page) {
   const std::uint32_t page_bytes = context().hal.geometry().page_bytes;
   const auto pages = static_cast<std::uint32_t>(
       std::max<std::uint64_t>(1, (std::uint64_t(page.request.sectors) * 512 + page_bytes - 1) / page_bytes));
+  // The interval ends when the request after its last arrives, so that its last request is
+  // placed under the threshold it was counted with.
+  if (writes_in_interval_ >= p_.interval_writes) end_of_interval();
+  ++writes_in_interval_;
   record_request(page.lpn, pages);
-  if (++writes_in_interval_ >= p_.interval_writes) end_of_interval();
 }
 
 // A sequential fill writes every page in place, one page per request: the intervals it ends see
-// no sequential allocation (delta unknown) and no merge (phi 0), so they move no block and keep
-// the threshold; the HAT, a FIFO here (no base repeats), keeps the last hat_entries requests.
+// no sequential allocation (delta unknown) and no merge (phi 0), so they move no block, and the
+// threshold comes down if it is above its lower bound (idle_interval=lower) and else stays; the
+// HAT, a FIFO here (no base repeats), keeps the last hat_entries requests.
 void AdaptFtl::on_sequential_fill() {
   const Lpn pages = logical_pages();
   for (Lpn lpn = pages > p_.hat_entries ? pages - p_.hat_entries : 0; lpn < pages; ++lpn) record_request(lpn, 1);
-  writes_in_interval_ = static_cast<std::uint32_t>(pages % p_.interval_writes);
-  if (pages >= p_.interval_writes) publish_partition();
+  if (pages == 0) return;
+  writes_in_interval_ = static_cast<std::uint32_t>((pages - 1) % p_.interval_writes + 1);
+  if (pages <= p_.interval_writes) return;
+  // The first interval the fill ends is idle: a threshold above its lower bound comes down.
+  if (p_.adaptive_threshold && p_.idle_interval_lowers && threshold_ > p_.threshold_low) {
+    threshold_ = p_.threshold_low;
+    threshold_bytes_ = std::uint64_t(threshold_) * context().hal.geometry().page_bytes;
+    ++threshold_changes_;
+  }
+  publish_partition();
+}
+
+std::uint64_t AdaptFtl::hat_key(const HatEntry& e) const {
+  return p_.hat_key_has_size ? (std::uint64_t(e.base) << 16) | e.pages : std::uint64_t(e.base);
 }
 
 void AdaptFtl::record_request(Lpn base, std::uint32_t pages) {
@@ -118,27 +152,33 @@ void AdaptFtl::record_request(Lpn base, std::uint32_t pages) {
       }
     }
   };
-  if (hat_index_.count(base)) {  // the same base: to the rear, with the newest size
-    const auto it = std::find_if(hat_.begin(), hat_.end(), [&](const HatEntry& e) { return e.base == base; });
+  auto drop = [&](std::deque<HatEntry>::iterator it) {
     cover(*it, -1);
+    const auto key = hat_keys_.find(hat_key(*it));
+    if (--key->second == 0) hat_keys_.erase(key);
+    const auto b = hat_bases_.find(it->base);
+    if (--b->second == 0) hat_bases_.erase(b);
     hat_.erase(it);
-  } else {
-    if (hat_.size() >= p_.hat_entries) {  // full: the least recent request leaves
-      cover(hat_.front(), -1);
-      hat_index_.erase(hat_.front().base);
-      hat_.pop_front();
-    }
-    hat_index_.insert(base);
+  };
+  const HatEntry entry{base, std::min<std::uint32_t>(pages, 0xffff)};
+  if (hat_keys_.count(hat_key(entry))) {  // cached: to the rear (hat_key=base: with the newest size)
+    drop(std::find_if(hat_.begin(), hat_.end(), [&](const HatEntry& e) { return hat_key(e) == hat_key(entry); }));
+  } else if (hat_.size() >= p_.hat_entries) {  // full: the least recent request leaves
+    drop(hat_.begin());
   }
-  hat_.push_back(HatEntry{base, pages});
-  cover(hat_.back(), +1);
+  hat_.push_back(entry);
+  ++hat_keys_[hat_key(entry)];
+  ++hat_bases_[base];
+  cover(entry, +1);
+  hat_used_gauge_ = double(hat_.size());
 }
 
 bool AdaptFtl::hat_hit(Lpn lpn) {
   ++hat_lookups_;
   context().hal.touch(hat_table_, (std::uint64_t(lpn) % p_.hat_entries) * 6, 6, Access::Read);
-  const bool hit = p_.hat_covers_range ? hat_cover_.count(lpn) != 0 : hat_index_.count(lpn) != 0;
+  const bool hit = p_.hat_covers_range ? hat_cover_.count(lpn) != 0 : hat_bases_.count(lpn) != 0;
   if (hit) ++hat_hits_;
+  hit_rate_gauge_ = double(hat_hits_) / double(hat_lookups_);
   return hit;
 }
 
@@ -148,6 +188,7 @@ void AdaptFtl::end_of_interval() {
   const double phi = full_merges_ ? double(merged_pages_) / double(full_merges_) : 0.0;
   const bool known_delta = seq_allocations_ > 0;
   const double delta = known_delta ? double(seq_switch_partial_) / double(seq_allocations_) : 0.0;
+  if (known_delta) delta_gauge_ = delta;
   if (p_.adaptive_partition) {  // Algorithm 1: delta first, then phi; one block per interval
     if (known_delta && delta > p_.grow_delta && sequential_cap_ < p_.max_sequential_blocks && random_cap_ > 2) {
       ++sequential_cap_;
@@ -159,7 +200,8 @@ void AdaptFtl::end_of_interval() {
       ++to_random_;
     }
   }
-  if (p_.adaptive_threshold && known_delta && delta < p_.threshold_delta) {
+  const bool idle_at_top = !known_delta && p_.idle_interval_lowers && threshold_ > p_.threshold_low;
+  if (p_.adaptive_threshold && ((known_delta && delta < p_.threshold_delta) || idle_at_top)) {
     threshold_ = threshold_ <= p_.threshold_low ? p_.threshold_high : p_.threshold_low;
     threshold_bytes_ = std::uint64_t(threshold_) * context().hal.geometry().page_bytes;
     ++threshold_changes_;
@@ -171,11 +213,25 @@ void AdaptFtl::end_of_interval() {
 // ---- where a page goes ------------------------------------------------------------------------------
 
 HybridFtl::LogTarget AdaptFtl::log_target(const PageWrite& page) {
-  if (std::uint64_t(page.request.sectors) * 512 > threshold_bytes_) return sequential_target(page.lpn);
+  if (std::uint64_t(page.request.sectors) * 512 > threshold_bytes_) return sequential_target(page);
   return random_target(page.lpn);
 }
 
-HybridFtl::LogTarget AdaptFtl::sequential_target(Lpn lpn) {
+// A request classified sequential with a page the sequential area could not take: once per
+// request, a sequential allocation that ended without a switch or partial merge (misfit_delta).
+void AdaptFtl::count_misfit(const PageWrite& page) {
+  const RequestKey key{page.request.first_lpn, page.request.sectors, page.request.issuer};
+  if (key == last_misfit_request_) return;
+  last_misfit_request_ = key;
+  ++misfit_requests_;
+  if (p_.misfits_count_in_delta) {
+    ++seq_allocations_;
+    ++sequential_allocations_;
+  }
+}
+
+HybridFtl::LogTarget AdaptFtl::sequential_target(const PageWrite& page) {
+  const Lpn lpn = page.lpn;
   const std::uint32_t lbn = lbn_of(lpn);
   std::uint32_t own = kNone;
   switch (sequential_step(sequential_, lpn, false, own)) {
@@ -185,7 +241,10 @@ HybridFtl::LogTarget AdaptFtl::sequential_target(Lpn lpn) {
       return LogTarget{kNone, own};
     case SequentialLog::Step::kMisfit: {
       const LogTarget t = random_target(lpn);
-      if (t.block != kNone) ++misfits_;
+      if (t.block != kNone) {
+        ++misfits_;
+        count_misfit(page);
+      }
       return t;
     }
     case SequentialLog::Step::kOpen:
@@ -200,6 +259,7 @@ HybridFtl::LogTarget AdaptFtl::sequential_target(Lpn lpn) {
   role_[b] = kSequential;
   sequential_.add(b, lbn);
   ++seq_allocations_;
+  ++sequential_allocations_;
   return LogTarget{b, kNone};
 }
 
@@ -252,7 +312,10 @@ HybridFtl::LogTarget AdaptFtl::random_target(Lpn lpn) {
 
 void AdaptFtl::before_merge(std::uint32_t victim) {
   if (role_[victim] == kSequential) {
-    if (merges_as_prefix(victim)) ++seq_switch_partial_;
+    if (merges_as_prefix(victim)) {
+      ++seq_switch_partial_;
+      ++switch_partial_merges_;
+    }
     return;
   }
   if (role_[victim] != kRandom || valid_pages(victim) == 0) return;
@@ -273,6 +336,7 @@ void AdaptFtl::before_merge(std::uint32_t victim) {
     }
     copy_to_log(spn, rear);
     ++second_chance_copies_;
+    precision_gauge_ = double(second_chance_rewrites_) / double(second_chance_copies_);
     --merged;
   }
   if (merged > 0) {
@@ -305,8 +369,8 @@ void AdaptFtl::on_invalidated(Spn spn, bool by_host) {
   context().hal.touch(valid_count_table_, block, 1, Access::Write);
   if (chanced_[spn]) {
     chanced_[spn] = false;
-    if (by_host) ++prediction_hits_;  // the second chance was deserved: rewritten while in the log
-    hit_rate_gauge_ = second_chance_copies_ ? double(prediction_hits_) / double(second_chance_copies_) : 0.0;
+    if (by_host) ++second_chance_rewrites_;  // the second chance was deserved: rewritten while in the log
+    precision_gauge_ = second_chance_copies_ ? double(second_chance_rewrites_) / double(second_chance_copies_) : 0.0;
   }
   if (role_[block] == kRandom && p_.early_reuse && valid_pages(block) == 0 && full(block)) dead_.push_back(block);
 }

@@ -16,13 +16,31 @@
 //   merged then), not by an extra merge at the interval's end; the merge count is the same.
 // - Adaptive threshold: when delta < 0.1 in an interval with sequential allocations, the
 //   threshold jumps between its bounds (2 and 32 pages): up if it was at the lower bound, else
-//   down (section III-B). An interval without sequential allocations says nothing about delta
-//   and changes neither the partition nor the threshold (choice: delta 0 would flip it).
+//   down (section III-B). An interval without sequential allocations leaves delta undefined and
+//   the partition as it is. The threshold (idle_interval): at its upper bound such an interval
+//   means nothing was large enough to be sequential, the sequential area was "not very
+//   effective", so it is lowered (idle_interval=lower, the default; without it a threshold
+//   raised once stays up for good when the large requests are smaller than it); at the lower
+//   bound raising it could not make anything sequential, so it stays. idle_interval=keep: an
+//   idle interval changes nothing.
+// - What delta counts as a sequential allocation (misfit_delta): "a smaller delta implies more
+//   requests were incorrectly treated as sequential" (III-B), so a request classified as
+//   sequential whose pages could not continue a sequential block in order (they went to the
+//   random area) counts as one sequential allocation that ended without a switch or partial
+//   merge (misfit_delta=allocation, the default); misfit_delta=ignore counts only the blocks
+//   the sequential area really opened (our reading before; an ablation). Counted once per
+//   request, when its first misfit page is placed.
 // - Predictive transfers (section III-C): the Historical Access Table, a hashed queue of the
-//   last hat_bytes / 6 write requests (base page 4 bytes + page count 2 bytes); a hit moves an
-//   entry to the rear. During a merge of the random head a valid page covered by an entry
+//   last hat_bytes / 6 write requests (base page 4 bytes + page count 2 bytes, so a count is
+//   kept up to 65,535 pages). A request whose base address and size are both in the HAT moves
+//   that entry to the rear, any other is enqueued as a new entry (the paper's rule,
+//   hat_key=base_and_size; hat_key=base: the same base alone moves the entry, with the new
+//   size, our reading before). During a merge of the random head a valid page covered by an entry
 //   (base <= page < base + count; hat_match=base: the base only) is copied to the rear block
-//   (second chance), the others are merged. No cap on second chances, as the paper; but when
+//   (second chance), the others are merged. Table III's "prediction hit rate" is Algorithm 2's
+//   IsHATHit: HAT hits over HAT lookups (prediction_hit_rate). How many second-chance copies were
+//   rewritten by the host while still in the log is our own measure of whether the chance was
+//   deserved (second_chance_rewrites, second_chance_precision). No cap on second chances, as the paper; but when
 //   every page of a head with no invalid page would be moved, the merge would free nothing, so
 //   all of them are merged instead.
 // - Aggregated data movement (Algorithm 2): if the head has at least tau valid pages and the
@@ -38,7 +56,6 @@
 
 #include <deque>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "fw/ftl/hybrid/hybrid_ftl.h"
@@ -56,6 +73,9 @@ struct AdaptParams {
   double grow_delta = 0.4, threshold_delta = 0.1;
   std::uint32_t hat_entries = 170;
   bool hat_covers_range = true;
+  bool hat_key_has_size = true;      // hat_key=base_and_size (the paper's) or base
+  bool misfits_count_in_delta = true;  // misfit_delta=allocation (default) or ignore
+  bool idle_interval_lowers = true;    // idle_interval=lower (default) or keep
   std::uint32_t tau = 56;
   bool early_reuse = true;
   static AdaptParams parse(FtlOptions& options, const FlashGeometry& geometry);
@@ -80,14 +100,24 @@ class AdaptFtl : public HybridFtl {
   enum Role : std::uint8_t { kNoRole, kSequential, kRandom };
   struct HatEntry {
     Lpn base;
-    std::uint32_t pages;
+    std::uint32_t pages;  // the paper's 2-byte field: at most 65,535
   };
-  LogTarget sequential_target(Lpn lpn);
+  // A request's identity for the misfit count of delta (once per request).
+  struct RequestKey {
+    Lpn first_lpn = kNoLpn;
+    std::uint32_t sectors = 0, issuer = 0;
+    bool operator==(const RequestKey& o) const {
+      return first_lpn == o.first_lpn && sectors == o.sectors && issuer == o.issuer;
+    }
+  };
+  LogTarget sequential_target(const PageWrite& page);
   LogTarget random_target(Lpn lpn);
   std::uint32_t dead_random_block();
   void end_of_interval();
   void record_request(Lpn base, std::uint32_t pages);
   bool hat_hit(Lpn lpn);
+  std::uint64_t hat_key(const HatEntry& e) const;
+  void count_misfit(const PageWrite& page);
   void publish_partition();
 
   AdaptParams p_;
@@ -99,16 +129,20 @@ class AdaptFtl : public HybridFtl {
   std::vector<std::uint32_t> dead_;            // random blocks found with no valid page (ERL)
   std::vector<bool> chanced_;                  // per segment page: holds a second-chance copy
   std::deque<HatEntry> hat_;                   // front: least recent request
-  std::unordered_set<Lpn> hat_index_;                  // the bases in the HAT (one entry each)
+  std::unordered_map<std::uint64_t, std::uint32_t> hat_keys_;  // entry key -> entries with it (hat_key)
+  std::unordered_map<Lpn, std::uint32_t> hat_bases_;          // base -> entries with it (hat_match=base)
   std::unordered_map<Lpn, std::uint32_t> hat_cover_;   // page -> entries covering it
   TableRegion hat_table_, valid_count_table_;
   std::uint64_t clock_ = 0;
   std::uint32_t writes_in_interval_ = 0;
+  RequestKey last_misfit_request_;  // the request whose misfit delta counted last
   // Interval counters (Algorithm 1).
   std::uint64_t seq_allocations_ = 0, seq_switch_partial_ = 0, full_merges_ = 0, merged_pages_ = 0;
-  std::uint64_t &aggregated_moves_, &second_chance_copies_, &prediction_hits_, &hat_lookups_, &hat_hits_,
-      &early_reuses_, &to_sequential_, &to_random_, &threshold_changes_, &sequential_log_writes_, &misfits_;
-  double &sequential_gauge_, &random_gauge_, &threshold_gauge_, &hit_rate_gauge_;
+  std::uint64_t &aggregated_moves_, &second_chance_copies_, &second_chance_rewrites_, &hat_lookups_, &hat_hits_,
+      &early_reuses_, &to_sequential_, &to_random_, &threshold_changes_, &sequential_log_writes_, &misfits_,
+      &misfit_requests_, &sequential_allocations_, &switch_partial_merges_;
+  double &sequential_gauge_, &random_gauge_, &threshold_gauge_, &hit_rate_gauge_, &precision_gauge_, &delta_gauge_,
+      &hat_used_gauge_;
   int sequential_trace_ = -1, random_trace_ = -1, threshold_trace_ = -1;  // waveform handles
 };
 

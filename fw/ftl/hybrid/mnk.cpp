@@ -6,17 +6,16 @@
 namespace ssd::fw {
 
 MnkParams MnkParams::parse(MnkVariant variant, FtlOptions& o, const FlashGeometry& g) {
-  static const char* const names[] = {"mnk", "mcsplit", "subgroup"};
+  static const char* const names[] = {"mnk", "mcsplit"};
   const std::string name = names[static_cast<int>(variant)];
   MnkParams p;
-  // MNK stripes over the channels by default. MCSplit and SubGroup bind a log block to each logical
+  // MNK stripes over the channels by default. MCSplit binds a log block to each logical
   // block (as BAST), so a scattered write costs a merge of the whole striped block: by default they
   // use single blocks as BAST does (M = 1), and take M (segment_planes) as a parameter.
   p.base = HybridParams::parse(name, o, g, 1,
                                variant == MnkVariant::kMnk ? HybridBlockDefault::kChannelStripe
                                                            : HybridBlockDefault::kPlaneBlock);
   const std::uint32_t m = p.base.segment_planes;
-  const std::uint32_t module_groups = g.total_planes() / m;
   p.gc_free_blocks = static_cast<std::uint32_t>(
       o.integer("gc_free_blocks", p.base.free_blocks + 2, p.base.free_blocks, 1024,
                 "below this many free (striped) blocks the least recently used logical group is reclaimed"));
@@ -26,14 +25,6 @@ MnkParams MnkParams::parse(MnkVariant variant, FtlOptions& o, const FlashGeometr
     p.recycle_threshold = 0;
     p.sequential_threshold_pages = std::numeric_limits<std::uint32_t>::max();
     p.allocation = ModuleAllocation::kStatic;
-    if (variant == MnkVariant::kSubGroup) {
-      p.allocation = ModuleAllocation::kHotCold;
-      p.hot_module_groups = static_cast<std::uint32_t>(
-          o.integer("hot_module_groups", std::max<std::uint32_t>(1, module_groups / 4), 1, module_groups,
-                    "module groups that take the hot logical blocks' log blocks (the rest take the cold ones)"));
-      p.hot_reclaims = static_cast<std::uint32_t>(
-          o.integer("hot_reclaims", 2, 1, 255, "recent reclaims of a logical block that make it hot"));
-    }
     o.reject_unread(name);
     return p;
   }
@@ -72,7 +63,6 @@ MnkFtl::MnkFtl(FtlContext& ctx, const MnkParams& params)
       cap_reclaims_(ctx.metrics.counter("group_reclaims_at_k")),
       pressure_reclaims_(ctx.metrics.counter("group_reclaims_for_space")),
       recycled_reuses_(ctx.metrics.counter("recycled_log_block_reuses")),
-      hot_allocations_(ctx.metrics.counter("hot_log_allocations")),
       static_fallbacks_(ctx.metrics.counter("static_allocation_fallbacks")),
       utilization_(ctx.metrics.histogram("log_block_utilization_at_reclaim_pct")) {
   groups_.resize((params.base.logical_blocks + params.n - 1) / params.n);
@@ -80,7 +70,6 @@ MnkFtl::MnkFtl(FtlContext& ctx, const MnkParams& params)
   owner_.assign(params.base.blocks, kNone);
   free_used_.assign(plane_groups(), 0);
   erase_used_.assign(plane_groups(), 0);
-  reclaims_.assign(groups_.size(), 0);
   for (std::uint32_t m = 0; m < plane_groups(); ++m) {
     module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
     module_copies_.push_back(&ctx.metrics.counter("module_group_" + std::to_string(m) + "_copies"));
@@ -179,9 +168,6 @@ HybridFtl::LogTarget MnkFtl::reclaim_oldest() {
 HybridFtl::LogTarget MnkFtl::reclaim(std::uint32_t group) {
   ++group_reclaims_;
   for (std::uint32_t m = 0; m < plane_groups(); ++m) *module_erases_[m] = double(erases_in_group(m));
-  if (reclaims_[group] < 255) ++reclaims_[group];
-  if (++reclaims_total_ % groups_.size() == 0)  // recent reclaims: halved once per `groups` reclaims
-    for (std::uint8_t& r : reclaims_) r /= 2;
   reclaiming_ = group;
   Group& g = groups_[group];
   if (g.in_lru) {
@@ -196,8 +182,6 @@ HybridFtl::LogTarget MnkFtl::reclaim(std::uint32_t group) {
   return LogTarget{kNone, g.logs.front()};
 }
 
-bool MnkFtl::hot(std::uint32_t group) const { return reclaims_[group] >= p_.hot_reclaims; }
-
 std::uint32_t MnkFtl::open_log(bool sequential, std::uint32_t group) {
   const std::uint32_t modules = plane_groups();
   switch (p_.allocation) {
@@ -205,16 +189,8 @@ std::uint32_t MnkFtl::open_log(bool sequential, std::uint32_t group) {
       return open_balanced(sequential);
     case ModuleAllocation::kRoundRobin:
       return open_log_block();
-    case ModuleAllocation::kStatic:
-    case ModuleAllocation::kHotCold: {
-      std::uint32_t module = group % modules;
-      if (p_.allocation == ModuleAllocation::kHotCold) {
-        const std::uint32_t hot_groups = std::min(p_.hot_module_groups, modules);
-        const bool is_hot = hot(group) || hot_groups == modules;
-        if (is_hot) ++hot_allocations_;
-        const std::uint32_t first = is_hot ? 0 : hot_groups, count = is_hot ? hot_groups : modules - hot_groups;
-        module = first + group % count;
-      }
+    case ModuleAllocation::kStatic: {
+      const std::uint32_t module = group % modules;
       const std::uint32_t b = open_log_block_in(module);
       if (b != kNone || free_blocks_in_group(module) > 0) return b;
       // Data blocks (merge destinations) go round-robin, so the module may hold no free block:

@@ -36,21 +36,18 @@
 
 namespace ssd::fw {
 
-// The schemes on this machinery: MNK, and the two multi-channel baselines its paper compares
-// with, as its sections I, III-B and IV describe them (the only description available):
+// The schemes on this machinery: MNK, and MCSplit, one of the two multi-channel baselines its
+// paper compares with, as its sections I, III-B and IV describe it (the only description
+// available); the other, SubGroup, is a superblock scheme (fw/ftl/hybrid/superblock.h):
 // - MCSplit (Kim, Jung, Song, IWSSPS'08): logical blocks striped over M modules (default 1, as BAST:
 //   see fw/ftl/hybrid/README.md), each with an
 //   exclusive log block of its own (BAST-like: N = 1, K = M, in arrival order), no recycling,
 //   static module allocation (a logical block's log block comes from module group lbn mod groups).
-// - SubGroup (Park et al., IEICE EE 2009): MCSplit with hot and cold logical blocks kept apart: a
-//   logical block reclaimed hot_reclaims times or more (halved every `groups` reclaims) is hot and
-//   takes its log blocks from the first hot_module_groups module groups, the others from the
-//   rest; so the hot modules wear faster, as the MNK paper's Fig. 8 shows.
 // Static allocation is best effort: merge destinations (data blocks) are taken round-robin, so a
 // module group may have no free block left; its log block then comes from any module group
 // (static_allocation_fallbacks).
-enum class MnkVariant : std::uint8_t { kMnk, kMcSplit, kSubGroup };
-enum class ModuleAllocation : std::uint8_t { kBalanced, kRoundRobin, kStatic, kHotCold };
+enum class MnkVariant : std::uint8_t { kMnk, kMcSplit };
+enum class ModuleAllocation : std::uint8_t { kBalanced, kRoundRobin, kStatic };
 
 struct MnkParams {
   HybridParams base;  // base.segment_planes is M
@@ -59,7 +56,6 @@ struct MnkParams {
   std::uint32_t sequential_threshold_pages = 2;
   std::uint32_t gc_free_blocks = 4;
   ModuleAllocation allocation = ModuleAllocation::kBalanced;
-  std::uint32_t hot_module_groups = 1, hot_reclaims = 2;  // SubGroup
   std::uint32_t stripes_per_group() const { return k / base.segment_planes; }
   static MnkParams parse(MnkVariant variant, FtlOptions& options, const FlashGeometry& geometry);
 };
@@ -90,7 +86,6 @@ class MnkFtl : public HybridFtl {
   LogTarget reclaim_oldest();  // the least recently used logical group holding log blocks
   std::uint32_t open_log(bool sequential, std::uint32_t group);  // by the module allocation policy
   std::uint32_t open_balanced(bool sequential);
-  bool hot(std::uint32_t group) const;
   void touch(std::uint32_t group);
 
   MnkParams p_;
@@ -103,10 +98,8 @@ class MnkFtl : public HybridFtl {
   std::uint32_t reclaiming_ = kNone;     // the logical group being reclaimed
   std::uint32_t erasing_ = kNone;        // a recycled block being erased for room
   std::vector<std::uint64_t> free_used_, erase_used_;  // per module group: last use of each ordering
-  std::vector<std::uint8_t> reclaims_;   // SubGroup: per logical group, recent reclaims (halved as they age)
-  std::uint64_t reclaims_total_ = 0;
   std::uint64_t clock_ = 0;
-  std::uint64_t &group_reclaims_, &cap_reclaims_, &pressure_reclaims_, &recycled_reuses_, &hot_allocations_,
+  std::uint64_t &group_reclaims_, &cap_reclaims_, &pressure_reclaims_, &recycled_reuses_,
       &static_fallbacks_;
   LatencyHistogram& utilization_;  // written share (percent) of each log block at reclaim
   std::vector<double*> module_erases_;  // per module group: blocks erased (as of the last reclaim)

@@ -11,9 +11,14 @@
 
 namespace ssd::fw {
 
-SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) {
+SuperblockParams SuperblockParams::parse(SuperblockVariant variant, FtlOptions& o, const FlashGeometry& g) {
+  const bool subgroup = variant == SuperblockVariant::kSubGroup;
+  const std::string name = subgroup ? "subgroup" : "superblock";
   SuperblockParams p;
-  p.segment_planes = parse_hybrid_block_planes(o, g, HybridBlockDefault::kPlaneBlock);
+  // SubGroup's superblocks interleave over the channels (its point); SUPERBLOCK's are the papers'
+  // single physical blocks.
+  p.segment_planes = parse_hybrid_block_planes(o, g, subgroup ? HybridBlockDefault::kChannelStripe
+                                                              : HybridBlockDefault::kPlaneBlock);
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of blocks outside the superblocks (the pool)");
   p.superblock_blocks = static_cast<std::uint32_t>(
       o.integer("superblock_blocks", 4, 1, 64, "N: adjacent logical blocks per superblock"));
@@ -23,7 +28,21 @@ SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) 
   const double log_share = o.real("log_share", 0.03, 0.0, 0.5,
                                   "share of the blocks superblocks may hold beyond their N together: the update "
                                   "space, the other hybrids' log");
-  o.reject_unread("superblock");
+  if (subgroup) {
+    p.hot_cold_host_writes = true;
+    const std::uint32_t block_pages = p.segment_planes * g.pages_per_block;
+    p.hot_window_pages = static_cast<std::uint32_t>(o.integer(
+        "hot_window_pages", block_pages, 1, 1u << 30,
+        "a host write of a page its superblock saw written within this many of its latest page writes is hot "
+        "(default: one block's pages)"));
+    const std::uint32_t module_groups = g.total_planes() / p.segment_planes;
+    p.hot_module_groups = static_cast<std::uint32_t>(o.integer(
+        "hot_module_groups", module_groups > 1 ? std::max<std::uint32_t>(1, module_groups / 4) : 0, 0,
+        module_groups, "module groups the hot sub-group's blocks come from, the cold one's from the rest "
+                       "(0: any, no static placement)"));
+    if (p.hot_module_groups == module_groups && module_groups > 0) p.hot_module_groups = 0;  // nothing left for cold
+  }
+  o.reject_unread(name);
   p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
   p.update_blocks = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(log_share * p.blocks)));
   const auto logical_blocks = static_cast<std::uint32_t>(std::floor(double(p.blocks) * (1.0 - op)));
@@ -31,7 +50,7 @@ SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) 
   const std::uint32_t pool = p.blocks - p.superblocks * p.superblock_blocks;
   if (p.superblocks == 0 || pool < p.update_blocks + p.free_blocks + 2)
     throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " leaves a pool of " +
-                         std::to_string(pool) + " blocks; superblock needs at least update blocks (ftl.log_share: " +
+                         std::to_string(pool) + " blocks; " + name + " needs at least update blocks (ftl.log_share: " +
                          std::to_string(p.update_blocks) + ") + free_blocks + 2 = " +
                          std::to_string(p.update_blocks + p.free_blocks + 2) + " (and one superblock)");
   p.logical_pages = static_cast<Lpn>(std::uint64_t(p.superblocks) * p.superblock_blocks * p.segment_planes *
@@ -39,10 +58,10 @@ SuperblockParams SuperblockParams::parse(FtlOptions& o, const FlashGeometry& g) 
   return p;
 }
 
-SuperblockFtl::SuperblockFtl(FtlContext& ctx)
+SuperblockFtl::SuperblockFtl(FtlContext& ctx, SuperblockVariant variant)
     : ctx_(ctx),
       counts_(ctx.metrics),
-      params_(SuperblockParams::parse(ctx.options, ctx.hal.geometry())),
+      params_(SuperblockParams::parse(variant, ctx.options, ctx.hal.geometry())),
       space_(ctx.hal, ctx.costs, params_.segment_planes, {}, 0),
       superblock_pages_(params_.superblock_blocks * space_.segment_pages()),
       superblocks_(params_.superblocks),
@@ -53,10 +72,55 @@ SuperblockFtl::SuperblockFtl(FtlContext& ctx)
       partial_merges_(ctx.metrics.counter("partial_merges")),
       full_merges_(ctx.metrics.counter("full_merges")),
       pool_reclaims_(ctx.metrics.counter("pool_reclaims")),
-      overdraws_(ctx.metrics.counter("update_space_overdraws")) {
+      overdraws_(ctx.metrics.counter("update_space_overdraws")),
+      hot_writes_(ctx.metrics.counter("hot_host_writes")),
+      cold_writes_(ctx.metrics.counter("cold_host_writes")),
+      placement_fallbacks_(ctx.metrics.counter("placement_fallbacks")) {
   write_pointer_.assign(space_.segments(), 0);
   map_.assign(params_.logical_pages, kNoSpn);
   map_table_ = ctx.hal.place_table("superblock_page_map", std::uint64_t(params_.logical_pages) * 4, MemoryKind::Sram);
+  if (params_.hot_cold_host_writes) {
+    last_write_.assign(params_.logical_pages, 0);
+    sb_writes_.assign(params_.superblocks, 0);
+    stamp_table_ = ctx.hal.place_table("subgroup_write_stamps", std::uint64_t(params_.logical_pages) * 4, MemoryKind::Sram);
+  }
+  if (params_.hot_module_groups > 0)
+    for (std::uint32_t m = 0; m < space_.segments() / ctx.hal.geometry().blocks_per_plane; ++m)
+      module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
+}
+
+// Stamps count from 1, so 0 is "never written"; differences are taken modulo 2^32.
+bool SuperblockFtl::hot_write(std::uint32_t sb, Lpn lpn) const {
+  ctx_.hal.touch(stamp_table_, std::uint64_t(lpn) * 4, 4, Access::Read);
+  const std::uint32_t last = last_write_[lpn];
+  return last != 0 && sb_writes_[sb] + 1 - last <= params_.hot_window_pages;
+}
+
+void SuperblockFtl::record_host_write(std::uint32_t sb, Lpn lpn, bool hot) {
+  ctx_.hal.touch(stamp_table_, std::uint64_t(lpn) * 4, 4, Access::Write);
+  last_write_[lpn] = ++sb_writes_[sb];
+  ++*(hot ? &hot_writes_ : &cold_writes_);
+}
+
+// SUPERBLOCK: from any module group. SubGroup: the hot sub-group's from the first
+// hot_module_groups groups, the cold one's from the rest, round-robin; any group when those have
+// no free block (counted).
+std::uint32_t SuperblockFtl::take_block(bool cold) {
+  if (params_.hot_module_groups == 0) return space_.take(0);
+  const std::uint32_t groups = space_.segments() / ctx_.hal.geometry().blocks_per_plane;
+  const std::uint32_t first = cold ? params_.hot_module_groups : 0;
+  const std::uint32_t count = cold ? groups - params_.hot_module_groups : params_.hot_module_groups;
+  std::uint32_t& next = cold ? next_cold_group_ : next_hot_group_;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t group = first + (next + i) % count;
+    const std::uint32_t block = space_.take_in_group(0, group);
+    if (block != SegmentSpace::kNoSegment) {
+      next = (next + i + 1) % count;
+      return block;
+    }
+  }
+  ++placement_fallbacks_;
+  return space_.take(0);
 }
 
 Ppn SuperblockFtl::locate(Lpn lpn) const {
@@ -72,22 +136,22 @@ OpRef SuperblockFtl::read(const PageRead& page) {
   return read_mapped_page(ctx_.ops, spn == kNoSpn ? kNoPpn : space_.to_ppn(spn), page.sink, counts_.unmapped_reads);
 }
 
-bool SuperblockFtl::may_take_block(std::uint32_t sb, bool cold, bool overdraw) const {
+bool SuperblockFtl::may_take_block(std::uint32_t sb, bool for_gc, bool overdraw) const {
   const std::size_t held = superblocks_[sb].blocks.size();
   const std::size_t limit = params_.superblock_blocks + params_.extra_blocks;
-  if (cold) return space_.free_segments() > 0 && held < limit + 1;  // GC may go one over, from the reserve
+  if (for_gc) return space_.free_segments() > 0 && held < limit + 1;  // GC may go one over, from the reserve
   // Beyond its N a superblock borrows update space, shared by all up to update_blocks.
   const bool within_n = held < params_.superblock_blocks;
   return space_.free_segments() > params_.free_blocks &&
          (within_n || (held < limit && (overdraw || borrowed_ < params_.update_blocks)));
 }
 
-Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold, bool overdraw) {
+Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold, bool for_gc, bool overdraw) {
   Superblock& s = superblocks_[sb];
   std::uint32_t& open = cold ? s.cold : s.hot;
   if (open == kNone || write_pointer_[open] == space_.segment_pages()) {
-    if (!may_take_block(sb, cold, overdraw)) return kNoSpn;
-    open = space_.take(0);
+    if (!may_take_block(sb, for_gc, overdraw)) return kNoSpn;
+    open = take_block(cold);
     s.blocks.push_back(open);
     if (s.blocks.size() > params_.superblock_blocks) ++borrowed_;
   }
@@ -112,7 +176,10 @@ WriteOutcome SuperblockFtl::write(const PageWrite& page) {
 
 OpRef SuperblockFtl::try_place(const PageWrite& page) {
   const std::uint32_t sb = superblock_of(page.lpn);
-  Spn spn = take_page(sb, false);
+  // SubGroup classifies a write when it is placed (a deferred one again on retry) and records it
+  // once placed.
+  const bool cold = params_.hot_cold_host_writes && !hot_write(sb, page.lpn);
+  Spn spn = take_page(sb, cold, false);
   if (spn == kNoSpn) {
     // Reclaim inside the superblock; if it has nothing to give, the pool's biggest borrower does.
     if (!superblocks_[sb].gc_running) start_gc(sb);
@@ -135,13 +202,14 @@ OpRef SuperblockFtl::try_place(const PageWrite& page) {
     if (gc_in_flight_ > 0) return OpRef{};
     // Nothing anywhere can be reclaimed: the update space is held by open blocks' unused pages.
     // Overdraw it from the free pool rather than stall.
-    spn = take_page(sb, false, true);
+    spn = take_page(sb, cold, false, true);
     if (spn == kNoSpn)
       throw std::logic_error("superblock FTL: no page for logical page " + std::to_string(page.lpn) +
                              " and no block any superblock could reclaim");
     ++overdraws_;
   }
   ++now_;
+  if (params_.hot_cold_host_writes) record_host_write(sb, page.lpn, !cold);
   remap(page.lpn, spn);
   OpRef p = ctx_.ops.program(space_.to_ppn(spn), page.lpn, page.token, page.merge_with);
   ctx_.ops.depend(page.data_ready, p);
@@ -182,7 +250,7 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
       if (page.lpn >= params_.logical_pages || map_[page.lpn] != spn)
         throw std::logic_error("superblock GC: valid page " + std::to_string(spn) + " has OOB logical page " +
                                std::to_string(page.lpn) + " mapped elsewhere");
-      const Spn to = take_page(sb, true);
+      const Spn to = take_page(sb, true, true);
       if (to == kNoSpn) throw std::logic_error("superblock GC: no block for the survivors of superblock " + std::to_string(sb));
       remap(page.lpn, to);
       OpScheduler::Purpose gc_copy(ctx_.ops, OpOrigin::Gc);
@@ -206,6 +274,7 @@ void SuperblockFtl::finish_gc(std::uint32_t sb, std::uint32_t victim) {
   s.blocks.erase(std::find(s.blocks.begin(), s.blocks.end(), victim));
   write_pointer_[victim] = 0;
   space_.finish_reclaim(victim);
+  for (std::uint32_t m = 0; m < module_erases_.size(); ++m) *module_erases_[m] = double(space_.erases_in_group(m));
   s.gc_running = false;
   ctx_.hal.note_gc(--gc_in_flight_);
   retry_deferred();
