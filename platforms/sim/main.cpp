@@ -13,6 +13,7 @@
 #include "platforms/sim/exit_codes.h"
 #include "platforms/sim/info_commands.h"
 #include "platforms/sim/run_command.h"
+#include "platforms/sim/standin_command.h"
 #include "stimuli/host_request.h"
 #include "tlm/time_base.h"
 
@@ -56,6 +57,8 @@ int sc_main(int argc, char* argv[]) {
   validate->add_option("platform", validate_file, "platform file (YAML)")->required();
   validate->add_option("--set", validate_overrides, "override a parameter: key=value");
   auto* params = app.add_subcommand("params", "list every platform parameter with its type, unit, range and default");
+  StandinCommand standin_command;
+  auto* standin = add_standin_command(app, standin_command);
 
   try {
     app.parse(argc, argv);
@@ -74,6 +77,10 @@ int sc_main(int argc, char* argv[]) {
     }
     if (*validate) {
       print_validation(validate_file, validate_overrides);
+      return kExitOk;
+    }
+    if (*standin) {
+      run_standin(standin_command);
       return kExitOk;
     }
     return run(run_command);

@@ -9,6 +9,7 @@
 #include "common/host_addressing.h"
 #include "platforms/config/job_file.h"
 #include "platforms/report/report.h"
+#include "platforms/sim/cli_checks.h"
 #include "platforms/sim/data_files.h"
 #include "platforms/sim/output_files.h"
 #include "platforms/sim/waveform_view.h"
@@ -17,15 +18,6 @@
 namespace ssd::platform {
 
 namespace {
-
-// Whole numbers in plain decimal: CLI11 would otherwise wrap "-5" around and read "010" as octal.
-const CLI::Validator kDecimal(
-    [](std::string& s) -> std::string {
-      const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || (s.size() > 1 && s[0] == '0')) return "expected a whole decimal number, got '" + s + "'";
-      return "";
-    },
-    "DECIMAL");
 
 void add_trace_options(CLI::App* cmd, RunCommand& c) {
   RunOptions& run = c.run;
