@@ -62,6 +62,7 @@ def main():
     args = repro.arguments(__doc__, "last")
     traces = QUICK_TRACES if args.quick else TRACES
     # 1. Footprints: one page-mapping run per trace on the 1 GiB chip.
+    repro.prepare_standins(args, traces)
     probes = repro.run_matrix(args, {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)]
                                      for t in traces})
     sizes = {}
@@ -82,6 +83,10 @@ def main():
                 continue
             jobs[f"chip-{t}-{a}"] = [*drive, "--ftl", "last", *PAPER_FTL, *extra, *repro.trace_args(args, traces, t),
                                      "--precondition", "fill"]
+        if not args.quick and not repro.is_synthetic(traces, t):  # the excerpt looped, as before: a comparison
+            for f in HYBRIDS:
+                jobs[f"loop-{t}-{f}"] = [*drive, "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t, looped=True),
+                                         "--precondition", "fill"]
         if not args.quick:
             for f in HYBRIDS + ["page_mapping"]:
                 jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t)]
@@ -253,6 +258,18 @@ def write_markdown(args, r, traces, sizes):
         w("\nThe FTL's own behaviour with writes reaching it as they come (`firmware.write_buffer=off`: switch ... mean "
           "us), then the product's default, a 64 MiB block_lru write buffer in front (\"-\": no page reached the FTL; "
           "the shared traces mostly fit in the buffer).\n")
+    loops = [t for t in traces if f"loop-{t}-last" in r]
+    if loops:
+        w("## The excerpts looped, as this reproduction ran them before (a comparison, not the headline)\n")
+        w("GC overhead (ms) of each hybrid with the excerpt replayed back to back (`--repeat`, the passes in "
+          "`last.py`'s TRACES), beside the stand-in's, on the same drive.\n")
+        rows = []
+        for t in loops:
+            rows.append([t, r[f"loop-{t}-last"]["host"]["writes"], *[fmt(gc_overhead_ms(r[f"loop-{t}-{f}"]), 0) for f in HYBRIDS],
+                         r[f"chip-{t}-last"]["host"]["writes"], *[fmt(gc_overhead_ms(r[f"chip-{t}-{f}"]), 0) for f in HYBRIDS]])
+        w(table(["trace", "looped writes", *[f"looped {f}" for f in HYBRIDS], "stand-in writes",
+                 *[f"stand-in {f}" for f in HYBRIDS]], rows))
+        w("")
     repro.write_report(args.out, "last", out)
 
 
