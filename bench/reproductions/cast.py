@@ -52,7 +52,7 @@ PAPER_NUMBERS = {  # Table III counts (reads, writes), Fig. 7 CAST/DFTL response
 }
 
 
-def job_args(args, trace, drive, ftl, settings, budget, traces, state=None, looped=False):
+def job_args(args, trace, drive, ftl, settings, budget, traces, state=None, looped=False, writes=None):
     """The trace as its long stand-in (repro.standin), or with looped=True (and --quick) the excerpt
     replayed `passes` times back to back, as this reproduction ran it before."""
     path, passes, scale, _ = traces[trace]
@@ -60,7 +60,7 @@ def job_args(args, trace, drive, ftl, settings, budget, traces, state=None, loop
     if looped or args.quick:
         replay = ["-t", os.path.join(args.traces_dir, path), "--repeat", str(passes)]
     else:
-        replay = ["-t", repro.standin(args, traces, trace)]
+        replay = ["-t", repro.standin(args, traces, trace, writes)]
     return ["-p", PLATFORM, *DRIVES[drive], "--ftl", ftl, *replay, "--time-scale", str(scale), "--fold",
             "--precondition", state, *settings, *([] if ftl == "fast" else ["--set", f"ftl.cmt_bytes={budget}"])]
 
@@ -70,18 +70,23 @@ def main():
     traces = QUICK_TRACES if args.quick else TRACES
     drives = ["parallel"] if args.quick else list(DRIVES)
     budgets = [BUDGET] if args.quick else BUDGETS
-    repro.prepare_standins(args, traces)
+    detail = None if args.quick else args.detail_writes
+    repro.prepare_standins(args, traces, (None, detail))
     jobs = {}
     for t in traces:
         for d in drives:
             jobs[f"{d}-{t}-fast"] = job_args(args, t, d, "fast", FAST, BUDGET, traces)
             for ftl in ("dftl", "cast"):
-                for b in (budgets if d == drives[-1] else [BUDGET]):
-                    jobs[f"{d}-{t}-{ftl}-{b}"] = job_args(args, t, d, ftl, PAPER, b, traces)
+                jobs[f"{d}-{t}-{ftl}-{BUDGET}"] = job_args(args, t, d, ftl, PAPER, BUDGET, traces)
+        # Fig. 9's SRAM sweep and the ablations (many runs a trace) on the shorter stand-ins.
+        for ftl in ("dftl", "cast"):
+            for b in budgets:
+                jobs[f"detail-{t}-{ftl}-{b}"] = job_args(args, t, drives[-1], ftl, PAPER, b, traces, writes=detail)
         for v, (ftl, extra, *state) in VARIANTS.items():
             if args.quick and v not in ("cast-1cb", "dftl-abl4"):
                 continue
-            jobs[f"parallel-{t}-{v}-{BUDGET}"] = job_args(args, t, "parallel", ftl, PAPER + extra, BUDGET, traces, *state)
+            jobs[f"detail-{t}-{v}-{BUDGET}"] = job_args(args, t, "parallel", ftl, PAPER + extra, BUDGET, traces, *state,
+                                                        writes=detail)
         if not args.quick:  # the excerpt looped, as before: the labelled comparison
             jobs[f"loop-{t}-fast"] = job_args(args, t, "parallel", "fast", FAST, BUDGET, traces, looped=True)
             for ftl in ("dftl", "cast"):
@@ -247,11 +252,12 @@ def write_markdown(args, r, traces, drives, budgets):
     w("")
 
     d = drives[-1]
-    w(f"## Fig. 9: SRAM size, CAST / DFTL mean response (drive `{d}`)\n")
+    detail = lambda t, f, b=BUDGET: r[f"detail-{t}-{f}-{b}"]
+    w(f"## Fig. 9: SRAM size, CAST / DFTL mean response (drive `{d}`; stand-ins of {args.detail_writes:,} writes)\n")
     rows, lines = [], {}
     for t in traces:
-        rs = [ratio(mean(get(d, t, "cast", b)), mean(get(d, t, "dftl", b))) for b in budgets]
-        io = [ratio(sum(translation_io(get(d, t, "cast", b))), sum(translation_io(get(d, t, "dftl", b)))) for b in budgets]
+        rs = [ratio(mean(detail(t, "cast", b)), mean(detail(t, "dftl", b))) for b in budgets]
+        io = [ratio(sum(translation_io(detail(t, "cast", b))), sum(translation_io(detail(t, "dftl", b)))) for b in budgets]
         lines[t] = rs
         trend = "-" if len(budgets) < 2 else ("widens (paper)" if rs[-1] < rs[0] else "narrows")
         rows.append([t, *[fmt(x) for x in rs], trend, " / ".join(fmt(x) for x in io)])
@@ -262,15 +268,16 @@ def write_markdown(args, r, traces, drives, budgets):
                         [b >> 10 for b in budgets], lines, "SRAM for the mapping cache (KiB)", "CAST / DFTL")
         w("![Fig. 9](cast_fig9.png)\n")
 
-    w("## Ablations: which mechanism gives what (parallel drive, translation-page I/O and erases / DFTL)\n")
+    w(f"## Ablations: which mechanism gives what (parallel drive, translation-page I/O and erases / DFTL; "
+      f"stand-ins of {args.detail_writes:,} writes)\n")
     rows = []
-    variants = [v for v in VARIANTS if f"parallel-{next(iter(traces))}-{v}-{BUDGET}" in r]
+    variants = [v for v in VARIANTS if f"detail-{next(iter(traces))}-{v}-{BUDGET}" in r]
     for t in traces:
-        base = get("parallel", t, "dftl")
+        base = r[f"detail-{t}-dftl-{BUDGET}"] if f"detail-{t}-dftl-{BUDGET}" in r else get("parallel", t, "dftl")
         bt, be = sum(translation_io(base)), metric(base, "erases")
         cells = []
         for v in ["cast"] + variants:
-            x = get("parallel", t, "cast") if v == "cast" else r[f"parallel-{t}-{v}-{BUDGET}"]
+            x = r[f"detail-{t}-cast-{BUDGET}"] if v == "cast" else r[f"detail-{t}-{v}-{BUDGET}"]
             cells.append(f"{fmt(ratio(sum(translation_io(x)), bt))} / {fmt(ratio(metric(x, 'erases'), be))}")
         rows.append([t, *cells])
     w(table(["trace", "CAST", *variants], rows))

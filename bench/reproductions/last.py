@@ -62,15 +62,19 @@ def main():
     args = repro.arguments(__doc__, "last")
     traces = QUICK_TRACES if args.quick else TRACES
     # 1. Footprints: one page-mapping run per trace on the 1 GiB chip.
-    repro.prepare_standins(args, traces)
-    probes = repro.run_matrix(args, {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)]
-                                     for t in traces})
-    sizes = {}
-    for t in traces:
-        pages = probes[f"probe-{t}"]["workload"]["written_footprint_pages"]
-        sizes[t] = max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
-    # 2. The matrix: every hybrid and page mapping on each trace's drive, LAST's ablations, and
-    #    (full runs) every hybrid at its defaults on the default platform.
+    detail = None if args.quick else args.detail_writes
+    repro.prepare_standins(args, traces, (None, detail))
+    probe_jobs = {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)] for t in traces}
+    if detail:
+        probe_jobs.update({f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping",
+                                                 *repro.trace_args(args, traces, t, writes=detail)] for t in traces})
+    probes = repro.run_matrix(args, probe_jobs)
+    blocks_for = lambda probe: max(MIN_BLOCKS, int(probe["workload"]["written_footprint_pages"] / 64 / PRESSURE / LOG_SHARE))
+    sizes = {t: blocks_for(probes[f"probe-{t}"]) for t in traces}
+    dsizes = {t: blocks_for(probes[f"probe-detail-{t}"]) for t in traces} if detail else sizes
+    # 2. The matrix: every hybrid and page mapping on each trace's drive (million-write stand-ins),
+    #    LAST's ablations on the shorter stand-ins, and (full runs) every hybrid at its defaults on the
+    #    default platform.
     jobs = {}
     for t in traces:
         drive = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}"]
@@ -78,20 +82,21 @@ def main():
             jobs[f"chip-{t}-{f}"] = [*drive, "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t), "--precondition", "fill"]
         jobs[f"chip-{t}-page_mapping"] = [*drive, "--ftl", "page_mapping", *repro.trace_args(args, traces, t),
                                           "--precondition", "fill"]
+        ddrive = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={dsizes[t]}"]
+        dtrace = repro.trace_args(args, traces, t, writes=detail)
+        jobs[f"detail-{t}-last"] = [*ddrive, "--ftl", "last", *PAPER_FTL, *dtrace, "--precondition", "fill"]
         for a, extra in ABLATIONS.items():
             if args.quick and a != "last-64k":
                 continue
-            jobs[f"chip-{t}-{a}"] = [*drive, "--ftl", "last", *PAPER_FTL, *extra, *repro.trace_args(args, traces, t),
-                                     "--precondition", "fill"]
+            jobs[f"detail-{t}-{a}"] = [*ddrive, "--ftl", "last", *PAPER_FTL, *extra, *dtrace, "--precondition", "fill"]
         if not args.quick and not repro.is_synthetic(traces, t):  # the excerpt looped, as before: a comparison
             for f in HYBRIDS:
                 jobs[f"loop-{t}-{f}"] = [*drive, "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t, looped=True),
                                          "--precondition", "fill"]
         if not args.quick:
             for f in HYBRIDS + ["page_mapping"]:
-                jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t)]
-                jobs[f"defwt-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, "--set", "firmware.write_buffer=off",
-                                          *repro.trace_args(args, traces, t)]
+                jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *dtrace]
+                jobs[f"defwt-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, "--set", "firmware.write_buffer=off", *dtrace]
     r = repro.run_matrix(args, jobs)
 
     rows = []
@@ -233,12 +238,13 @@ def write_markdown(args, r, traces, sizes):
       "and partial; LAST has many dead blocks and far fewer full merges. Our SUPERBLOCK maps pages inside a "
       "superblock, so its reclaims are switch (no valid page) or partial (copies) by construction.\n")
 
-    w("## Ablations of LAST (GC overhead / LAST at the paper's settings)\n")
-    abl = [a for a in ABLATIONS if f"chip-{next(iter(traces))}-{a}" in r]
+    w(f"## Ablations of LAST (GC overhead / LAST at the paper's settings; stand-ins of {args.detail_writes:,} writes)\n")
+    abl = [a for a in ABLATIONS if f"detail-{next(iter(traces))}-{a}" in r]
+    dov = lambda t, f: gc_overhead_ms(r[f"detail-{t}-{f}"])
     rows = []
     for t in traces:
-        base = ov(t, "last")
-        rows.append([t, *[f"{fmt(ratio(ov(t, a), base))} ({merges(r[f'chip-{t}-{a}'])['full']} full)" for a in abl]])
+        base = dov(t, "last")
+        rows.append([t, *[f"{fmt(ratio(dov(t, a), base))} ({merges(r[f'detail-{t}-{a}'])['full']} full)" for a in abl]])
     w(table(["trace", *abl], rows))
     w("\n`last-64k`: threshold 32 pages (64 KiB, ADAPT's upper bound). `last-close`: a misfit closes its "
       "sequential block. `last-1seq`: one sequential block, as FAST.\n")

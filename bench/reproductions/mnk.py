@@ -76,12 +76,18 @@ def module_erases(rep):
 def main():
     args = repro.arguments(__doc__, "mnk")
     traces = QUICK_TRACES if args.quick else TRACES
-    repro.prepare_standins(args, traces)
-    probes = repro.run_matrix(args, {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping",
-                                                   *repro.trace_args(args, traces, t)] for t in traces})
+    detail = None if args.quick else args.detail_writes
+    repro.prepare_standins(args, traces, (None, detail))
+    probe_jobs = {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)] for t in traces}
+    if detail:
+        probe_jobs.update({f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping",
+                                                 *repro.trace_args(args, traces, t, writes=detail)] for t in traces})
+    probes = repro.run_matrix(args, probe_jobs)
     # blocks per plane: footprint (2 KiB pages) >= PRESSURE x the log (3% of 32 planes' blocks)
-    sizes = {t: max(MIN_BLOCKS_PER_PLANE, math.ceil(probes[f"probe-{t}"]["workload"]["written_footprint_pages"] / 64 /
-                                                    PRESSURE / LOG_SHARE / 32)) for t in traces}
+    per_plane = lambda probe: max(MIN_BLOCKS_PER_PLANE, math.ceil(probe["workload"]["written_footprint_pages"] / 64 /
+                                                                  PRESSURE / LOG_SHARE / 32))
+    sizes = {t: per_plane(probes[f"probe-{t}"]) for t in traces}
+    dsizes = {t: per_plane(probes[f"probe-detail-{t}"]) for t in traces} if detail else sizes
     jobs = {}
     for t in traces:
         chip = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}", *repro.trace_args(args, traces, t),
@@ -91,13 +97,16 @@ def main():
                 jobs[f"chip-{t}-{b}-{f}"] = [*chip, *buf, *ftl_args(f)]
         if args.quick:
             continue
+        # The N/K and RECYCLE_TH sweeps (twenty runs a trace) on the shorter stand-ins.
+        dchip = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={dsizes[t]}",
+                 *repro.trace_args(args, traces, t, writes=detail), "--precondition", "fill"]
         for b, buf in BUFFERS.items():
             for n, k in NK:
-                jobs[f"chip-{t}-{b}-nk{n}x{k}"] = [*chip, *buf, *ftl_args("mnk", n, k)]
+                jobs[f"detail-{t}-{b}-nk{n}x{k}"] = [*dchip, *buf, *ftl_args("mnk", n, k)]
             for th in RECYCLE:
-                jobs[f"chip-{t}-{b}-th{th}"] = [*chip, *buf, *ftl_args("mnk", recycle=th)]
+                jobs[f"detail-{t}-{b}-th{th}"] = [*dchip, *buf, *ftl_args("mnk", recycle=th)]
         for f in FTLS:
-            jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t)]
+            jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t, writes=detail)]
         if not repro.is_synthetic(traces, t):  # the excerpt looped, as before: the labelled comparison
             looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}",
                       *repro.trace_args(args, traces, t, looped=True), "--precondition", "fill", *BUFFERS["bplru"]]
@@ -188,23 +197,23 @@ def write_markdown(args, r, traces, sizes):
         w("")
     t0 = "tpcc" if "tpcc" in traces else next(iter(traces))
     for b, title in (("off", "write buffer off"), ("bplru", "block-level LRU write buffer")):
-        if f"chip-{t0}-{b}-nk4x16" not in r:
+        if f"detail-{t0}-{b}-nk4x16" not in r:
             continue
-        w(f"## Fig. 5: N and K at M = 8, {title}\n")
+        w(f"## Fig. 5: N and K at M = 8, {title} (stand-ins of {args.detail_writes:,} writes)\n")
         rows = []
         for t in traces:
             for n, k in NK:
-                rep = r[f"chip-{t}-{b}-nk{n}x{k}"]
+                rep = r[f"detail-{t}-{b}-nk{n}x{k}"]
                 rows.append([t, f"({M}, {n}, {k})", erases(rep), copies(rep), fmt(write_us(rep), 0), fmt(read_us(rep), 0)])
         w(table(["trace", "(M, N, K)", "erases", "copies", "write us", "read us"], rows))
         w("\nPaper: on GENERAL up to 40.9% fewer erases and 36.5% fewer copies as N and K grow; on OLTP the "
           "latencies rise with N and K.\n")
-        w(f"## Fig. 6: RECYCLE_TH at (8, 32, 64), {title}\n")
+        w(f"## Fig. 6: RECYCLE_TH at (8, 32, 64), {title} (stand-ins of {args.detail_writes:,} writes)\n")
         rows = []
         for t in traces:
-            base = r[f"chip-{t}-{b}-th0.0"]
+            base = r[f"detail-{t}-{b}-th0.0"]
             for th in RECYCLE:
-                rep = r[f"chip-{t}-{b}-th{th}"]
+                rep = r[f"detail-{t}-{b}-th{th}"]
                 rows.append([t, th, erases(rep), fmt(ratio(erases(rep), erases(base))), copies(rep),
                              fmt(ratio(copies(rep), copies(base))), metric(rep, "recycled_log_blocks"),
                              fmt(write_us(rep), 0), fmt(read_us(rep), 0)])
@@ -224,7 +233,8 @@ def write_markdown(args, r, traces, sizes):
                         list(range(1, len(lines[FTLS[0]]) + 1)), lines, "module", "erases", logx=False)
         w(f"\n![Fig. 8](mnk_fig8_{b}.png)\n")
     if f"default-{t0}-mnk" in r:
-        w("## The same FTLs at their defaults on `platforms/default.yaml` (the product's write buffer on)\n")
+        w(f"## The same FTLs at their defaults on `platforms/default.yaml` (the product's write buffer on; "
+          f"stand-ins of {args.detail_writes:,} writes)\n")
         rows = []
         for t in traces:
             for f in FTLS:

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -362,6 +363,17 @@ inline std::vector<std::string> json_differences(const json& expected, const jso
 
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+// Asserts that `r` is a clean bad-input exit whose output contains every one of `needles`.
+inline void require_bad_input(const Result& r, const std::vector<std::string>& needles) {
+  INFO(r.describe());
+  REQUIRE(r.exited());
+  CHECK(r.exit_code == 2);
+  for (const auto& n : needles) {
+    INFO("expected the message to contain: " << n);
+    CHECK(contains(r.output(), n));
+  }
 }
 
 // Lines of `text`.

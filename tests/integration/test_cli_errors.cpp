@@ -11,16 +11,6 @@ using namespace ssd::cli;
 
 namespace {
 
-// Asserts that `r` is a clean bad-input exit whose output contains every one of `needles`.
-void require_bad_input(const Result& r, const std::vector<std::string>& needles) {
-  INFO(r.describe());
-  REQUIRE(r.exited());
-  CHECK(r.exit_code == 2);
-  for (const auto& n : needles) {
-    INFO("expected the message to contain: " << n);
-    CHECK(contains(r.output(), n));
-  }
-}
 
 // default.yaml (which lists every parameter) with the first occurrence of `from` replaced by
 // `to`, written into `dir`. Fails if `from` is not there, so that a change to default.yaml cannot

@@ -11,15 +11,6 @@ namespace {
 
 std::string fixture(const std::string& name) { return source_path("tests/data/traces/" + name); }
 
-void require_bad_input(const Result& r, const std::vector<std::string>& needles) {
-  INFO(r.describe());
-  REQUIRE(r.exited());
-  CHECK(r.exit_code == 2);
-  for (const auto& n : needles) {
-    INFO("expected the message to contain: " << n);
-    CHECK(contains(r.output(), n));
-  }
-}
 
 std::size_t lines_in(const std::string& path) { return lines_of(read_text(path)).size(); }
 
