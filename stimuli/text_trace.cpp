@@ -34,8 +34,6 @@ void TextTrace::refuse_backward_step(std::uint64_t t) const {
 }
 
 bool TextTrace::next(HostRequest& r) {
-  // A year of trace time: beyond it a timestamp is a glitch (and would overflow simulated time).
-  constexpr std::uint64_t kMaxSpanNs = 365ull * 24 * 3600 * 1000000000ull;
   std::string_view line;
   while (!ended_ && lines_.next(line)) {
     Line kind;

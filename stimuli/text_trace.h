@@ -32,6 +32,8 @@ const char* time_order_name(TimeOrder order);  // "clamp", "sort", "refuse"
 
 class TextTrace : public Workload {
  public:
+  // A year of trace time: beyond it a timestamp is a glitch (and would overflow simulated time).
+  static constexpr std::uint64_t kMaxSpanNs = 365ull * 24 * 3600 * 1000000000ull;
   TextTrace(const std::string& path, std::string format, MalformedLines policy, TimeOrder order = TimeOrder::Clamp)
       : lines_(path), format_(std::move(format)), policy_(policy), order_(order) {}
 

@@ -1,5 +1,7 @@
 #include "stimuli/trace_model.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -377,7 +379,9 @@ bool StandinWorkload::next(HostRequest& r) {
     start = next_cold(i);
     break;
   }
-  if (generated_ > 0) clock_ns_ += t->gap_ns;
+  if (generated_ > 0)
+    clock_ns_ += spec_.time_scale == 1.0 ? t->gap_ns
+                                         : static_cast<std::uint64_t>(std::llround(double(t->gap_ns) * spec_.time_scale));
   r = HostRequest{};
   r.arrival_ns = clock_ns_;
   r.write = t->write;

@@ -229,6 +229,9 @@ struct StandinSpec {
   // excerpt request's target was (see the top of this file), instead of by its depth in the
   // one stack of all sectors.
   bool reuse_by_op = false;
+  // Every gap times this (> 0): a stand-in of a sparse excerpt would span more trace time than a
+  // trace reader accepts (a year, TextTrace::kMaxSpanNs) or a run simulates.
+  double time_scale = 1.0;
 };
 
 // Passes through the excerpt the stand-in needs: ceil(stand-in writes / excerpt writes), or of

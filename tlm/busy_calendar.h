@@ -6,12 +6,17 @@
 // make that DMA wait for an access that has not happened yet; the calendar instead places each
 // transfer in the first gap at or after its arrival. Bookings that ended before the present
 // are dropped, so the calendar holds only the near future.
+//
+// Cost: the bookings are a treap (a randomised balanced search tree) ordered by time, each
+// subtree knowing the span it covers and the largest free gap inside it, so the first gap that
+// fits is found by one descent and a booking costs O(log n) expected in the bookings held, however
+// many small gaps lie before the fit. (A sorted list walked gap by gap cost O(n) a booking and
+// let a calendar holding many future bookings stall a run: issue 32.)
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
-#include <iterator>
-#include <deque>
+#include <cstdint>
+#include <vector>
 
 namespace ssd::tlmx {
 
@@ -19,55 +24,203 @@ class BusyCalendar {
  public:
   // Books `duration` ps at the earliest time >= arrival that overlaps no booking; returns the
   // start. `now` (<= arrival) lets it forget the past.
-  std::uint64_t book(std::uint64_t arrival, std::uint64_t duration, std::uint64_t now) {
-    while (!busy_.empty() && busy_.front().end <= now) busy_.pop_front();
-    if (busy_.empty() || arrival >= busy_.back().end) {  // the common case: after everything
-      append(arrival, duration);
-      return arrival;
-    }
-    // First booking that ends after the arrival (bookings are disjoint and sorted).
-    auto it = std::upper_bound(busy_.begin(), busy_.end(), arrival,
-                               [](std::uint64_t t, const Interval& i) { return t < i.end; });
-    std::uint64_t start = std::max(arrival, it->begin <= arrival ? it->end : arrival);
-    if (it->begin <= arrival) ++it;
-    while (it != busy_.end() && it->begin < start + duration) {
-      start = std::max(start, it->end);
-      ++it;
-    }
-    if (duration == 0) return start;
-    if (it == busy_.end()) {
-      append(start, duration);
-      return start;
-    }
-    // Insert before `it`, merging with touching neighbours.
-    const std::uint64_t end = start + duration;
-    if (it != busy_.begin() && std::prev(it)->end == start) {
-      std::prev(it)->end = end;
-      if (it->begin == end) {
-        std::prev(it)->end = it->end;
-        busy_.erase(it);
-      }
-    } else if (it->begin == end) {
-      it->begin = start;
-    } else {
-      busy_.insert(it, Interval{start, end});
-    }
-    return start;
-  }
-  std::size_t bookings() const { return busy_.size(); }
+  std::uint64_t book(std::uint64_t arrival, std::uint64_t duration, std::uint64_t now);
+  // Bookings held (touching ones merged).
+  std::size_t bookings() const { return size_; }
+  // Tree nodes the last book() visited to find its gap: a diagnostic that tests bound.
+  std::uint32_t last_search_steps() const { return steps_; }
 
  private:
-  struct Interval {
+  static constexpr std::int32_t kNil = -1;
+  struct Node {
     std::uint64_t begin, end;
+    std::uint64_t min_begin, max_end, max_gap;  // of the subtree: its span and largest inner gap
+    std::uint32_t priority;
+    std::int32_t left, right;
   };
-  void append(std::uint64_t start, std::uint64_t duration) {
-    if (duration == 0) return;
-    if (!busy_.empty() && busy_.back().end == start)
-      busy_.back().end += duration;
-    else
-      busy_.push_back(Interval{start, start + duration});
-  }
-  std::deque<Interval> busy_;  // disjoint, sorted
+  std::int32_t make(std::uint64_t begin, std::uint64_t end);
+  void release(std::int32_t t);
+  void update(std::int32_t t);
+  std::int32_t merge(std::int32_t a, std::int32_t b);
+  // Nodes beginning before `key` to `lo`, the rest to `hi`.
+  void split(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi);
+  // Nodes ending at or before `key` to `lo`, the rest to `hi`.
+  void split_by_end(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi);
+  void release_tree(std::int32_t t);
+  // The earliest start >= from in a gap of >= duration inside subtree t or just before it
+  // (from prev_end, the end of the booking before the subtree); kNone if none there.
+  std::uint64_t first_fit(std::int32_t t, std::uint64_t from, std::uint64_t duration, std::uint64_t prev_end);
+  std::int32_t leftmost(std::int32_t t) const;
+  std::int32_t rightmost(std::int32_t t) const;
+  void insert(std::uint64_t begin, std::uint64_t end);
+
+  static constexpr std::uint64_t kNone = ~std::uint64_t(0);
+  std::vector<Node> nodes_;
+  std::vector<std::int32_t> free_;
+  std::int32_t root_ = kNil;
+  std::size_t size_ = 0;
+  std::uint32_t rng_ = 0x9e3779b9u;  // xorshift: priorities are a fixed sequence, runs repeat exactly
+  std::uint32_t steps_ = 0;
 };
+
+// ---- implementation (header-only: the unit tests use it without SystemC) -----------------------
+
+inline std::int32_t BusyCalendar::make(std::uint64_t begin, std::uint64_t end) {
+  rng_ ^= rng_ << 13;
+  rng_ ^= rng_ >> 17;
+  rng_ ^= rng_ << 5;
+  const Node n{begin, end, begin, end, 0, rng_, kNil, kNil};
+  ++size_;
+  if (!free_.empty()) {
+    const std::int32_t t = free_.back();
+    free_.pop_back();
+    nodes_[t] = n;
+    return t;
+  }
+  nodes_.push_back(n);
+  return static_cast<std::int32_t>(nodes_.size() - 1);
+}
+
+inline void BusyCalendar::release(std::int32_t t) {
+  free_.push_back(t);
+  --size_;
+}
+
+inline void BusyCalendar::release_tree(std::int32_t t) {
+  if (t == kNil) return;
+  release_tree(nodes_[t].left);
+  release_tree(nodes_[t].right);
+  release(t);
+}
+
+inline void BusyCalendar::update(std::int32_t t) {
+  Node& n = nodes_[t];
+  n.min_begin = n.begin;
+  n.max_end = n.end;
+  n.max_gap = 0;
+  if (n.left != kNil) {
+    const Node& l = nodes_[n.left];
+    n.min_begin = l.min_begin;
+    n.max_gap = std::max(l.max_gap, n.begin - l.max_end);
+  }
+  if (n.right != kNil) {
+    const Node& r = nodes_[n.right];
+    n.max_end = r.max_end;
+    n.max_gap = std::max({n.max_gap, r.max_gap, r.min_begin - n.end});
+  }
+}
+
+inline std::int32_t BusyCalendar::merge(std::int32_t a, std::int32_t b) {
+  if (a == kNil) return b;
+  if (b == kNil) return a;
+  if (nodes_[a].priority > nodes_[b].priority) {
+    nodes_[a].right = merge(nodes_[a].right, b);
+    update(a);
+    return a;
+  }
+  nodes_[b].left = merge(a, nodes_[b].left);
+  update(b);
+  return b;
+}
+
+inline void BusyCalendar::split(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi) {
+  if (t == kNil) {
+    lo = hi = kNil;
+    return;
+  }
+  if (nodes_[t].begin < key) {
+    split(nodes_[t].right, key, nodes_[t].right, hi);
+    lo = t;
+  } else {
+    split(nodes_[t].left, key, lo, nodes_[t].left);
+    hi = t;
+  }
+  update(t);
+}
+
+inline void BusyCalendar::split_by_end(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi) {
+  if (t == kNil) {
+    lo = hi = kNil;
+    return;
+  }
+  if (nodes_[t].end <= key) {
+    split_by_end(nodes_[t].right, key, nodes_[t].right, hi);
+    lo = t;
+  } else {
+    split_by_end(nodes_[t].left, key, lo, nodes_[t].left);
+    hi = t;
+  }
+  update(t);
+}
+
+inline std::int32_t BusyCalendar::leftmost(std::int32_t t) const {
+  while (t != kNil && nodes_[t].left != kNil) t = nodes_[t].left;
+  return t;
+}
+
+inline std::int32_t BusyCalendar::rightmost(std::int32_t t) const {
+  while (t != kNil && nodes_[t].right != kNil) t = nodes_[t].right;
+  return t;
+}
+
+// In order: the left subtree, the gap before this booking, the right subtree. A subtree that
+// ends by `from` holds no usable gap (the one after it belongs to the caller), nor one whose
+// gaps, the leading one included, are all shorter than `duration`; past `from` every gap is
+// usable whole, so only the subtrees straddling `from` are entered without a fit in them.
+inline std::uint64_t BusyCalendar::first_fit(std::int32_t t, std::uint64_t from, std::uint64_t duration,
+                                             std::uint64_t prev_end) {
+  if (t == kNil) return kNone;
+  ++steps_;
+  const Node& n = nodes_[t];
+  if (n.max_end <= from) return kNone;
+  if (std::max(n.max_gap, n.min_begin - prev_end) < duration) return kNone;
+  const std::uint64_t in_left = first_fit(n.left, from, duration, prev_end);
+  if (in_left != kNone) return in_left;
+  const std::uint64_t gap_begin = n.left != kNil ? nodes_[n.left].max_end : prev_end;
+  const std::uint64_t start = std::max(gap_begin, from);
+  if (start < n.begin && start + duration <= n.begin) return start;
+  return first_fit(n.right, from, duration, n.end);
+}
+
+inline void BusyCalendar::insert(std::uint64_t begin, std::uint64_t end) {
+  std::int32_t lo, hi;
+  split(root_, begin, lo, hi);
+  // Merge with a booking that ends where this one begins, or begins where it ends.
+  const std::int32_t before = rightmost(lo);
+  if (before != kNil && nodes_[before].end == begin) {
+    begin = nodes_[before].begin;
+    std::int32_t rest, last;
+    split(lo, begin, rest, last);
+    release(last);
+    lo = rest;
+  }
+  const std::int32_t after = leftmost(hi);
+  if (after != kNil && nodes_[after].begin == end) {
+    end = nodes_[after].end;
+    std::int32_t first, rest;
+    split(hi, end, first, rest);
+    release(first);
+    hi = rest;
+  }
+  root_ = merge(merge(lo, make(begin, end)), hi);
+}
+
+inline std::uint64_t BusyCalendar::book(std::uint64_t arrival, std::uint64_t duration, std::uint64_t now) {
+  steps_ = 0;
+  if (root_ != kNil && nodes_[leftmost(root_)].end <= now) {  // forget what ended
+    std::int32_t past, rest;
+    split_by_end(root_, now, past, rest);
+    release_tree(past);
+    root_ = rest;
+  }
+  if (root_ == kNil || arrival >= nodes_[root_].max_end) {  // the common case: after everything
+    if (duration > 0) insert(arrival, arrival + duration);
+    return arrival;
+  }
+  std::uint64_t start = first_fit(root_, arrival, duration, 0);
+  if (start == kNone) start = std::max(arrival, nodes_[root_].max_end);  // after everything
+  if (duration > 0) insert(start, start + duration);
+  return start;
+}
 
 }  // namespace ssd::tlmx

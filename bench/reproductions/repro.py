@@ -27,6 +27,9 @@ STANDIN_SEED = 1
 # past SIM_SECONDS is replayed with its arrivals compressed to fit (sparse excerpts such as
 # wdev_1, 563 s between requests, span years at a million writes).
 SIM_SECONDS = 0.9 * 1.46 * 365 * 86400
+# A trace reader takes at most a year of trace time (stimuli/text_trace.h): a stand-in that would
+# span more is made again with its gaps compressed to fit (a stated --time-scale of ssdsim standin).
+READER_SECONDS = 0.95 * 365 * 86400
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -108,11 +111,19 @@ def standin(args, traces, name, writes=None):
         source = os.path.join(args.traces_dir, path)
         cmd = [SSDSIM, "standin", "-t", source, "--writes", str(writes), "--seed", str(STANDIN_SEED), "-o", partial,
                "--stats-json", stats, "-q", *[a for a in extra if a == "--skip-bad-lines"]]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(cmd)}\nfailed ({done.returncode}): {done.stderr.strip()}")
+        generate(cmd)
+        with open(stats) as f:
+            duration = json.load(f)["standin"]["duration_s"]
+        if duration > READER_SECONDS:  # a sparse excerpt: the same stand-in, its gaps compressed to fit
+            generate(cmd + ["--time-scale", f"{READER_SECONDS / duration:.6g}"])
         os.replace(partial, out)
     return out
+
+
+def generate(cmd):
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)}\nfailed ({done.returncode}): {done.stderr.strip()}")
 
 
 def prepare_standins(args, traces, lengths=(None,)):

@@ -13,6 +13,7 @@
 #include "platforms/sim/output_files.h"
 #include "stimuli/msr_writer.h"
 #include "stimuli/open_trace.h"
+#include "stimuli/text_trace.h"
 #include "stimuli/trace_selection.h"
 #include "tlm/time_base.h"
 
@@ -144,6 +145,11 @@ CLI::App* add_standin_command(CLI::App& app, StandinCommand& c) {
   cmd->add_flag("--reuse-by-op", c.spec.reuse_by_op,
                 "a re-reference takes its depth among the addresses last written, or last read, as its excerpt "
                 "request's did (keeps how often writes rewrite written data; see stimuli/trace_model.h)");
+  cmd->add_option("--time-scale", c.spec.time_scale,
+                  "every gap between requests times this (> 0): a sparse excerpt's stand-in may otherwise span more "
+                  "than the year of trace time a reader accepts")
+      ->check(CLI::Range(1e-9, 1e9))
+      ->capture_default_str();
   cmd->add_option("--seed", c.spec.seed, "random seed (same seed, same stand-in)")->check(kDecimal)->capture_default_str();
   cmd->add_option("-o,--out", c.out, "stand-in trace to write (MSR Cambridge CSV; gzip when it ends in .gz)")->required();
   cmd->add_option("--stats-json", c.stats_json, "also write the statistics side by side as JSON");
@@ -195,7 +201,12 @@ void run_standin(StandinCommand& c) {
                              range_origin, gib(s.written_pages * 4096));
     std::cout << fmt::format("  learned in {:.2f} s, generated and written in {:.2f} s (seed {}{})\n", learn_s,
                              generate_s, c.spec.seed, c.spec.reuse_by_op ? ", --reuse-by-op" : "");
-    if (double(s.duration_ns) * 1e-9 > tlmx::max_simulated_seconds())
+    if (s.duration_ns > stimuli::TextTrace::kMaxSpanNs)
+      std::cout << fmt::format("  note: the stand-in spans {:.2f} years of trace time; a trace reader takes at most a "
+                               "year: make it with --time-scale {:.3g} or less\n",
+                               double(s.duration_ns) * 1e-9 / (365.25 * 86400),
+                               c.spec.time_scale * double(stimuli::TextTrace::kMaxSpanNs) / double(s.duration_ns));
+    else if (double(s.duration_ns) * 1e-9 > tlmx::max_simulated_seconds())
       std::cout << fmt::format("  note: the stand-in spans {:.2f} years of trace time, more than a run simulates ({}): "
                                "replay it with --time-scale or --mode closed\n",
                                double(s.duration_ns) * 1e-9 / (365.25 * 86400), tlmx::describe_limit());
@@ -206,6 +217,7 @@ void run_standin(StandinCommand& c) {
                               {"out", c.out},
                               {"seed", c.spec.seed},
                               {"reuse_by_op", c.spec.reuse_by_op},
+                              {"time_scale", c.spec.time_scale},
                               {"range_bytes", standin.range_bytes()},
                               {"region_bytes", region_bytes},
                               {"learn_seconds", learn_s},

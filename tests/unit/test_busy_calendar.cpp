@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -46,4 +47,50 @@ TEST_CASE("Busy calendar matches a brute-force reference on random bookings", "[
     for (std::uint64_t t = start; t < start + duration; ++t) busy[t] = true;
     REQUIRE(c.book(arrival, duration, now) == start);
   }
+}
+
+TEST_CASE("Busy calendar matches the reference with long transfers among many short bookings", "[calendar]") {
+  // Short core accesses booked ahead with small gaps, long DMA transfers arriving early: the
+  // transfers skip many gaps too small for them (the pattern that made the list walk quadratic).
+  std::mt19937_64 rng(5);
+  BusyCalendar c;
+  std::vector<bool> busy(400000, false);
+  std::uint64_t now = 0;
+  for (int i = 0; i < 4000; ++i) {
+    now += rng() % 30;
+    const bool dma = rng() % 8 == 0;
+    const std::uint64_t arrival = now + (dma ? rng() % 50 : rng() % 3000);
+    const std::uint64_t duration = dma ? 60 + rng() % 60 : 1 + rng() % 6;
+    std::uint64_t start = arrival;
+    for (;;) {
+      bool free = true;
+      for (std::uint64_t t = start; t < start + duration && free; ++t) free = !busy[t];
+      if (free) break;
+      ++start;
+    }
+    for (std::uint64_t t = start; t < start + duration; ++t) busy[t] = true;
+    REQUIRE(c.book(arrival, duration, now) == start);
+  }
+}
+
+TEST_CASE("Busy calendar finds a gap past many small ones in logarithmic steps", "[calendar]") {
+  // 2^16 bookings of 10 ps with gaps of 5 ps ahead in time; then transfers of 100 ps arriving
+  // before all of them fit only after the last. A walk over the gaps visits all 65,536; the
+  // tree descends to the fit: its steps stay within a small multiple of log2(bookings).
+  BusyCalendar c;
+  const std::uint64_t n = 1 << 16;
+  for (std::uint64_t i = 0; i < n; ++i) REQUIRE(c.book(1000 + 15 * i, 10, 0) == 1000 + 15 * i);
+  REQUIRE(c.bookings() == n);
+  const std::uint64_t after = 1000 + 15 * (n - 1) + 10;
+  std::uint32_t most_steps = 0;
+  for (std::uint64_t k = 0; k < 1000; ++k) {
+    // The first ten fill the 1,000 ps before everything, the rest go after the last booking.
+    CHECK(c.book(0, 100, 0) == (k < 10 ? 100 * k : after + 100 * (k - 10)));
+    most_steps = std::max(most_steps, c.last_search_steps());
+  }
+  // Transfers that fit in a gap in the middle: a 5 ps one lands in the first gap after it arrives.
+  CHECK(c.book(1000 + 15 * 30000 + 3, 5, 0) == 1000 + 15 * 30000 + 10);
+  most_steps = std::max(most_steps, c.last_search_steps());
+  INFO("most steps: " << most_steps);
+  CHECK(most_steps <= 8 * static_cast<std::uint32_t>(std::log2(double(n))));
 }
