@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
-cmake --preset default >/dev/null
+# In CI (CI set), warnings are errors: a newcomer's first build must be clean.
+cmake --preset default ${CI:+-DSSD_WARNINGS_AS_ERRORS=ON} >/dev/null
 cmake --build --preset default
 ctest --preset default "$@"

@@ -162,7 +162,7 @@ def main():
         rows.append({"run": name, "requests": rep["host"]["requests"],
                      "footprint_pages": rep["workload"]["written_footprint_pages"],
                      "flash_ms": round(flash_ms(rep), 1), "erases": metric(rep, "erases"),
-                     "programs": metric(rep, "flash_pages_programmed"), "waf": round(metric(rep, "waf"), 3),
+                     "programs": metric(rep, "flash_pages_programmed"), "waf": repro.ftl_waf(rep),
                      "mean_us": round(rep["host"]["latency_us"]["mean"], 1),
                      "second_chance": metric(rep, "second_chance_copies"),
                      "prediction_hit_rate": round(metric(rep, "prediction_hit_rate"), 3),
@@ -273,12 +273,13 @@ def write_markdown(args, r, traces, sizes, ablations, sized, sweep):
             st = repro.standin_stats(args, traces, t)
             e, g = st["excerpt"], st["standin"]
             pair = lambda k, d=2: f"{fmt(float(e[k]), d)} / {fmt(float(g[k]), d)}"
-            rows.append([t, f"{e['requests']:,} / {g['requests']:,}", pair("write_share"), pair("mean_size_kib", 1),
+            rows.append([t, f"{e['requests']:,} / {g['requests']:,}", f"{e['writes']:,} / {g['writes']:,}",
+                         pair("write_share"), pair("mean_size_kib", 1),
                          pair("sequential_share"), pair("reuse_share"), pair("cold_share"),
                          f"{e['reuse_distance']['p50']} / {g['reuse_distance']['p50']}",
                          f"{e['reuse_distance']['p90']} / {g['reuse_distance']['p90']}",
                          pair("written_pages_per_write"), fmt(ratio(g["duration_s"], e["duration_s"]), 0)])
-        w(table(["trace", "requests", "write share", "mean KiB", "sequential share", "re-reference share",
+        w(table(["trace", "requests", "writes", "write share", "mean KiB", "sequential share", "re-reference share",
                  "cold-miss share", "reuse distance p50", "p90", "written 4 KiB pages per write",
                  "stand-in duration / excerpt's"], rows))
         w("\nWhere they differ (`stimuli/trace_model.h`): a re-reference lands on whatever address sits at its "
@@ -286,7 +287,9 @@ def write_markdown(args, r, traces, sizes, ablations, sized, sweep):
           "the stand-in's writes find new pages more often; requests are drawn independently, so a sequential "
           "run continues whatever came before it (rsrch_1, ycsb write fewer new pages per write); a shallow "
           "re-reference the stand-in's own runs would make sequential is redrawn (p50 a little deeper). "
-          "Stand-ins whose trace time would pass the simulator's 1.46 years replay with arrivals compressed.\n")
+          "A stand-in is a million write requests, or fewer where that would write more than "
+          f"{repro.VOLUME_PAGES:,} distinct 4 KiB pages (YCSB: 72 new pages a write); one whose trace time would pass "
+          "the year a trace reader accepts is made with its gaps compressed to fit (rsrch_1, wdev_1).\n")
         w("")
     w("## The drives and the pressure on the log\n")
     rows = []

@@ -99,7 +99,7 @@ def main():
         h = rep["host"]
         rows.append({"run": name, "requests": h["requests"], "mean_us": round(h["latency_us"]["mean"], 1),
                      "p99_us": round(h["latency_us"]["p99"], 1), "translation_reads": tr,
-                     "translation_writes": tw, "erases": metric(rep, "erases"), "waf": round(metric(rep, "waf"), 3),
+                     "translation_writes": tw, "erases": metric(rep, "erases"), "waf": repro.ftl_waf(rep),
                      "gc_copies": metric(rep, "gc_copies"), "cmt_hit_rate": cmt_hit_rate(rep),
                      "avg_run_length": round(metric(rep, "cmt_average_run_length"), 2),
                      "die_busy_mean": round(rep["utilization"]["dies"]["mean"], 3)

@@ -106,7 +106,7 @@ def main():
                      "footprint_pages": rep["workload"]["written_footprint_pages"],
                      "log_blocks": log_blocks(rep), **m, "copies": metric(rep, "merge_copies") + metric(rep, "gc_copies"),
                      "padding": metric(rep, "padding_pages"), "erases": metric(rep, "erases"),
-                     "gc_overhead_ms": round(gc_overhead_ms(rep), 1), "waf": round(metric(rep, "waf"), 3),
+                     "gc_overhead_ms": round(gc_overhead_ms(rep), 1), "waf": repro.ftl_waf(rep),
                      "mean_us": round(rep["host"]["latency_us"]["mean"], 1),
                      "wall_s": round(rep["simulation"]["wall_seconds"] + rep["simulation"]["precondition_wall_seconds"], 1)})
     repro.write_csv(os.path.join(args.out, "last.csv"), rows)

@@ -48,10 +48,11 @@ const std::vector<FtlInfo>& ftl_registry() {
        [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kMnk); },
        [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kMnk, o, g); }},
       {"mcsplit", "MCSplit: logical blocks striped over M modules, an exclusive log block each (BAST-like), static "
-                  "module allocation",
+                  "module allocation; MNK's baseline, so its defaults are MNK's (M = channels)",
        [](FtlContext& c) { return std::make_unique<MnkFtl>(c, MnkVariant::kMcSplit); },
        [](FtlOptions& o, const FlashGeometry& g) { MnkParams::parse(MnkVariant::kMcSplit, o, g); }},
-      {"subgroup", "SubGroup: superblocks striped over modules, hot and cold host writes in separate sub-groups of blocks",
+      {"subgroup", "SubGroup: superblocks striped over modules, hot and cold host writes in separate sub-groups of blocks; "
+                   "MNK's baseline, so its blocks stripe as MNK's (M = channels)",
        [](FtlContext& c) { return std::make_unique<SuperblockFtl>(c, SuperblockVariant::kSubGroup); },
        [](FtlOptions& o, const FlashGeometry& g) { SuperblockParams::parse(SuperblockVariant::kSubGroup, o, g); }},
       {"superblock", "SUPERBLOCK: page mapping inside superblocks of N logical blocks, hot/cold blocks, GC per superblock",

@@ -140,7 +140,8 @@ std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::
         const auto bytes = pair[0].IsScalar() ? checked_count(pair[0].Scalar(), {0, 4294967295.0}, expected) : std::nullopt;
         const auto weight = pair[1].IsScalar() ? checked_quantity(pair[1].Scalar(), {0, 1e12}, expected) : std::nullopt;
         if (!bytes || !weight) r.fail("block_size", "a size in bytes or a list of [bytes, weight]");
-        s.sizes.emplace_back(std::uint32_t(*bytes), *weight);
+        // value_or, not *: GCC 12 cannot see that fail() does not return (-Wmaybe-uninitialized)
+        s.sizes.emplace_back(std::uint32_t(bytes.value_or(0)), weight.value_or(0.0));
       }
     } else {
       s.sizes = {{std::uint32_t(r.count("block_size", 4096, 4294967295.0, "a size in bytes or a list of [bytes, weight]")), 1.0}};

@@ -64,7 +64,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
       Slot& s = slots[next_slot];
       s.busy = true;
       ++busy;
-      s.cmd = fw::HostCommand{next_slot, req.write, req.lba, req.sectors, nullptr, nullptr, req.issuer};
+      s.cmd = fw::HostCommand{next_slot, req.write, req.lba, req.sectors, nullptr, nullptr, req.issuer, {}};
       if (req.write) {
         oracle.make_write_tokens(req.lba, req.sectors, s.tokens);
         s.cmd.write_tokens = s.tokens.data();
@@ -176,7 +176,7 @@ std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& ar
   }
   return ftl.check_metadata([&array](Ppn ppn) {
     hw::PageContent c = array.read(ppn);
-    return fw::HalResult{c.lpn, c.token};
+    return fw::HalResult{c.lpn, c.token, {}};
   });
 }
 

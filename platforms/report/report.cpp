@@ -173,7 +173,8 @@ json ftl_section(const MetricsRegistry& metrics) {
   for (const auto& [k, h] : set.histograms()) ftl[k] = distribution_json(*h);
   const std::uint64_t host_pages = counter(metrics, "ftl", "host_pages_written");
   const std::uint64_t programmed = counter(metrics, "ftl", "flash_pages_programmed");
-  ftl["waf"] = host_pages ? double(programmed) / double(host_pages) : 0.0;
+  // null, not 0, when no page reached the FTL (a write buffer held them all): there is no ratio.
+  ftl["waf"] = host_pages ? json(double(programmed) / double(host_pages)) : json(nullptr);
   ftl["partial_page_writes"] = counter(metrics, "firmware", "partial_page_writes");
   ftl["buffer_waits"] = counter(metrics, "firmware", "buffer_waits");
   ftl["buffer_pages_high_water"] = counter(metrics, "firmware", "buffer_pages_high_water");
@@ -181,7 +182,7 @@ json ftl_section(const MetricsRegistry& metrics) {
   // The drive's: flash programs per page the host wrote (below 1 when the write buffer absorbed
   // rewrites); waf above is the FTL's, per page it was given.
   const std::uint64_t written = counter(metrics, "firmware", "host_pages_written");
-  ftl["drive_waf"] = written ? double(programmed) / double(written) : 0.0;
+  ftl["drive_waf"] = written ? json(double(programmed) / double(written)) : json(nullptr);
   return ftl;
 }
 
@@ -269,6 +270,14 @@ std::string time_order_note(const json& w) {
                      steps, largest);
 }
 
+// Malformed trace lines --skip-bad-lines passed over: how many, and the first one's message.
+std::string skipped_lines_note(const json& w) {
+  const std::uint64_t skipped = w.value("skipped_lines", std::uint64_t(0));
+  if (skipped == 0) return "";
+  return fmt::format("  skipped: {} malformed trace line{} (--skip-bad-lines); the first: {}\n", skipped,
+                     skipped == 1 ? "" : "s", w.value("first_skipped", std::string()));
+}
+
 // "firmware cycles: 41.0% op_issue, 20.3% host_command, ..." (the four largest shares).
 std::string firmware_profile_text(const json& profile) {
   std::vector<std::pair<double, std::string>> shares;
@@ -309,6 +318,7 @@ std::string summary_text(const json& r) {
   s += fmt::format("  preconditioning: {} ({:.1f} s wall)\n", r["workload"]["precondition"].get<std::string>(),
                    r["simulation"]["precondition_wall_seconds"].get<double>());
   s += time_order_note(r["workload"]);
+  s += skipped_lines_note(r["workload"]);
   s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.5g} IOPS, {:.4g} MB/s\n",
                    h["requests"].get<std::uint64_t>(), h["reads"].get<std::uint64_t>(), h["writes"].get<std::uint64_t>(),
                    h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());
@@ -323,7 +333,7 @@ std::string summary_text(const json& r) {
   // The FTL's WAF, and the drive's when a write buffer stands in front of it.
   const std::string waf = n("host_pages_written") ? fmt::format("{:.3f}", ftl["waf"].get<double>())
                                                   : std::string("- (no page reached the FTL)");
-  const std::string drive_waf = r["write_buffer"].contains("capacity_pages")
+  const std::string drive_waf = r["write_buffer"].contains("capacity_pages") && ftl["drive_waf"].is_number()
                                     ? fmt::format(" (drive: {:.3f} per page the host wrote)", ftl["drive_waf"].get<double>())
                                     : std::string();
   if (ftl.contains("full_merges") && !ftl.contains("pool_reclaims")) {  // log-block hybrids

@@ -81,7 +81,7 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
 
   const json& ftl = r["ftl_metrics"];
   // The FTL's WAF counts pages it was given (a write buffer may still hold what the host wrote).
-  if (ftl.value("host_pages_written", std::uint64_t(0)) > 0 && ftl.contains("waf")) {
+  if (ftl.value("host_pages_written", std::uint64_t(0)) > 0 && ftl.contains("waf") && ftl["waf"].is_number()) {
     const double waf = ftl["waf"].get<double>();
     if (waf + kSlack < 1.0) violated("WAF >= 1 when data was written", fmt::format("WAF = {}", waf));
   }

@@ -165,6 +165,38 @@ TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json"
   CHECK_THAT(bad_log, Catch::Contains("'undocumented' was unexpected"));
 }
 
+TEST_CASE("outputs: no WAF when no page reached the FTL, and skipped trace lines in the summary", "[cli][outputs]") {
+  TempDir dir;
+  auto run = [&dir](std::vector<std::string> args, const std::string& report) {  // with the summary (no -q)
+    args.insert(args.begin(), {"run", "-p", tiny_platform()});
+    args.insert(args.end(), {"--no-vcd", "-r", dir.file(report)});
+    const Result r = run_ssdsim(args, dir);
+    INFO(r.describe());
+    REQUIRE(r.exited());
+    REQUIRE(r.exit_code == 0);
+    return std::make_pair(r.output(), load_json(dir.file(report)));
+  };
+  // 8 one-page writes into an empty drive with the default write buffer: all of them stay in the
+  // buffer, the FTL is given nothing, and there is no ratio to report (null, "-" in the summary).
+  const auto [held_text, held] = run({"--synthetic", "random", "--read-fraction", "0", "--count", "8", "--request-bytes",
+                                      "4096", "--precondition", "none"},
+                                     "held.json");
+  const json& ftl = held.at("ftl_metrics");
+  REQUIRE(ftl.at("host_pages_written").get<std::uint64_t>() == 0);
+  CHECK(ftl.at("waf").is_null());
+  CHECK(held.at("write_buffer").at("pages_at_end").get<double>() == 8);
+  CHECK(contains(held_text, "WAF - (no page reached the FTL)"));
+  // A trace with a malformed line, skipped: the summary says so, and which line.
+  write_text(dir.file("bad_line.csv"), "128166386783630075,hm,0,Write,3164164096,40960,2896\n"
+                                       "128166386783630309,hm,0,Scribble,3164147712,16384,2663\n"
+                                       "128166386783640309,hm,0,Read,3164147712,16384,2663\n");
+  const auto [skipped_text, skipped] =
+      run({"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"}, "skipped.json");
+  CHECK(skipped.at("workload").at("skipped_lines").get<std::uint64_t>() == 1);
+  CHECK(contains(skipped_text, "skipped: 1 malformed trace line (--skip-bad-lines); the first: "));
+  CHECK(contains(skipped_text, "bad_line.csv:2"));
+}
+
 TEST_CASE("outputs: tools/plot_report.py draws the four plots of a report as PNG images", "[cli][outputs][plots]") {
   TempDir dir;
   successful_run({"-p", tiny_platform(), "--synthetic", "random", "--count", "2000", "--precondition", "fill"}, dir);

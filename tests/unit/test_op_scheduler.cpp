@@ -71,7 +71,7 @@ TEST_CASE("A read of a page whose program is in flight waits for the program", "
   CHECK_FALSE(f.hal.has(OpKind::Read, f.page(1, 0)));
   f.hal.finish(OpKind::Program, f.page(1, 0));
   CHECK(f.hal.has(OpKind::Read, f.page(1, 0)));
-  f.hal.finish(OpKind::Read, f.page(1, 0), HalResult{7, 70});
+  f.hal.finish(OpKind::Read, f.page(1, 0), HalResult{7, 70, {}});
   CHECK(got == 70);
 }
 
@@ -126,7 +126,7 @@ TEST_CASE("Programs after a pending erase wait for it and hold the block's next 
   f.ops.submit(data);
   f.hal.finish(OpKind::Program, f.page(4, 0));
   CHECK_FALSE(f.hal.has(OpKind::Erase, f.page(4, 0)));  // nor the read of its data
-  f.hal.finish(OpKind::Read, f.page(4, 0), HalResult{9, 9});
+  f.hal.finish(OpKind::Read, f.page(4, 0), HalResult{9, 9, {}});
   CHECK(got == 9);
   CHECK(f.hal.has(OpKind::Erase, f.page(4, 0)));
 }
@@ -175,7 +175,7 @@ TEST_CASE("OOB reads follow the read hazards and report the spare area", "[sched
   OpRef erase = f.ops.erase(7);
   f.ops.submit(erase);
   CHECK_FALSE(f.hal.has(OpKind::Erase, f.page(7, 0)));  // waits for the OOB read
-  f.hal.finish(OpKind::ReadOob, f.page(7, 0), HalResult{42, 420});
+  f.hal.finish(OpKind::ReadOob, f.page(7, 0), HalResult{42, 420, {}});
   CHECK(seen.lpn == 42);
   CHECK(f.hal.has(OpKind::Erase, f.page(7, 0)));
 }
