@@ -16,6 +16,7 @@ class DeferredWrites {
   DeferredWrites(OpScheduler& ops, std::uint64_t& counter) : ops_(ops), counter_(counter) {}
 
   bool empty() const { return queue_.empty(); }
+  std::size_t size() const { return queue_.size(); }
 
   // Queues the page; the outcome's operation completes once the page is programmed.
   WriteOutcome defer(const PageWrite& page) {

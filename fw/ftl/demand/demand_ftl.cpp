@@ -271,8 +271,8 @@ void DemandFtl::gather_updates(std::uint32_t vpn) {
 Spn DemandFtl::allocate_translation_page(std::uint32_t vpn) {
   const Spn at = space_.allocate(translation_frontier_, true, now_++);
   if (at == kNoSpn)
-    throw std::logic_error("no free block left for translation page " + std::to_string(vpn) +
-                           " (raise ftl.gc_reserve_segments or overprovisioning)");
+    throw std::logic_error("no free block left for translation page " + std::to_string(vpn) + " (" + space_state() +
+                           "; raise ftl.gc_reserve_segments or overprovisioning)");
   return at;
 }
 
@@ -281,6 +281,16 @@ void DemandFtl::commit_translation_page(std::uint32_t vpn, Spn at, Path path) {
   directory_.move(vpn, at);
   ++*translation_writes_[path];
   ++counts_.flash_pages_programmed;
+}
+
+// For errors: where the free space went.
+std::string DemandFtl::space_state() const {
+  return "free blocks " + std::to_string(space_.free_segments()) + ", GC reserve " +
+         std::to_string(params_.gc_reserve_segments) + ", GC threshold " + std::to_string(params_.gc_threshold_segments) +
+         ", GC victim " + (gc_victim_ == SegmentSpace::kNoSegment ? std::string("none")
+                           : std::to_string(gc_victim_) + " (" + std::to_string(gc_victim_valid_) + " valid pages)") +
+         ", translation writes by the host path " + std::to_string(*translation_writes_[kHostPath]) + " and by GC " +
+         std::to_string(*translation_writes_[kGcPath]) + ", deferred host writes " + std::to_string(deferred_.size());
 }
 
 void DemandFtl::maybe_start_gc() {
@@ -366,7 +376,7 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
     if (params_.placement == PlacementPolicy::IssuerBased) placement_.record(frontier, as_gc, space_);
   }
   const Spn spn = space_.allocate(frontier, true, now_++);
-  if (spn == kNoSpn) throw std::logic_error("GC has no free block to relocate into");
+  if (spn == kNoSpn) throw std::logic_error("GC has no free block to relocate into (" + space_state() + ")");
   space_.invalidate(old, now_);
   space_.mark_valid(spn);
   if (cache_.peek(lpn) != kNoSpn) {

@@ -105,6 +105,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   Spn allocate_translation_page(std::uint32_t vpn);
   void commit_translation_page(std::uint32_t vpn, Spn at, Path path);
   void maybe_start_gc();
+  std::string space_state() const;
   void issue_gc_reads(std::uint32_t count);  // up to `count` (GcPacer::kAll) more copies of the victim
   void pace_gc();                            // after a host page write
   void pace_write_backs();                   // after a host page write: GC's mapping updates owed
