@@ -1,5 +1,7 @@
 #include "platforms/run/simulation.h"
 
+#include "platforms/run/liveness_guard.h"
+
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,6 +112,12 @@ WorkloadFactory workload_factory(const RunOptions& o) {
   };
 }
 
+// One timed run per process (SystemC elaborates once), so one guard.
+LivenessGuard& liveness() {
+  static LivenessGuard guard;
+  return guard;
+}
+
 stimuli::HostModelConfig host_config(const RunOptions& o) {
   stimuli::HostModelConfig hc;
   hc.queue_depth = o.queue_depth;
@@ -117,6 +125,7 @@ stimuli::HostModelConfig host_config(const RunOptions& o) {
   hc.admission.time_scale = o.time_scale;
   hc.admission.fold_addresses = o.fold_addresses;
   if (o.progress) hc.progress = progress_printer();
+  hc.heartbeat = [](std::uint64_t completed, double simulated_s) { liveness().beat(completed, simulated_s); };
   return hc;
 }
 
@@ -130,11 +139,18 @@ void precondition(const RunOptions& o, DriveTestbench& bench, RunFacts& facts) {
 
 // Runs the timed simulation to its end. Throws when the workload turned out bad, when time
 // reached the time base's limit, or when the run stalled. Returns when the drive went idle.
-sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts) {
+sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts, double stall_seconds) {
   const auto t0 = std::chrono::steady_clock::now();
+  // A run that stops making progress ends with an error naming where the kernel is, instead of
+  // hanging (platforms/run/liveness_guard.h).
+  liveness().arm(stall_seconds, {}, [] {
+    const sc_core::sc_process_b* p = sc_core::sc_get_curr_simcontext()->get_curr_proc_info()->process_handle;
+    return p ? std::string("process ") + p->name() : std::string("no process (between delta cycles)");
+  });
   // Bounded by the time base's limit: a run whose time runs away stops there instead of
   // saturating the kernel's clock (without the bound, starvation still ends the run).
   sc_core::sc_start(tlmx::max_simulated_time(), sc_core::SC_EXIT_ON_STARVATION);
+  liveness().disarm();
   facts.wall_seconds = seconds_since(t0);
   stimuli::HostModel& host = bench.host();
   if (!host.workload_error().empty()) throw stimuli::WorkloadError(host.workload_error());
@@ -194,7 +210,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.written_footprint_pages = scan.written_pages;
   facts.setup_wall_seconds = seconds_since(setup_start);
   precondition(o, bench, facts);
-  const sc_core::sc_time drive_idle = simulate(bench, facts);
+  const sc_core::sc_time drive_idle = simulate(bench, facts, o.stall_seconds);
   if (vcd) {
     busy_waves->write(std::max(drive_idle, bench.host().last_completion()).value());
     vcd->close();

@@ -37,6 +37,7 @@ struct RunOptions {
   std::vector<std::string> vcd_groups;  // signal groups to keep (empty: all), see tlm/vcd_tracer.h
   bool verify_mapping = true;         // compare the FTL's mapping with every page's OOB at the end
   bool progress = false;              // a progress line on stderr while the simulation runs
+  double stall_seconds = 300;         // no completion for this long (wall): the run stalled (0: never)
 };
 
 struct RunOutcome {

@@ -113,6 +113,11 @@ void add_output_options(CLI::App* cmd, RunCommand& c) {
       ->delimiter(',');
   cmd->add_flag("--no-verify", c.no_verify, "skip the end-of-run mapping/OOB check of the whole drive");
   cmd->add_flag("-q,--quiet", c.quiet, "print nothing but errors");
+  cmd->add_option("--stall-seconds", run.stall_seconds,
+                  "end the run with an error (exit code 3) naming where the simulation spins when no request "
+                  "completes for this many seconds of wall time (0: never)")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
   cmd->add_option("--progress", c.progress, "progress line on stderr: auto (unless --quiet, when stderr is a terminal), "
                                             "always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))

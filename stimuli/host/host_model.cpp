@@ -217,6 +217,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   --outstanding_;
   ++completed_;
   if (cfg_.progress && (completed_ & 1023) == 0) cfg_.progress(completed_, now.to_seconds(), workload_.fraction_done());
+  if (cfg_.heartbeat) cfg_.heartbeat(completed_, now.to_seconds());
   last_completion_ = now;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
   slot_freed_.notify(sc_core::SC_ZERO_TIME);

@@ -41,6 +41,9 @@ struct HostModelConfig {
   // Called every 1,024 completions with the count so far, the simulated time and the share of
   // the workload read (negative: unknown), for progress lines.
   std::function<void(std::uint64_t completed, double simulated_s, double fraction)> progress;
+  // Called at every completion with the count so far and the simulated time: the liveness
+  // guard's heartbeat (platforms/run/liveness_guard.h).
+  std::function<void(std::uint64_t completed, double simulated_s)> heartbeat;
 };
 
 class HostModel : public sc_core::sc_module {

@@ -546,3 +546,18 @@ TEST_CASE("trace: a request larger than the data buffer is bad input naming the 
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("big.csv:2:") && Catch::Contains("firmware.buffer_slots = 8"));
 }
+
+TEST_CASE("run: --stall-seconds takes a non-negative number of seconds", "[cli][liveness]") {
+  TempDir dir;
+  require_bad_input(run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "10", "--no-vcd",
+                                "--stall-seconds", "-1"},
+                               dir),
+                    {"--stall-seconds"});
+  // A healthy run with the guard on ends as usual.
+  const Result ok = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--count", "2000", "--no-vcd", "-q",
+                                "--stall-seconds", "30"},
+                               dir);
+  INFO(ok.describe());
+  CHECK(ok.exited());
+  CHECK(ok.exit_code == 0);
+}

@@ -36,7 +36,7 @@ TEST_CASE("The same firmware work costs the same compute cycles on 1, 2 and 4 co
   reads.seed = 3;
   stimuli::SyntheticSpec mixed = reads;
   mixed.read_fraction = 0.3;
-  stimuli::HostModelConfig qd16{16, {}, {}};
+  stimuli::HostModelConfig qd16{16, {}, {}, {}};
   std::vector<Drive> read_drives, mixed_drives;
   for (unsigned cores : {1u, 2u, 4u}) {
     const std::vector<std::string> o{"core.clock_mhz=100", "core.count=" + std::to_string(cores)};

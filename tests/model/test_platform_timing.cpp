@@ -36,7 +36,7 @@ TEST_CASE("Halving the core clock raises QD1 latency by exactly the firmware sha
   reads.request_bytes = 4096;
   reads.count = 400;
   reads.seed = 5;
-  stimuli::HostModelConfig qd1{1, {}, {}};
+  stimuli::HostModelConfig qd1{1, {}, {}, {}};
   DriveTestbench fast("fast", tiny({"core.clock_mhz=200"}), synthetic(reads), qd1);
   DriveTestbench slow("slow", tiny({"core.clock_mhz=100"}), synthetic(reads), qd1);
   fast.precondition(fw::PreconditionSpec::parse("fill"));
@@ -69,7 +69,7 @@ TEST_CASE("C channels scale write throughput C-fold below the host-link bound", 
   stimuli::SyntheticSpec writes;
   writes.pattern = stimuli::SyntheticSpec::Pattern::Sequential;
   writes.request_bytes = 64 * 1024;
-  stimuli::HostModelConfig qd16{16, {}, {}};
+  stimuli::HostModelConfig qd16{16, {}, {}, {}};
   const std::vector<std::uint32_t> channels = {1, 2, 4};
   std::vector<std::unique_ptr<DriveTestbench>> drives;
   for (std::uint32_t c : channels) {

@@ -25,7 +25,7 @@ std::uint64_t fw_counter(DriveTestbench& d, const char* name) { return d.metrics
 }  // namespace
 
 TEST_CASE("With the write buffer a QD1 write completes before its program, without, after", "[model][buffer]") {
-  stimuli::HostModelConfig qd1{1, {}, {}};
+  stimuli::HostModelConfig qd1{1, {}, {}, {}};
   DriveTestbench through("through", tiny({"firmware.write_buffer=off"}), writes(300), qd1);
   DriveTestbench buffered("buffered", tiny({"firmware.write_buffer=block_lru"}), writes(300), qd1);
   sc_core::sc_start();
@@ -44,7 +44,7 @@ TEST_CASE("A full write buffer throttles the host to the flash's rate", "[model]
   // Sustained QD16 page writes over the whole drive: the buffer (64 pages) only hides latency
   // while it has room; once full, a write completes when an eviction's program frees an entry,
   // so the host writes as fast as the flash programs, times the pages the buffer absorbed.
-  stimuli::HostModelConfig qd16{16, {}, {}};
+  stimuli::HostModelConfig qd16{16, {}, {}, {}};
   DriveTestbench through("through", tiny({"firmware.buffer_slots=32", "firmware.write_buffer=off"}), writes(6000), qd16);
   DriveTestbench buffered("buffered",
                           tiny({"firmware.buffer_slots=32", "firmware.write_buffer=page_lru",

@@ -40,6 +40,7 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
       gc_buffer_hits_(ctx.metrics.counter("gc_buffer_hits")),
       shared_loads_(ctx.metrics.counter("translation_reads_shared")),
       stale_loads_(ctx.metrics.counter("translation_reads_stale")),
+      deferred_write_backs_(ctx.metrics.counter("deferred_write_backs")),
       capacity_gauge_(ctx.metrics.gauge("cmt_capacity_entries")),
       entries_gauge_(ctx.metrics.gauge("cmt_entries")),
       covered_gauge_(ctx.metrics.gauge("cmt_covered_pages")),
@@ -56,7 +57,12 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
   if (cache_.table().memory != MemoryKind::Sram)
     throw FtlOptionError("ftl.cmt_bytes = " + std::to_string(params_.cache.budget_bytes) +
                          " does not fit in the controller's SRAM (the mapping cache must live there)");
-  cache_.on_dirty_eviction = [this](Lpn lpn) { write_back(directory_.page_of(lpn), path_); };
+  cache_.on_dirty_eviction = [this](Lpn lpn) {
+    if (may_write_translation(path_))
+      write_back(directory_.page_of(lpn), path_);
+    else
+      defer_write_back(lpn);
+  };
   gc_buffer_table_ =
       ctx.hal.place_table("gc_mapping_buffer", std::uint64_t(space_.segment_pages()) * 8, MemoryKind::Sram);
   refresh_gauges();
@@ -220,7 +226,8 @@ void DemandFtl::pace_write_backs() {
   // In a cyclic sweep of the translation pages, so each is rewritten in the same order every
   // round and translation segments empty in the order they filled (restarting at the lowest
   // page after every victim mixed their ages: 18x the translation GC copies, +5% WAF on DFTL).
-  for (; write_back_credit_ >= 1 && !gc_buffer_pages_.empty(); write_back_credit_ -= 1) {
+  for (; write_back_credit_ >= 1 && !gc_buffer_pages_.empty() && may_write_translation(kGcPath);
+       write_back_credit_ -= 1) {
     auto next = gc_buffer_pages_.lower_bound(write_back_cursor_);
     if (next == gc_buffer_pages_.end()) next = gc_buffer_pages_.begin();
     write_back_cursor_ = next->first + 1;
@@ -281,6 +288,21 @@ void DemandFtl::commit_translation_page(std::uint32_t vpn, Spn at, Path path) {
   directory_.move(vpn, at);
   ++*translation_writes_[path];
   ++counts_.flash_pages_programmed;
+}
+
+bool DemandFtl::may_write_translation(Path path) const {
+  if (path == kHostPath) return space_.can_allocate(translation_frontier_, false);
+  const std::uint32_t copy_blocks = params_.gc_copies_to_current ? params_.current_blocks : 1;
+  return space_.frontier_room(translation_frontier_) > 0 || space_.free_segments() > copy_blocks;
+}
+
+void DemandFtl::defer_write_back(Lpn run_first) {
+  ++deferred_write_backs_;
+  const std::uint32_t vpn = directory_.page_of(run_first);
+  cache_.clean_range(run_first, 1, [this, vpn](Lpn lpn, Spn spn) {
+    ctx_.hal.touch(gc_buffer_table_, std::uint64_t(gc_buffer_.size() % space_.segment_pages()) * 8, 8, Access::Write);
+    if (gc_buffer_.insert_or_assign(lpn, spn).second) gc_buffer_pages_[vpn].push_back(lpn);
+  });
 }
 
 // For errors: where the free space went.
@@ -433,7 +455,10 @@ void DemandFtl::finish_copies() {
           double(gc_buffer_pages_.size()) / double(std::max(1u, space_.segment_pages() - gc_victim_valid_));
   } else {
     path_ = kGcPath;
-    while (!gc_buffer_pages_.empty()) write_back(gc_buffer_pages_.begin()->first, kGcPath);
+    // All before the erase, as far as the blocks GC's next copies need allow; the rest wait in the
+    // buffer (lookups see it) for the next victim's write-backs.
+    while (!gc_buffer_pages_.empty() && may_write_translation(kGcPath))
+      write_back(gc_buffer_pages_.begin()->first, kGcPath);
     path_ = kHostPath;
   }
   erase_segment(ctx_.ops, space_, gc_victim_, [this](const HalResult&) { finish_gc(); });

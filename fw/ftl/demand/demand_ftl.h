@@ -106,6 +106,12 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   void commit_translation_page(std::uint32_t vpn, Spn at, Path path);
   void maybe_start_gc();
   std::string space_state() const;
+  // Whether a translation page may be written now: the host path never takes the blocks only GC
+  // may use; GC's write-backs leave it the blocks its copies may need.
+  bool may_write_translation(Path path) const;
+  // A dirty run leaving the cache whose translation page may not be written now: its entries wait
+  // in the GC buffer (consulted by every lookup) until a write-back of that page.
+  void defer_write_back(Lpn run_first);
   void issue_gc_reads(std::uint32_t count);  // up to `count` (GcPacer::kAll) more copies of the victim
   void pace_gc();                            // after a host page write
   void pace_write_backs();                   // after a host page write: GC's mapping updates owed
@@ -143,7 +149,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t write_back_cursor_ = 0;  // paced write-backs sweep translation pages cyclically
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &read_hits_, &read_misses_, &write_hits_, &write_misses_,
-      &gc_buffer_hits_, &shared_loads_, &stale_loads_;
+      &gc_buffer_hits_, &shared_loads_, &stale_loads_, &deferred_write_backs_;
   double &capacity_gauge_, &entries_gauge_, &covered_gauge_, &run_length_gauge_, &coverage_bytes_gauge_;
   std::uint64_t* translation_reads_[2];
   std::uint64_t* translation_writes_[2];
