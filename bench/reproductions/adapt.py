@@ -145,6 +145,8 @@ def main():
         for share in LOG_SHARES:
             for f in ("faster", "waftl", "adapt"):
                 jobs[f"detail-{t}-{f}-log{round(share * 100)}"] = [*dchip, *ftl_args(f, dsizes[t], share)]
+        if args.no_default_platform:
+            continue
         replay = repro.trace_args(args, traces, t, writes=detail)
         for f in FTLS:
             jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *replay]

@@ -53,6 +53,8 @@ def arguments(description, paper):
                    help="write requests in each trace's stand-in (default %(default)s: the papers' at least a million)")
     p.add_argument("--detail-writes", type=int, default=DETAIL_WRITES,
                    help="write requests in the stand-ins that sweeps and ablations replay (default %(default)s)")
+    p.add_argument("--no-default-platform", action="store_true",
+                   help="leave out the runs of the same FTLs on platforms/default.yaml (their tables are omitted)")
     p.add_argument("--reuse", action="store_true",
                    help="read the reports of runs already made (same names) instead of running them again: "
                         "for rewriting the Markdown after editing the notes")

@@ -1,6 +1,7 @@
 #include "platforms/report/report.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -143,7 +144,10 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   LatencyHistogram all;
   all.merge(read_latency);
   all.merge(write_latency);
+  const double arrival_span = host.gauges().count("arrival_span_s") ? host.gauges().at("arrival_span_s") : 0.0;
   return {{"requests", reads + writes},
+          {"arrival_span_s", arrival_span},
+          {"offered_iops", arrival_span > 0 ? json(double(reads + writes) / arrival_span) : json(nullptr)},
           {"reads", reads},
           {"writes", writes},
           {"read_bytes", rbytes},
@@ -278,6 +282,55 @@ std::string skipped_lines_note(const json& w) {
                      skipped == 1 ? "" : "s", w.value("first_skipped", std::string()));
 }
 
+// What a stage of the latency breakdown is waiting for, for verdicts.
+const char* stage_meaning(const std::string& stage) {
+  static const std::map<std::string, const char*> meaning = {
+      {"submission", "command fetch over the host link"},
+      {"firmware", "firmware jobs: a core, computing, table accesses"},
+      {"buffer_wait", "data-buffer pages (firmware.buffer_slots)"},
+      {"dependency_wait", "flash work of other requests or the FTL's own (merges, GC copies, an erase)"},
+      {"pcie", "host data over the host link"},
+      {"dram_bus", "the system bus to the DRAM buffer"},
+      {"die_queue", "a busy die"},
+      {"channel_wait", "a channel carrying other dies' transfers"},
+      {"channel_transfer", "channel transfers"},
+      {"array", "the NAND array (tR, tPROG, tBERS)"},
+      {"completion", "the completion entry"}};
+  const auto it = meaning.find(stage);
+  return it == meaning.end() ? "" : it->second;
+}
+
+// Open loop, a drive that keeps requests waiting in the host's queue (most of their latency), or
+// completes them over a much longer time than they arrived in, is the bottleneck even when none
+// of its resources is saturated: names the rates and what the time in the drive waits on.
+// Empty when the drive keeps up (or in closed loop, where the host waits by design).
+std::string drive_pace_text(const json& r) {
+  const json& h = r["host"];
+  const json& all = r["latency_breakdown"]["all"];
+  if (r["workload"].value("mode", std::string()) != "open-loop" || h["requests"].get<std::uint64_t>() < 100) return "";
+  const double queue_share = all["stages"]["host_queue"]["share"].get<double>();
+  const double arrived = h.value("arrival_span_s", 0.0), completed = h["simulated_seconds"].get<double>();
+  const bool behind = completed > 1.25 * arrived;
+  if (queue_share < 0.5 && !behind) return "";
+  std::string stage;
+  double most = -1, in_drive = 0;
+  for (const auto& [name, v] : all["stages"].items()) {
+    if (name == "host_queue") continue;
+    in_drive += v["share"].get<double>();
+    if (v["share"].get<double>() > most) most = v["share"].get<double>(), stage = name;
+  }
+  std::string rates = arrived > 0 ? fmt::format("requests that arrived over {:.6g} s completed over {:.6g} s ({:.5g} "
+                                                "offered per second, {:.5g} served)",
+                                                arrived, completed, h["requests"].get<double>() / arrived,
+                                                h["iops"].get<double>())
+                                  : fmt::format("requests that all arrived at once completed over {:.6g} s", completed);
+  return fmt::format("the drive is the bottleneck though no resource is saturated: {}; {:.0f}% of the mean latency "
+                     "is waiting in the host's queue (--qd {}), and of the time in the drive {:.0f}% is {} (waiting "
+                     "for {})",
+                     rates, 100 * queue_share, r["workload"].value("queue_depth", 0u),
+                     in_drive > 0 ? 100 * most / in_drive : 0.0, stage, stage_meaning(stage));
+}
+
 // "firmware cycles: 41.0% op_issue, 20.3% host_command, ..." (the four largest shares).
 std::string firmware_profile_text(const json& profile) {
   std::vector<std::pair<double, std::string>> shares;
@@ -293,7 +346,7 @@ std::string firmware_profile_text(const json& profile) {
 
 // "busy: dies 41.2/42.7/44.0% (min/mean/max), channels 9.2% (max 9.3%), system bus 5.7%, ..." and
 // the bottleneck.
-std::string busy_text(const json& hw, const json& u) {
+std::string busy_text(const json& hw, const json& u, const std::string& pace) {
   const json& d = u["dies"];
   const double ch_mean = u["channels"]["mean"].get<double>(), ch_max = u["channels"]["max"].get<double>();
   const json& link = hw["host_interface"];
@@ -304,7 +357,8 @@ std::string busy_text(const json& hw, const json& u) {
       100 * ch_max, 100 * hw["system_bus"]["busy_fraction"].get<double>(), 100 * hw["dram"]["busy_fraction"].get<double>(),
       100 * hw["sram"]["busy_fraction"].get<double>(), 100 * link["to_device_busy_fraction"].get<double>(),
       100 * link["to_host_busy_fraction"].get<double>(), 100 * hw["cores"]["utilization"].get<double>());
-  return s + "  bottleneck: " + bottleneck_text(u) + "\n";
+  const bool saturated = u["bound"].get<bool>() || !u["limited_by"].empty();
+  return s + "  bottleneck: " + (pace.empty() || saturated ? bottleneck_text(u) : pace) + "\n";
 }
 
 }  // namespace
@@ -354,7 +408,7 @@ std::string summary_text(const json& r) {
                      wb["evictions"].get<std::uint64_t>(), wb["read_hits"].get<std::uint64_t>(),
                      wb["mean_pages"].get<double>(), wb["pages_high_water"].get<std::uint64_t>());
   s += latency_breakdown_text(r["latency_breakdown"]);
-  s += busy_text(r["hardware"], r["utilization"]);
+  s += busy_text(r["hardware"], r["utilization"], drive_pace_text(r));
   s += steady_state_text(r["steady_state"]);
   s += firmware_profile_text(r["firmware_profile"]);
   const double hw_us = std::max(1e-30, r["hardware"]["simulated_seconds"].get<double>() * 1e6);

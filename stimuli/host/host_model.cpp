@@ -21,6 +21,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       write_bytes_(metrics.set("host").counter("write_bytes")),
       held_(metrics.set("host").counter("held_for_ordering")),
       folded_(metrics.set("host").counter("folded_requests")),
+      arrival_span_s_(metrics.set("host").gauge("arrival_span_s")),
       read_latency_(metrics.set("host").histogram("read_latency_ns")),
       write_latency_(metrics.set("host").histogram("write_latency_ns")),
       over_time_(metrics.set("host").series("completions")),
@@ -137,6 +138,8 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
     first_arrival_ = arrival;
     first_ = false;
   }
+  // Open loop: the trace's arrivals; closed loop: when each request could be issued.
+  arrival_span_s_ = std::max(arrival_span_s_, (arrival - first_arrival_).to_seconds());
   const std::uint32_t id = free_.back();
   free_.pop_back();
   Slot& s = *slots_[id];

@@ -91,6 +91,7 @@ class HostModel : public sc_core::sc_module {
   std::uint64_t outstanding_ = 0, completed_ = 0, serial_ = 0;
   sc_core::sc_time first_arrival_, last_completion_;
   std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;
+  double& arrival_span_s_;  // first to last arrival
   LatencyHistogram &read_latency_, &write_latency_;
   IntervalSeries& over_time_;
   // Each request's latency per stage (common/latency_trail.h), in kernel ticks, for reads and

@@ -499,3 +499,36 @@ TEST_CASE("outputs: the whole process's time is reported beside its parts", "[cl
   REQUIRE(unchecked.exit_code == 0);
   CHECK(load_json(dir.file("u.json"))["simulation"]["verify_wall_seconds"].get<double>() == 0);
 }
+
+TEST_CASE("outputs: a drive that cannot keep up with the arrivals is named the bottleneck", "[cli][outputs][verdict]") {
+  // 2,000 one-page writes arriving every microsecond, replayed open loop at queue depth 1: the
+  // drive serves one at a time, so no resource is saturated, yet requests wait in the host's
+  // queue for almost all of their latency and complete over far longer than they arrived in.
+  TempDir dir;
+  std::string trace;
+  for (int i = 0; i < 2000; ++i)  // MSR: 100 ns ticks, so 10 ticks apart
+    trace += std::to_string(128166386783630000LL + 10LL * i) + ",h,0,Write," + std::to_string(4096LL * (i * 7 % 1000)) +
+             ",4096,0\n";
+  write_text(dir.file("burst.csv"), trace);
+  auto summary = [&dir](std::vector<std::string> extra) {
+    std::vector<std::string> args{"run", "-p", tiny_platform(), "--precondition", "none", "--no-vcd", "-r",
+                                  dir.file("r.json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run_ssdsim(args, dir);
+    INFO(r.describe());
+    REQUIRE(r.exited());
+    REQUIRE(r.exit_code == 0);
+    return std::make_pair(r.output(), load_json(dir.file("r.json")));
+  };
+  const auto [text, report] = summary({"--trace", dir.file("burst.csv"), "--qd", "1"});
+  CHECK(report.at("host").at("arrival_span_s").get<double>() == Approx(1999e-6).epsilon(1e-6));
+  CHECK(report.at("host").at("offered_iops").get<double>() == Approx(2000 / 1999e-6).epsilon(1e-6));
+  CHECK_FALSE(report.at("utilization").at("bound").get<bool>());
+  CHECK(contains(text, "bottleneck: the drive is the bottleneck though no resource is saturated"));
+  CHECK(contains(text, "requests that arrived over 0.001999 s completed over"));
+  CHECK(contains(text, "of the mean latency is waiting in the host's queue (--qd 1)"));
+  // Closed loop the host waits by design: no such verdict.
+  const auto [closed, closed_report] = summary({"--synthetic", "random", "--read-fraction", "0", "--count", "2000",
+                                                "--request-bytes", "4096", "--qd", "1"});
+  CHECK_FALSE(contains(closed, "the drive is the bottleneck"));
+}

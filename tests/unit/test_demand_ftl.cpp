@@ -54,7 +54,8 @@ TEST_CASE("DFTL and CAST pass the integrity oracle with constant eviction and tr
   CHECK(oracle.pages_checked() > logical_pages);
   CHECK(platform::verify_drive(drive, oracle) == "");
   CHECK(m.counter("cmt_dirty_evictions") > 1000);
-  CHECK(m.counter("translation_writes_host") > 1000);
+  // Evictions write back at once, or (at the GC reserve) through GC's next write-backs.
+  CHECK(m.counter("translation_writes_host") + m.counter("deferred_write_backs") > 1000);
   CHECK(m.counter("translation_reads_host") > 1000);
   CHECK(m.counter("gc_runs_data") > 10);
   CHECK(m.counter("gc_runs_translation") > 0);
