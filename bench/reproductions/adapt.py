@@ -108,7 +108,8 @@ def main():
             probe_jobs[f"probe-detail-{t}"] = ["-p", CHIP, "--ftl", "page_mapping",
                                                *repro.trace_args(args, traces, t, writes=detail)]
     probes = repro.run_matrix(args, probe_jobs)
-    footprint = lambda t, kind="": probes[f"probe-{kind}{t}"]["workload"]["written_footprint_pages"]
+    footprint = lambda t, kind="": repro.footprint_pages(args, traces, t, probes, 2048,
+                                                         detail if kind else None, kind)
     blocks_for = lambda pages: max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
     sizes = {t: blocks_for(footprint(t)) for t in traces}
     dsizes = {t: blocks_for(footprint(t, "detail-")) for t in traces} if detail else sizes

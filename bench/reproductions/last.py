@@ -69,9 +69,11 @@ def main():
         probe_jobs.update({f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping",
                                                  *repro.trace_args(args, traces, t, writes=detail)] for t in traces})
     probes = repro.run_matrix(args, probe_jobs)
-    blocks_for = lambda probe: max(MIN_BLOCKS, int(probe["workload"]["written_footprint_pages"] / 64 / PRESSURE / LOG_SHARE))
-    sizes = {t: blocks_for(probes[f"probe-{t}"]) for t in traces}
-    dsizes = {t: blocks_for(probes[f"probe-detail-{t}"]) for t in traces} if detail else sizes
+    blocks_for = lambda pages: max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
+    page_bytes = 2048  # platforms/single_chip_1g.yaml
+    sizes = {t: blocks_for(repro.footprint_pages(args, traces, t, probes, page_bytes)) for t in traces}
+    dsizes = {t: blocks_for(repro.footprint_pages(args, traces, t, probes, page_bytes, detail, "detail-"))
+              for t in traces} if detail else sizes
     # 2. The matrix: every hybrid and page mapping on each trace's drive (million-write stand-ins),
     #    LAST's ablations on the shorter stand-ins, and (full runs) every hybrid at its defaults on the
     #    default platform.

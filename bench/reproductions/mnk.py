@@ -84,10 +84,10 @@ def main():
                                                  *repro.trace_args(args, traces, t, writes=detail)] for t in traces})
     probes = repro.run_matrix(args, probe_jobs)
     # blocks per plane: footprint (2 KiB pages) >= PRESSURE x the log (3% of 32 planes' blocks)
-    per_plane = lambda probe: max(MIN_BLOCKS_PER_PLANE, math.ceil(probe["workload"]["written_footprint_pages"] / 64 /
-                                                                  PRESSURE / LOG_SHARE / 32))
-    sizes = {t: per_plane(probes[f"probe-{t}"]) for t in traces}
-    dsizes = {t: per_plane(probes[f"probe-detail-{t}"]) for t in traces} if detail else sizes
+    per_plane = lambda pages: max(MIN_BLOCKS_PER_PLANE, math.ceil(pages / 64 / PRESSURE / LOG_SHARE / 32))
+    sizes = {t: per_plane(repro.footprint_pages(args, traces, t, probes, 2048)) for t in traces}
+    dsizes = {t: per_plane(repro.footprint_pages(args, traces, t, probes, 2048, detail, "detail-"))
+              for t in traces} if detail else sizes
     jobs = {}
     for t in traces:
         chip = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}", *repro.trace_args(args, traces, t),
