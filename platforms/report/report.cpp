@@ -379,9 +379,15 @@ std::string summary_text(const json& r) {
   for (const char* k : {"read_latency_us", "write_latency_us"}) {
     const json& l = h[k];
     if (l["count"].get<std::uint64_t>() == 0) continue;
-    s += fmt::format("  {:5} latency us: mean {:.1f}  p50 {:.1f}  p99 {:.1f}  p99.9 {:.1f}  max {:.1f}\n",
-                     k[0] == 'r' ? "read" : "write", l["mean"].get<double>(), l["p50"].get<double>(),
-                     l["p99"].get<double>(), l["p99_9"].get<double>(), l["max"].get<double>());
+    // The host's queue apart from the drive: an open-loop replay's waits for a queue slot are the
+    // host's (its --qd), not the drive's service time.
+    const json& stages = r["latency_breakdown"][k[0] == 'r' ? "read" : "write"]["stages"];
+    const double queued = stages["host_queue"]["mean_us"].get<double>();
+    s += fmt::format("  {:5} latency us: mean {:.1f} ({:.1f} in the host's queue, {:.1f} in the drive)  p50 {:.1f}  "
+                     "p99 {:.1f}  p99.9 {:.1f}  max {:.1f}\n",
+                     k[0] == 'r' ? "read" : "write", l["mean"].get<double>(), queued,
+                     std::max(0.0, l["mean"].get<double>() - queued), l["p50"].get<double>(), l["p99"].get<double>(),
+                     l["p99_9"].get<double>(), l["max"].get<double>());
   }
   auto n = [&ftl](const char* key) { return ftl.value(key, std::uint64_t(0)); };
   // The FTL's WAF, and the drive's when a write buffer stands in front of it.

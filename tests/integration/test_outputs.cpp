@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -500,6 +501,14 @@ TEST_CASE("outputs: the whole process's time is reported beside its parts", "[cl
   CHECK(load_json(dir.file("u.json"))["simulation"]["verify_wall_seconds"].get<double>() == 0);
 }
 
+namespace {
+std::string fmt_one(double x) {  // as the summary prints it: one decimal
+  char b[64];
+  std::snprintf(b, sizeof b, "%.1f", x);
+  return b;
+}
+}  // namespace
+
 TEST_CASE("outputs: a drive that cannot keep up with the arrivals is named the bottleneck", "[cli][outputs][verdict]") {
   // 2,000 one-page writes arriving every microsecond, replayed open loop at queue depth 1: the
   // drive serves one at a time, so no resource is saturated, yet requests wait in the host's
@@ -527,6 +536,10 @@ TEST_CASE("outputs: a drive that cannot keep up with the arrivals is named the b
   CHECK(contains(text, "bottleneck: the drive is the bottleneck though no resource is saturated"));
   CHECK(contains(text, "requests that arrived over 0.001999 s completed over"));
   CHECK(contains(text, "of the mean latency is waiting in the host's queue (--qd 1)"));
+  // The latency line splits the host's queue from the drive.
+  const double queued = report.at("latency_breakdown").at("write").at("stages").at("host_queue").at("mean_us").get<double>();
+  CHECK(queued > 0.5 * report.at("host").at("write_latency_us").at("mean").get<double>());
+  CHECK(contains(text, fmt_one(queued) + " in the host's queue, "));
   // Closed loop the host waits by design: no such verdict.
   const auto [closed, closed_report] = summary({"--synthetic", "random", "--read-fraction", "0", "--count", "2000",
                                                 "--request-bytes", "4096", "--qd", "1"});
