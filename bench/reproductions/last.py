@@ -61,19 +61,12 @@ def merges(rep):
 def main():
     args = repro.arguments(__doc__, "last")
     traces = QUICK_TRACES if args.quick else TRACES
-    # 1. Footprints: one page-mapping run per trace on the 1 GiB chip.
+    # 1. Drives sized by each trace's written footprint (2 KiB pages: platforms/single_chip_1g.yaml).
     detail = None if args.quick else args.detail_writes
-    repro.prepare_standins(args, traces, (None, detail))
-    probe_jobs = {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)] for t in traces}
-    if detail:
-        probe_jobs.update({f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping",
-                                                 *repro.trace_args(args, traces, t, writes=detail)] for t in traces})
-    probes = repro.run_matrix(args, probe_jobs)
+    full, short = repro.written_footprints(args, traces, CHIP, 2048)
     blocks_for = lambda pages: max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
-    page_bytes = 2048  # platforms/single_chip_1g.yaml
-    sizes = {t: blocks_for(repro.footprint_pages(args, traces, t, probes, page_bytes)) for t in traces}
-    dsizes = {t: blocks_for(repro.footprint_pages(args, traces, t, probes, page_bytes, detail, "detail-"))
-              for t in traces} if detail else sizes
+    sizes = {t: blocks_for(full[t]) for t in traces}
+    dsizes = {t: blocks_for(short[t]) for t in traces}
     # 2. The matrix: every hybrid and page mapping on each trace's drive (million-write stand-ins),
     #    LAST's ablations on the shorter stand-ins, and (full runs) every hybrid at its defaults on the
     #    default platform.

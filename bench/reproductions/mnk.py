@@ -77,17 +77,11 @@ def main():
     args = repro.arguments(__doc__, "mnk")
     traces = QUICK_TRACES if args.quick else TRACES
     detail = None if args.quick else args.detail_writes
-    repro.prepare_standins(args, traces, (None, detail))
-    probe_jobs = {f"probe-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)] for t in traces}
-    if detail:
-        probe_jobs.update({f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping",
-                                                 *repro.trace_args(args, traces, t, writes=detail)] for t in traces})
-    probes = repro.run_matrix(args, probe_jobs)
+    full, short = repro.written_footprints(args, traces, CHIP, 2048)
     # blocks per plane: footprint (2 KiB pages) >= PRESSURE x the log (3% of 32 planes' blocks)
     per_plane = lambda pages: max(MIN_BLOCKS_PER_PLANE, math.ceil(pages / 64 / PRESSURE / LOG_SHARE / 32))
-    sizes = {t: per_plane(repro.footprint_pages(args, traces, t, probes, 2048)) for t in traces}
-    dsizes = {t: per_plane(repro.footprint_pages(args, traces, t, probes, 2048, detail, "detail-"))
-              for t in traces} if detail else sizes
+    sizes = {t: per_plane(full[t]) for t in traces}
+    dsizes = {t: per_plane(short[t]) for t in traces}
     jobs = {}
     for t in traces:
         chip = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}", *repro.trace_args(args, traces, t),

@@ -157,6 +157,20 @@ def footprint_pages(args, traces, name, probes, page_bytes, writes=None, kind=""
     return standin_stats(args, traces, name, writes)["standin"]["written_pages"] * 4096 // page_bytes
 
 
+def written_footprints(args, traces, chip, page_bytes):
+    """Each trace's written footprint in pages of `page_bytes`, for its headline stand-in and for
+    its detail one ({name: pages} twice; the same with --quick), to size drives by. Makes the
+    stand-ins first; a page-mapping probe on `chip` measures the workloads that have none."""
+    detail = None if args.quick else args.detail_writes
+    prepare_standins(args, traces, (None, detail))
+    probes = run_matrix(args, {f"probe-{t}": ["-p", chip, "--ftl", "page_mapping", *trace_args(args, traces, t)]
+                               for t in traces if args.quick or is_synthetic(traces, t)})
+    full = {t: footprint_pages(args, traces, t, probes, page_bytes) for t in traces}
+    if not detail:
+        return full, full
+    return full, {t: footprint_pages(args, traces, t, probes, page_bytes, detail) for t in traces}
+
+
 def standin_stats(args, traces, name, writes=None):
     """The statistics `ssdsim standin` wrote for traces[name]'s stand-in (the excerpt's beside it)."""
     return json.load(open(standin(args, traces, name, writes).replace(".csv.gz", ".json")))

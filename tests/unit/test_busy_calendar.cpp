@@ -8,6 +8,21 @@
 
 using ssd::tlmx::BusyCalendar;
 
+namespace {
+// The reference: a bitmap of busy picoseconds (small times), first fit at or after arrival.
+std::uint64_t reference_book(std::vector<bool>& busy, std::uint64_t arrival, std::uint64_t duration) {
+  std::uint64_t start = arrival;
+  for (;;) {
+    bool free = true;
+    for (std::uint64_t t = start; t < start + duration && free; ++t) free = !busy[t];
+    if (free) break;
+    ++start;
+  }
+  for (std::uint64_t t = start; t < start + duration; ++t) busy[t] = true;
+  return start;
+}
+}  // namespace
+
 TEST_CASE("Busy calendar books the first gap at or after arrival", "[calendar]") {
   BusyCalendar c;
   CHECK(c.book(100, 50, 0) == 100);   // [100,150)
@@ -37,15 +52,7 @@ TEST_CASE("Busy calendar matches a brute-force reference on random bookings", "[
   for (int i = 0; i < 3000; ++i) {
     now += rng() % 20;
     const std::uint64_t arrival = now + rng() % 300, duration = 1 + rng() % 40;
-    std::uint64_t start = arrival;
-    for (;;) {
-      bool free = true;
-      for (std::uint64_t t = start; t < start + duration && free; ++t) free = !busy[t];
-      if (free) break;
-      ++start;
-    }
-    for (std::uint64_t t = start; t < start + duration; ++t) busy[t] = true;
-    REQUIRE(c.book(arrival, duration, now) == start);
+    REQUIRE(c.book(arrival, duration, now) == reference_book(busy, arrival, duration));
   }
 }
 
@@ -61,15 +68,7 @@ TEST_CASE("Busy calendar matches the reference with long transfers among many sh
     const bool dma = rng() % 8 == 0;
     const std::uint64_t arrival = now + (dma ? rng() % 50 : rng() % 3000);
     const std::uint64_t duration = dma ? 60 + rng() % 60 : 1 + rng() % 6;
-    std::uint64_t start = arrival;
-    for (;;) {
-      bool free = true;
-      for (std::uint64_t t = start; t < start + duration && free; ++t) free = !busy[t];
-      if (free) break;
-      ++start;
-    }
-    for (std::uint64_t t = start; t < start + duration; ++t) busy[t] = true;
-    REQUIRE(c.book(arrival, duration, now) == start);
+    REQUIRE(c.book(arrival, duration, now) == reference_book(busy, arrival, duration));
   }
 }
 
