@@ -9,7 +9,9 @@ loop at a queue depth or open loop at a rate with Poisson (bursty) arrivals. Eac
 guard (--stall-seconds), and is checked for:
 - ending: exit 0 within the budget (a hang or a crash fails);
 - integrity: ssdsim's read-after-write oracle and end-of-run mapping check (exit 1 otherwise);
-- progress: simulated requests per CPU-second of the whole process above a floor;
+- progress: host pages (the platform's page size) moved per second of the timed simulation (one
+  core) above a floor, once the simulation has run for a quarter of the budget (the slow paths
+  issue 32 saw: 100k single-page requests in 90-120 s are 800-1,100 a second);
 - report invariants (ssdsim checks them before writing the report; a violation is an error).
 A failing case is written to the regressions folder (its job file and command), where
 `soak.py --replay DIR` runs every kept case again (the test suite does).
@@ -99,13 +101,17 @@ def run_case(platform, ftl, jobs_path, budget, floor):
                 0.0, wall
         with open(report) as f:
             r = json.load(f)
-        sim = r["simulation"]
-        cpu = sim.get("process_cpu_seconds") or sim.get("wall_seconds") or 1e-9
-        rate = r["host"]["requests"] / max(cpu, 1e-9)
+        # The pace of the simulation itself (set-up and the fill are the preconditioner's, not the
+        # model's): pages per second of the timed run, one core.
+        # Counted in flash pages the host moved, so that 4 MiB requests and 4 KiB ones are judged alike.
+        simulated = r["simulation"]["wall_seconds"]
+        page_bytes = r["platform"]["effective"]["geometry.page_bytes"]
+        pages = (r["host"]["read_bytes"] + r["host"]["write_bytes"]) / page_bytes
+        rate = pages / max(simulated, 1e-9)
         if r["integrity"]["mismatches"] != 0:
             return False, "integrity mismatches", rate, wall
-        if wall > budget and rate < floor:
-            return False, f"{rate:.0f} requests per CPU-second, below the floor of {floor}", rate, wall
+        if simulated > budget / 4 and rate < floor:
+            return False, f"{rate:.0f} host pages per second of simulation, below the floor of {floor}", rate, wall
         return True, "ok", rate, wall
 
 
@@ -125,7 +131,7 @@ def replay(folder, budget, floor):
         head = dict(line[2:].split(": ", 1) for line in open(path) if line.startswith("# ") and ": " in line[2:])
         ok, what, rate, wall = run_case(os.path.join(ROOT, head["platform"].strip()), head["ftl"].strip(), path, budget,
                                         floor)
-        print(f"{'ok  ' if ok else 'FAIL'} {name}: {what} ({rate:.0f} req/CPU-s, {wall:.1f} s)")
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {what} ({rate:.0f} pages/s simulated, {wall:.1f} s)")
         failures += not ok
     print(f"{len(cases) - failures} passed, {failures} failed")
     return failures
@@ -136,7 +142,9 @@ def main():
     p.add_argument("--cases", type=int, default=2, help="random cases per FTL and platform")
     p.add_argument("--requests", type=int, default=3000, help="requests a case (about)")
     p.add_argument("--budget", type=float, default=30, help="wall seconds a run should take at most")
-    p.add_argument("--floor", type=float, default=500, help="requests per CPU-second below which a slow run fails")
+    p.add_argument("--floor", type=float, default=1500,
+                   help="host pages per second of simulation below which a run longer than a quarter of the budget "
+                        "fails")
     p.add_argument("--ftls", default="", help="comma-separated (default: every FTL)")
     p.add_argument("--platforms", default="", help="comma-separated names under platforms/ (default: every one)")
     p.add_argument("--seed", type=int, default=1)
@@ -164,7 +172,7 @@ def main():
                 os.unlink(f.name)
                 runs += 1
                 rates.append(rate)
-                line = f"{'ok  ' if ok else 'FAIL'} {name} {ftl}: {what} ({rate:.0f} req/CPU-s, {wall:.1f} s)"
+                line = f"{'ok  ' if ok else 'FAIL'} {name} {ftl}: {what} ({rate:.0f} pages/s simulated, {wall:.1f} s)"
                 if not ok:
                     failures += 1
                     line += f", kept as {keep(a.regressions, platform, ftl, text, what)}"
@@ -172,7 +180,8 @@ def main():
     rates.sort()
     print(f"{runs - failures} passed, {failures} failed")
     if rates:
-        print(f"requests per CPU-second: min {rates[0]:.0f}, median {rates[len(rates) // 2]:.0f}, max {rates[-1]:.0f}")
+        print(f"host pages per second of simulation: min {rates[0]:.0f}, median {rates[len(rates) // 2]:.0f}, "
+              f"max {rates[-1]:.0f}")
     sys.exit(1 if failures else 0)
 
 
