@@ -545,3 +545,32 @@ TEST_CASE("outputs: a drive that cannot keep up with the arrivals is named the b
                                                 "--request-bytes", "4096", "--qd", "1"});
   CHECK_FALSE(contains(closed, "the drive is the bottleneck"));
 }
+
+TEST_CASE("outputs: a merge chain is named as what the time in the drive waits on", "[cli][outputs][verdict]") {
+  // BAST without a write buffer, single-page writes scattered over the drive, arriving far faster
+  // than it merges: every write needs its logical block's log block, so nearly every one waits for
+  // a full merge of another block (one merge at a time). No resource is saturated; the time in the
+  // drive is waiting for that flash work (dependency_wait), and the verdict says so.
+  TempDir dir;
+  std::string trace;
+  for (int i = 0; i < 1500; ++i)
+    trace += std::to_string(128166386783630000LL + 100LL * i) + ",h,0,Write," +
+             std::to_string(4096LL * 16 * ((i * 37) % 1500)) + ",4096,0\n";
+  write_text(dir.file("scattered.csv"), trace);
+  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--ftl", "bast", "--set", "firmware.write_buffer=off",
+                               "--trace", dir.file("scattered.csv"), "--fold", "--qd", "4", "--no-vcd", "-r",
+                               dir.file("r.json")},
+                              dir);
+  INFO(r.describe());
+  REQUIRE(r.exited());
+  REQUIRE(r.exit_code == 0);
+  const json report = load_json(dir.file("r.json"));
+  CHECK(report.at("ftl_metrics").at("full_merges").get<std::uint64_t>() > 500);
+  const json& stages = report.at("latency_breakdown").at("write").at("stages");
+  double in_drive = 0;
+  for (const auto& [name, v] : stages.items())
+    if (name != "host_queue") in_drive += v.at("share").get<double>();
+  CHECK(stages.at("dependency_wait").at("share").get<double>() > 0.5 * in_drive);
+  CHECK(contains(r.output(), "the drive is the bottleneck though no resource is saturated"));
+  CHECK(contains(r.output(), "is dependency_wait (waiting for flash work of other requests or the FTL's own (merges"));
+}
