@@ -3,7 +3,7 @@
 
 A case is a random fio-style job file (workloads/*.yaml's format, platforms/config/job_file.h):
 one to three jobs, random or sequential, read shares from 0 to 1, request sizes from 512 B to
-4 MiB (at most what the platform's data buffer holds), uniform, Zipf or hot/cold skew, closed
+4 MiB (the host splits them at the drive's MDTS), uniform, Zipf or hot/cold skew, closed
 loop at a queue depth or open loop at a rate with Poisson (bursty) arrivals. Each case runs with
 `ssdsim run` after a sequential fill, under a wall-clock budget and the simulator's own liveness
 guard (--stall-seconds), and is checked for:
@@ -62,9 +62,8 @@ def random_jobs(rng, facts, requests):
     open_loop = rng.random() < 0.5
     jobs = []
     n = rng.randint(1, 3)
-    # A request must fit the data buffer even unaligned (one page more); hosts split larger ones at
-    # the drive's MDTS, which the host model does not model yet (issue 32, item 7).
-    largest = [s for s in SIZES if s <= facts["buffer_bytes"] - facts["page_bytes"]]
+    # Up to 4 MiB on every platform: the host splits what exceeds the drive's MDTS.
+    largest = SIZES
     depths = [d for d in (1, 4, 16, 64) if d * n <= facts["queue_depth"]]
     for j in range(n):
         sizes = rng.sample(largest, rng.randint(1, 3))

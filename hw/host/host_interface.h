@@ -36,6 +36,7 @@ struct HostLinkConfig {
   double encoding = 128.0 / 130.0;        // payload share of the line rate
   sc_core::sc_time latency{500, sc_core::SC_NS};  // one way
   std::uint32_t queue_depth = 64;         // submission queue entries
+  std::uint64_t mdts_bytes = 0;           // largest command; the host splits larger requests (0: the data buffer's)
   double bytes_per_second() const { return double(lanes) * lane_gtps * 1e9 * encoding / 8.0; }
 };
 

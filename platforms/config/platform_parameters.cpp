@@ -171,7 +171,12 @@ const std::vector<Parameter>& platform_parameters() {
                      [](C& c, double v) { c.host.latency = sc_time(v, sc_core::SC_NS); }),
       count_param("host.queue_depth", 1, 65536, 64, "NVMe submission queue entries: the most commands the drive holds at once; `run --qd` (how many the host keeps outstanding) may not exceed it",
                   [](C& c, std::uint64_t v) { c.host.queue_depth = std::uint32_t(v); }),
-      text_param("ftl.name", "page_mapping", "the FTL the firmware runs (`ssdsim ftls`; its own parameters: ftl.<name>)",
+      count_param("host.mdts_bytes", 0, 1ull << 31, 0,
+                  "maximum data transfer size (NVMe MDTS): the host splits larger requests into commands of at "
+                  "most this many bytes, at multiples of it (0: as large as the data buffer holds, "
+                  "firmware.buffer_slots - 1 pages; larger than that is refused)",
+                  [](C& c, std::uint64_t v) { c.host.mdts_bytes = v; }),
+            text_param("ftl.name", "page_mapping", "the FTL the firmware runs (`ssdsim ftls`; its own parameters: ftl.<name>)",
                  [](C& c, const std::string& v) { c.firmware.ftl = v; }),
   };
   return all;

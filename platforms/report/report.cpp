@@ -147,6 +147,7 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   const double arrival_span = host.gauges().count("arrival_span_s") ? host.gauges().at("arrival_span_s") : 0.0;
   return {{"requests", reads + writes},
           {"arrival_span_s", arrival_span},
+          {"mdts_splits", host.counters().count("mdts_splits") ? host.counters().at("mdts_splits") : 0},
           {"offered_iops", arrival_span > 0 ? json(double(reads + writes) / arrival_span) : json(nullptr)},
           {"reads", reads},
           {"writes", writes},

@@ -1,5 +1,7 @@
 #include "platforms/run/drive_testbench.h"
 
+#include "stimuli/split_requests.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -14,7 +16,22 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
   top_ = std::make_unique<SsdTop>(name.c_str(), config_, array_, metrics_, vcd);
   const std::uint64_t capacity = firmware().capacity_sectors();
   oracle_ = std::make_unique<stimuli::IntegrityOracle>(firmware().ftl().logical_pages(), config_.geometry.page_bytes);
-  workload_ = workload(capacity);
+  // The host splits requests larger than the drive's MDTS (hw/host/host_interface.h), at most what
+  // the data buffer holds even unaligned (one page more).
+  const std::uint64_t page_bytes = config_.geometry.page_bytes;
+  const std::uint64_t buffer_mdts = std::uint64_t(std::max(1u, config_.firmware.buffer_slots - 1)) * page_bytes;
+  if (config_.host.mdts_bytes > buffer_mdts)
+    throw ConfigError("host.mdts_bytes = " + std::to_string(config_.host.mdts_bytes) + " is more than the data buffer "
+                      "holds for an unaligned command: (firmware.buffer_slots - 1) x page = " +
+                      std::to_string(buffer_mdts));
+  if (config_.host.mdts_bytes % kSectorBytes != 0)
+    throw ConfigError("host.mdts_bytes = " + std::to_string(config_.host.mdts_bytes) + " is not a whole number of " +
+                      "512-byte sectors");
+  const auto mdts_sectors =
+      static_cast<std::uint32_t>((config_.host.mdts_bytes ? config_.host.mdts_bytes : buffer_mdts) / kSectorBytes);
+  mdts_sectors_ = mdts_sectors;
+  workload_ = std::make_unique<stimuli::SplitRequests>(workload(capacity), mdts_sectors,
+                                                       metrics_.set("host").counter("mdts_splits"));
   if (const auto depths = workload_->stream_depths(); !depths.empty()) {
     // Each stream keeps its own depth outstanding: the host's queue holds them all.
     host.queue_depth = 0;
@@ -38,8 +55,9 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
 }
 
 stimuli::WorkloadScan DriveTestbench::check_workload() {
-  std::unique_ptr<stimuli::Workload> copy = workload_factory_(firmware().capacity_sectors());
-  return stimuli::scan_workload(*copy, stimuli::RequestAdmission(admission_rules_));
+  std::uint64_t splits = 0;  // the run counts its own
+  stimuli::SplitRequests copy(workload_factory_(firmware().capacity_sectors()), mdts_sectors_, splits);
+  return stimuli::scan_workload(copy, stimuli::RequestAdmission(admission_rules_));
 }
 
 fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec& spec) {

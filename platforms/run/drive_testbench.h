@@ -52,6 +52,7 @@ class DriveTestbench {
   std::unique_ptr<stimuli::Workload> workload_;
   std::unique_ptr<stimuli::HostModel> host_;
   WorkloadFactory workload_factory_;
+  std::uint32_t mdts_sectors_ = 0;  // the host splits larger requests (host.mdts_bytes)
   stimuli::AdmissionRules admission_rules_;
 };
 

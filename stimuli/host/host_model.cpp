@@ -108,13 +108,13 @@ void HostModel::replay() {
       }
     }
     const PageSpan span = page_span(req.lba, req.sectors, page_bytes);
-    if (!per_stream) {  // a free queue slot beyond those the parked requests keep
-      while (free_.size() <= parked.size()) {
-        sc_core::wait(slot_freed_);
-        issue_parked();
-      }
-      if (!cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
+    // A free queue slot beyond those the parked requests keep. Per-stream depths add up to the
+    // queue, so they never wait here, unless requests split at MDTS took extra slots.
+    while (free_.size() <= parked.size()) {
+      sc_core::wait(slot_freed_);
+      issue_parked();
     }
+    if (!per_stream && !cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
     if (in_flight_.conflicts(span.first, span.count, req.write) ||
         still_parked.conflicts(span.first, span.count, req.write)) {
       parked.push_back({req, span, arrival});

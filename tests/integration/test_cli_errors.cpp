@@ -533,18 +533,30 @@ TEST_CASE("platform: memories too small for the firmware's tables are bad input"
                         Catch::Contains("firmware.buffer_slots = 256"));
 }
 
-TEST_CASE("trace: a request larger than the data buffer is bad input naming the line", "[cli][trace]") {
+TEST_CASE("trace: a request the data buffer cannot hold even split at MDTS is bad input naming the line",
+          "[cli][trace][mdts]") {
   TempDir dir;
-  // Line 2 asks for 64 KiB = 16 pages of 4 KiB; the buffer holds 8.
+  // A 64 KiB request (16 pages of 4 KiB) with a buffer of 8 pages is split at the default MDTS of
+  // 7 pages (7 + 7 + 2 commands): no longer refused (issue 32, item 7).
   write_text(dir.file("big.csv"),
              "128166386783630075,hm,0,Write,0,4096,100\n128166386783630080,hm,0,Write,8192,65536,100\n");
-  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--set", "firmware.buffer_slots=8", "-t",
-                               dir.file("big.csv"), "--precondition", "none", "--no-vcd", "-q", "-r", dir.file("r.json")},
+  const json split = successful_run({"-p", tiny_platform(), "--set", "firmware.buffer_slots=8", "-t", dir.file("big.csv"),
+                                     "--precondition", "none"},
+                                    dir);
+  CHECK(split.at("host").at("mdts_splits").get<std::uint64_t>() == 1);
+  CHECK(split.at("host").at("writes").get<std::uint64_t>() == 1 + 3);
+  // With a one-page buffer, a 4 KiB write that starts mid-page spans two pages: no split at
+  // MDTS (one page) makes it fit, so it is refused, naming the line and the buffer.
+  write_text(dir.file("straddle.csv"),
+             "128166386783630075,hm,0,Write,0,4096,100\n128166386783630080,hm,0,Write,2048,4096,100\n");
+  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--set", "firmware.buffer_slots=1", "-t",
+                               dir.file("straddle.csv"), "--precondition", "none", "--no-vcd", "-q", "-r",
+                               dir.file("r.json")},
                               dir);
   INFO(r.describe());
   REQUIRE(r.exited());
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("big.csv:2:") && Catch::Contains("firmware.buffer_slots = 8"));
+  CHECK_THAT(r.err, Catch::Contains("straddle.csv:2:") && Catch::Contains("firmware.buffer_slots = 1"));
 }
 
 TEST_CASE("run: --stall-seconds takes a non-negative number of seconds", "[cli][liveness]") {
@@ -560,4 +572,32 @@ TEST_CASE("run: --stall-seconds takes a non-negative number of seconds", "[cli][
   INFO(ok.describe());
   CHECK(ok.exited());
   CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("run: requests larger than the drive's MDTS are split by the host, not refused", "[cli][mdts]") {
+  TempDir dir;
+  // One 4 MiB write and one 4 MiB read on the LAST paper's 2 KiB-page chip, whose data buffer
+  // holds 1,024 pages (2 MiB): the default MDTS is 1,023 pages (an unaligned command must fit), so
+  // 2,048 pages go as 1,023 + 1,023 + 2. They were refused before.
+  write_text(dir.file("big.csv"), "128166386783630000,h,0,Write,0,4194304,0\n128166386783640000,h,0,Read,0,4194304,0\n");
+  const json r = successful_run({"-p", source_path("platforms/single_chip_1g.yaml"), "--trace", dir.file("big.csv"),
+                                 "--precondition", "none"},
+                                dir);
+  CHECK(r.at("host").at("mdts_splits").get<std::uint64_t>() == 2);
+  CHECK(r.at("host").at("writes").get<std::uint64_t>() == 3);
+  CHECK(r.at("host").at("reads").get<std::uint64_t>() == 3);
+  CHECK(r.at("host").at("write_bytes").get<std::uint64_t>() == 4194304);
+  CHECK(r.at("integrity").at("mismatches").get<std::uint64_t>() == 0);
+  // An MDTS of 64 KiB: a 256 KiB write is four commands.
+  write_text(dir.file("quarter.csv"), "128166386783630000,h,0,Write,8192,262144,0\n");
+  const json q = successful_run({"-p", tiny_platform(), "--trace", dir.file("quarter.csv"), "--precondition", "none",
+                                 "--set", "host.mdts_bytes=65536"},
+                                dir, "q.json");
+  CHECK(q.at("host").at("mdts_splits").get<std::uint64_t>() == 1);
+  CHECK(q.at("host").at("writes").get<std::uint64_t>() == 4);
+  // More than the data buffer holds is refused by name.
+  require_bad_input(run_ssdsim({"run", "-p", tiny_platform(), "--trace", dir.file("quarter.csv"), "--no-vcd",
+                                "--set", "host.mdts_bytes=1073741824"},
+                               dir),
+                    {"host.mdts_bytes"});
 }
