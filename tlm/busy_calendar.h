@@ -42,10 +42,14 @@ class BusyCalendar {
   void release(std::int32_t t);
   void update(std::int32_t t);
   std::int32_t merge(std::int32_t a, std::int32_t b);
-  // Nodes beginning before `key` to `lo`, the rest to `hi`.
-  void split(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi);
-  // Nodes ending at or before `key` to `lo`, the rest to `hi`.
-  void split_by_end(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi);
+  // The nodes `before` holds for (a prefix in time order: bookings are disjoint and sorted, so
+  // their begins and ends both are) to `lo`, the rest to `hi`.
+  template <class Before>
+  void split(std::int32_t t, const Before& before, std::int32_t& lo, std::int32_t& hi);
+  // Split at bookings that begin before `key`.
+  void split_at(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi) {
+    split(t, [key](const Node& n) { return n.begin < key; }, lo, hi);
+  }
   void release_tree(std::int32_t t);
   // The earliest start >= from in a gap of >= duration inside subtree t or just before it
   // (from prev_end, the end of the booking before the subtree); kNone if none there.
@@ -123,31 +127,17 @@ inline std::int32_t BusyCalendar::merge(std::int32_t a, std::int32_t b) {
   return b;
 }
 
-inline void BusyCalendar::split(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi) {
+template <class Before>
+void BusyCalendar::split(std::int32_t t, const Before& before, std::int32_t& lo, std::int32_t& hi) {
   if (t == kNil) {
     lo = hi = kNil;
     return;
   }
-  if (nodes_[t].begin < key) {
-    split(nodes_[t].right, key, nodes_[t].right, hi);
+  if (before(nodes_[t])) {
+    split(nodes_[t].right, before, nodes_[t].right, hi);
     lo = t;
   } else {
-    split(nodes_[t].left, key, lo, nodes_[t].left);
-    hi = t;
-  }
-  update(t);
-}
-
-inline void BusyCalendar::split_by_end(std::int32_t t, std::uint64_t key, std::int32_t& lo, std::int32_t& hi) {
-  if (t == kNil) {
-    lo = hi = kNil;
-    return;
-  }
-  if (nodes_[t].end <= key) {
-    split_by_end(nodes_[t].right, key, nodes_[t].right, hi);
-    lo = t;
-  } else {
-    split_by_end(nodes_[t].left, key, lo, nodes_[t].left);
+    split(nodes_[t].left, before, lo, nodes_[t].left);
     hi = t;
   }
   update(t);
@@ -184,13 +174,13 @@ inline std::uint64_t BusyCalendar::first_fit(std::int32_t t, std::uint64_t from,
 
 inline void BusyCalendar::insert(std::uint64_t begin, std::uint64_t end) {
   std::int32_t lo, hi;
-  split(root_, begin, lo, hi);
+  split_at(root_, begin, lo, hi);
   // Merge with a booking that ends where this one begins, or begins where it ends.
   const std::int32_t before = rightmost(lo);
   if (before != kNil && nodes_[before].end == begin) {
     begin = nodes_[before].begin;
     std::int32_t rest, last;
-    split(lo, begin, rest, last);
+    split_at(lo, begin, rest, last);
     release(last);
     lo = rest;
   }
@@ -198,7 +188,7 @@ inline void BusyCalendar::insert(std::uint64_t begin, std::uint64_t end) {
   if (after != kNil && nodes_[after].begin == end) {
     end = nodes_[after].end;
     std::int32_t first, rest;
-    split(hi, end, first, rest);
+    split_at(hi, end, first, rest);
     release(first);
     hi = rest;
   }
@@ -209,7 +199,7 @@ inline std::uint64_t BusyCalendar::book(std::uint64_t arrival, std::uint64_t dur
   steps_ = 0;
   if (root_ != kNil && nodes_[leftmost(root_)].end <= now) {  // forget what ended
     std::int32_t past, rest;
-    split_by_end(root_, now, past, rest);
+    split(root_, [now](const Node& n) { return n.end <= now; }, past, rest);
     release_tree(past);
     root_ = rest;
   }

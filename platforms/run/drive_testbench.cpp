@@ -27,10 +27,9 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
   if (config_.host.mdts_bytes % kSectorBytes != 0)
     throw ConfigError("host.mdts_bytes = " + std::to_string(config_.host.mdts_bytes) + " is not a whole number of " +
                       "512-byte sectors");
-  const auto mdts_sectors =
+  mdts_sectors_ =
       static_cast<std::uint32_t>((config_.host.mdts_bytes ? config_.host.mdts_bytes : buffer_mdts) / kSectorBytes);
-  mdts_sectors_ = mdts_sectors;
-  workload_ = std::make_unique<stimuli::SplitRequests>(workload(capacity), mdts_sectors,
+  workload_ = std::make_unique<stimuli::SplitRequests>(workload(capacity), mdts_sectors_,
                                                        metrics_.set("host").counter("mdts_splits"));
   if (const auto depths = workload_->stream_depths(); !depths.empty()) {
     // Each stream keeps its own depth outstanding: the host's queue holds them all.

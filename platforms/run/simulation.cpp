@@ -147,10 +147,12 @@ sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts, double stall_s
     const sc_core::sc_process_b* p = sc_core::sc_get_curr_simcontext()->get_curr_proc_info()->process_handle;
     return p ? std::string("process ") + p->name() : std::string("no process (between delta cycles)");
   });
+  struct Disarm {  // also when sc_start throws (a model error): the watch ends with the simulation
+    ~Disarm() { liveness().disarm(); }
+  } disarm;
   // Bounded by the time base's limit: a run whose time runs away stops there instead of
   // saturating the kernel's clock (without the bound, starvation still ends the run).
   sc_core::sc_start(tlmx::max_simulated_time(), sc_core::SC_EXIT_ON_STARVATION);
-  liveness().disarm();
   facts.wall_seconds = seconds_since(t0);
   stimuli::HostModel& host = bench.host();
   if (!host.workload_error().empty()) throw stimuli::WorkloadError(host.workload_error());

@@ -298,11 +298,14 @@ bool DemandFtl::may_write_translation(Path path) const {
 
 void DemandFtl::defer_write_back(Lpn run_first) {
   ++deferred_write_backs_;
-  const std::uint32_t vpn = directory_.page_of(run_first);
-  cache_.clean_range(run_first, 1, [this, vpn](Lpn lpn, Spn spn) {
-    ctx_.hal.touch(gc_buffer_table_, std::uint64_t(gc_buffer_.size() % space_.segment_pages()) * 8, 8, Access::Write);
-    if (gc_buffer_.insert_or_assign(lpn, spn).second) gc_buffer_pages_[vpn].push_back(lpn);
-  });
+  cache_.clean_range(run_first, 1, [this](Lpn lpn, Spn spn) { buffer_mapping(lpn, spn); });
+}
+
+// A mapping not yet in its translation page waits in the buffer (which every lookup consults),
+// due for that page's next write-back; listed there once however often it changes meanwhile.
+void DemandFtl::buffer_mapping(Lpn lpn, Spn spn) {
+  ctx_.hal.touch(gc_buffer_table_, std::uint64_t(gc_buffer_.size() % space_.segment_pages()) * 8, 8, Access::Write);
+  if (gc_buffer_.insert_or_assign(lpn, spn).second) gc_buffer_pages_[directory_.page_of(lpn)].push_back(lpn);
 }
 
 // For errors: where the free space went.
@@ -406,9 +409,7 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
     cache_.set(lpn, spn, true);
     path_ = kHostPath;
   } else {
-    ctx_.hal.touch(gc_buffer_table_, std::uint64_t(gc_buffer_.size() % space_.segment_pages()) * 8, 8, Access::Write);
-    gc_buffer_[lpn] = spn;
-    gc_buffer_pages_[directory_.page_of(lpn)].push_back(lpn);
+    buffer_mapping(lpn, spn);
   }
   OpRef p = ctx_.ops.program(space_.to_ppn(spn), lpn, page.token);
   ctx_.ops.submit(p);

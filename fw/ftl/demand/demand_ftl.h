@@ -112,6 +112,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   // A dirty run leaving the cache whose translation page may not be written now: its entries wait
   // in the GC buffer (consulted by every lookup) until a write-back of that page.
   void defer_write_back(Lpn run_first);
+  void buffer_mapping(Lpn lpn, Spn spn);
   void issue_gc_reads(std::uint32_t count);  // up to `count` (GcPacer::kAll) more copies of the victim
   void pace_gc();                            // after a host page write
   void pace_write_backs();                   // after a host page write: GC's mapping updates owed

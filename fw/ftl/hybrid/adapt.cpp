@@ -126,11 +126,7 @@ void AdaptFtl::on_sequential_fill() {
   writes_in_interval_ = static_cast<std::uint32_t>((pages - 1) % p_.interval_writes + 1);
   if (pages <= p_.interval_writes) return;
   // The first interval the fill ends is idle: a threshold above its lower bound comes down.
-  if (p_.adaptive_threshold && p_.idle_interval_lowers && threshold_ > p_.threshold_low) {
-    threshold_ = p_.threshold_low;
-    threshold_bytes_ = std::uint64_t(threshold_) * context().hal.geometry().page_bytes;
-    ++threshold_changes_;
-  }
+  if (p_.adaptive_threshold && p_.idle_interval_lowers && threshold_ > p_.threshold_low) flip_threshold();
   publish_partition();
 }
 
@@ -186,8 +182,11 @@ void AdaptFtl::end_of_interval() {
   writes_in_interval_ = 0;
   const double half_block = pages_per_block() / 2.0;
   const double phi = full_merges_ ? double(merged_pages_) / double(full_merges_) : 0.0;
-  const bool known_delta = seq_allocations_ > 0;
-  const double delta = known_delta ? double(seq_switch_partial_) / double(seq_allocations_) : 0.0;
+  // Algorithm 1's counts over the interval: the totals since its start.
+  const std::uint64_t allocations = sequential_allocations_ - interval_start_.allocations;
+  const std::uint64_t switch_partial = switch_partial_merges_ - interval_start_.switch_partial;
+  const bool known_delta = allocations > 0;
+  const double delta = known_delta ? double(switch_partial) / double(allocations) : 0.0;
   if (known_delta) delta_gauge_ = delta;
   if (p_.adaptive_partition) {  // Algorithm 1: delta first, then phi; one block per interval
     if (known_delta && delta > p_.grow_delta && sequential_cap_ < p_.max_sequential_blocks && random_cap_ > 2) {
@@ -201,13 +200,22 @@ void AdaptFtl::end_of_interval() {
     }
   }
   const bool idle_at_top = !known_delta && p_.idle_interval_lowers && threshold_ > p_.threshold_low;
-  if (p_.adaptive_threshold && ((known_delta && delta < p_.threshold_delta) || idle_at_top)) {
-    threshold_ = threshold_ <= p_.threshold_low ? p_.threshold_high : p_.threshold_low;
-    threshold_bytes_ = std::uint64_t(threshold_) * context().hal.geometry().page_bytes;
-    ++threshold_changes_;
-  }
-  seq_allocations_ = seq_switch_partial_ = full_merges_ = merged_pages_ = 0;
+  if (p_.adaptive_threshold && ((known_delta && delta < p_.threshold_delta) || idle_at_top)) flip_threshold();
+  interval_start_ = {sequential_allocations_, switch_partial_merges_};
+  full_merges_ = merged_pages_ = 0;
   publish_partition();
+}
+
+// The threshold jumps between its bounds: up from the lower one, else down (section III-B).
+void AdaptFtl::flip_threshold() {
+  threshold_ = threshold_ <= p_.threshold_low ? p_.threshold_high : p_.threshold_low;
+  threshold_bytes_ = std::uint64_t(threshold_) * context().hal.geometry().page_bytes;
+  ++threshold_changes_;
+}
+
+// Our measure: second-chance copies the host rewrote while they were still in the log.
+void AdaptFtl::publish_precision() {
+  precision_gauge_ = second_chance_copies_ ? double(second_chance_rewrites_) / double(second_chance_copies_) : 0.0;
 }
 
 // ---- where a page goes ------------------------------------------------------------------------------
@@ -224,10 +232,7 @@ void AdaptFtl::count_misfit(const PageWrite& page) {
   if (key == last_misfit_request_) return;
   last_misfit_request_ = key;
   ++misfit_requests_;
-  if (p_.misfits_count_in_delta) {
-    ++seq_allocations_;
-    ++sequential_allocations_;
-  }
+  if (p_.misfits_count_in_delta) ++sequential_allocations_;
 }
 
 HybridFtl::LogTarget AdaptFtl::sequential_target(const PageWrite& page) {
@@ -258,7 +263,6 @@ HybridFtl::LogTarget AdaptFtl::sequential_target(const PageWrite& page) {
   }
   role_[b] = kSequential;
   sequential_.add(b, lbn);
-  ++seq_allocations_;
   ++sequential_allocations_;
   return LogTarget{b, kNone};
 }
@@ -312,10 +316,7 @@ HybridFtl::LogTarget AdaptFtl::random_target(Lpn lpn) {
 
 void AdaptFtl::before_merge(std::uint32_t victim) {
   if (role_[victim] == kSequential) {
-    if (merges_as_prefix(victim)) {
-      ++seq_switch_partial_;
-      ++switch_partial_merges_;
-    }
+    if (merges_as_prefix(victim)) ++switch_partial_merges_;
     return;
   }
   if (role_[victim] != kRandom || valid_pages(victim) == 0) return;
@@ -336,7 +337,7 @@ void AdaptFtl::before_merge(std::uint32_t victim) {
     }
     copy_to_log(spn, rear);
     ++second_chance_copies_;
-    precision_gauge_ = double(second_chance_rewrites_) / double(second_chance_copies_);
+    publish_precision();
     --merged;
   }
   if (merged > 0) {
@@ -370,7 +371,7 @@ void AdaptFtl::on_invalidated(Spn spn, bool by_host) {
   if (chanced_[spn]) {
     chanced_[spn] = false;
     if (by_host) ++second_chance_rewrites_;  // the second chance was deserved: rewritten while in the log
-    precision_gauge_ = second_chance_copies_ ? double(second_chance_rewrites_) / double(second_chance_copies_) : 0.0;
+    publish_precision();
   }
   if (role_[block] == kRandom && p_.early_reuse && valid_pages(block) == 0 && full(block)) dead_.push_back(block);
 }

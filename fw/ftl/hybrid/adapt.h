@@ -114,6 +114,8 @@ class AdaptFtl : public HybridFtl {
   LogTarget random_target(Lpn lpn);
   std::uint32_t dead_random_block();
   void end_of_interval();
+  void flip_threshold();
+  void publish_precision();
   void record_request(Lpn base, std::uint32_t pages);
   bool hat_hit(Lpn lpn);
   std::uint64_t hat_key(const HatEntry& e) const;
@@ -136,8 +138,12 @@ class AdaptFtl : public HybridFtl {
   std::uint64_t clock_ = 0;
   std::uint32_t writes_in_interval_ = 0;
   RequestKey last_misfit_request_;  // the request whose misfit delta counted last
-  // Interval counters (Algorithm 1).
-  std::uint64_t seq_allocations_ = 0, seq_switch_partial_ = 0, full_merges_ = 0, merged_pages_ = 0;
+  // Interval counters (Algorithm 1): full merges and their pages, and where the totals of
+  // sequential allocations and switch/partial merges stood when the interval began.
+  std::uint64_t full_merges_ = 0, merged_pages_ = 0;
+  struct {
+    std::uint64_t allocations = 0, switch_partial = 0;
+  } interval_start_;
   std::uint64_t &aggregated_moves_, &second_chance_copies_, &second_chance_rewrites_, &hat_lookups_, &hat_hits_,
       &early_reuses_, &to_sequential_, &to_random_, &threshold_changes_, &sequential_log_writes_, &misfits_,
       &misfit_requests_, &sequential_allocations_, &switch_partial_merges_;

@@ -85,7 +85,7 @@ SuperblockFtl::SuperblockFtl(FtlContext& ctx, SuperblockVariant variant)
     stamp_table_ = ctx.hal.place_table("subgroup_write_stamps", std::uint64_t(params_.logical_pages) * 4, MemoryKind::Sram);
   }
   if (params_.hot_module_groups > 0)
-    for (std::uint32_t m = 0; m < space_.segments() / ctx.hal.geometry().blocks_per_plane; ++m)
+    for (std::uint32_t m = 0; m < space_.groups(); ++m)
       module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
 }
 
@@ -107,9 +107,8 @@ void SuperblockFtl::record_host_write(std::uint32_t sb, Lpn lpn, bool hot) {
 // no free block (counted).
 std::uint32_t SuperblockFtl::take_block(bool cold) {
   if (params_.hot_module_groups == 0) return space_.take(0);
-  const std::uint32_t groups = space_.segments() / ctx_.hal.geometry().blocks_per_plane;
   const std::uint32_t first = cold ? params_.hot_module_groups : 0;
-  const std::uint32_t count = cold ? groups - params_.hot_module_groups : params_.hot_module_groups;
+  const std::uint32_t count = cold ? space_.groups() - params_.hot_module_groups : params_.hot_module_groups;
   std::uint32_t& next = cold ? next_cold_group_ : next_hot_group_;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t group = first + (next + i) % count;
