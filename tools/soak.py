@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SSDSIM = os.environ.get("SSDSIM", os.path.join(ROOT, "build", "platforms", "ssdsim"))
@@ -45,28 +46,23 @@ def list_ftls():
     return [line.split()[0] for line in out if line and not line.startswith(" ")]
 
 
-def platform_facts(platform):
-    """Data-buffer bytes and capacity of a platform (from `ssdsim validate`)."""
-    eff = {}
+def queue_depth(platform):
+    """The platform's NVMe queue (host.queue_depth, from `ssdsim validate`): the jobs' iodepths fit it."""
     for line in ssdsim("validate", platform).stdout.splitlines():
-        if " = " in line:
-            k, v = line.strip().split(" = ", 1)
-            eff[k] = v
-    page = int(eff["geometry.page_bytes"])
-    return {"buffer_bytes": int(eff["firmware.buffer_slots"]) * page, "page_bytes": page,
-            "queue_depth": int(eff["host.queue_depth"])}
+        if line.strip().startswith("host.queue_depth = "):
+            return int(line.split(" = ", 1)[1])
+    sys.exit(f"ssdsim validate {platform} names no host.queue_depth")
 
 
-def random_jobs(rng, facts, requests):
+def random_jobs(rng, queue, requests):
     """A random job file's text (YAML) of about `requests` requests."""
     open_loop = rng.random() < 0.5
     jobs = []
     n = rng.randint(1, 3)
-    # Up to 4 MiB on every platform: the host splits what exceeds the drive's MDTS.
-    largest = SIZES
-    depths = [d for d in (1, 4, 16, 64) if d * n <= facts["queue_depth"]]
+    depths = [d for d in (1, 4, 16, 64) if d * n <= queue]
     for j in range(n):
-        sizes = rng.sample(largest, rng.randint(1, 3))
+        # Up to 4 MiB on every platform: the host splits what exceeds the drive's MDTS.
+        sizes = rng.sample(SIZES, rng.randint(1, 3))
         weights = [round(rng.uniform(0.1, 1.0), 2) for _ in sizes]
         skew = rng.choice(["uniform", f"zipf:{rng.choice([0.6, 0.8, 0.9, 0.99])}",
                            f"hotcold:{rng.choice([0.05, 0.1, 0.2])}:{rng.choice([0.8, 0.9, 0.95])}"])
@@ -116,7 +112,7 @@ def run_case(platform, ftl, jobs_path, budget, floor):
 
 def keep(regressions, platform, ftl, text, what):
     os.makedirs(regressions, exist_ok=True)
-    stem = f"{os.path.splitext(os.path.basename(platform))[0]}-{ftl}-{abs(hash(text)) % 10**8}"
+    stem = f"{os.path.splitext(os.path.basename(platform))[0]}-{ftl}-{zlib.crc32(text.encode()):08x}"
     with open(os.path.join(regressions, stem + ".yaml"), "w") as f:
         f.write(f"# soak failure: {what}\n# platform: {os.path.relpath(platform, ROOT)}\n# ftl: {ftl}\n{text}")
     return stem
@@ -161,10 +157,10 @@ def main():
     rates = []
     for name in names:
         platform = os.path.join(ROOT, "platforms", name + ".yaml")
-        facts = platform_facts(platform)
+        queue = queue_depth(platform)
         for ftl in ftls:
             for _ in range(a.cases):
-                text = random_jobs(rng, facts, a.requests)
+                text = random_jobs(rng, queue, a.requests)
                 with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
                     f.write(text)
                 ok, what, rate, wall = run_case(platform, ftl, f.name, a.budget, a.floor)

@@ -99,23 +99,17 @@ def main():
     traces = QUICK_TRACES if args.quick else TRACES
     ablations = {a: ABLATIONS[a] for a in QUICK_ABLATIONS} if args.quick else ABLATIONS
     detail = None if args.quick else args.detail_writes
-    repro.prepare_standins(args, traces, (None, detail))
-    # 1. Footprints and request sizes: one page-mapping run per trace and stand-in length on the chip.
-    probe_jobs = {}
-    for t in traces:
-        probe_jobs[f"probe-{t}"] = ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t)]
-        if detail:
-            probe_jobs[f"probe-detail-{t}"] = ["-p", CHIP, "--ftl", "page_mapping",
-                                               *repro.trace_args(args, traces, t, writes=detail)]
-    probes = repro.run_matrix(args, probe_jobs)
-    footprint = lambda t, kind="": repro.footprint_pages(args, traces, t, probes, 2048,
-                                                         detail if kind else None, kind)
+    # 1. Drives sized by each trace's written footprint (2 KiB pages), and the pages a write request
+    #    writes (for the drive-size sweep), from a page-mapping probe of each detail stand-in.
+    full, short = repro.written_footprints(args, traces, CHIP, 2048)
     blocks_for = lambda pages: max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
-    sizes = {t: blocks_for(footprint(t)) for t in traces}
-    dsizes = {t: blocks_for(footprint(t, "detail-")) for t in traces} if detail else sizes
+    sizes = {t: blocks_for(full[t]) for t in traces}
+    dsizes = {t: blocks_for(short[t]) for t in traces}
+    probes = {} if args.quick else repro.run_matrix(args, {
+        f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t, writes=detail)]
+        for t in traces})
     # The default platform's geometry shrunk the same way (8 KiB pages, 256-page blocks, 64 planes).
-    sized = {t: max(4, math.ceil(footprint(t, "detail-" if detail else "") * 2048 / (8192 * 256) /
-                                 PRESSURE / LOG_SHARE / 64)) for t in traces}
+    sized = {t: max(4, math.ceil(short[t] * 2048 / (8192 * 256) / PRESSURE / LOG_SHARE / 64)) for t in traces}
     sweep = {} if args.quick else {t: hat_ratio_sizes(probes[f"probe-detail-{t}"]) for t in traces}
     # 2. The headline matrix on each trace's chip (million-write stand-ins), then the detail
     #    matrix (ablations, sweeps, log shares, the default platform) on the shorter stand-ins.

@@ -148,12 +148,12 @@ def prepare_standins(args, traces, lengths=(None,)):
         list(pool.map(lambda tn: standin(args, traces, *tn), names))
 
 
-def footprint_pages(args, traces, name, probes, page_bytes, writes=None, kind=""):
+def footprint_pages(args, traces, name, probes, page_bytes, writes=None):
     """Distinct pages of `page_bytes` a run of traces[name] writes, to size its drive by: a
     stand-in's own (its statistics; a probe replaying it would fold its sparse range into the probe
-    drive and measure that drive's capacity instead), else the probe run's (probes[f"probe-{kind}{name}"])."""
+    drive and measure that drive's capacity instead), else the probe run's (probes[f"probe-{name}"])."""
     if args.quick or is_synthetic(traces, name):
-        return probes[f"probe-{kind}{name}"]["workload"]["written_footprint_pages"]
+        return probes[f"probe-{name}"]["workload"]["written_footprint_pages"]
     return standin_stats(args, traces, name, writes)["standin"]["written_pages"] * 4096 // page_bytes
 
 
