@@ -90,6 +90,10 @@ class Ftl {
     (void)token_of;
     return false;
   }
+  // A host Flush of the mapping: writes to flash, as operations, every mapping that SRAM alone
+  // holds (an FTL keeping its whole map in SRAM has none). Returns the pages it programs. The
+  // preconditioner calls it at the end (PreconditionSpec::flush).
+  virtual std::uint64_t flush_mapping() { return 0; }
 
   // --- Integrity checking (after a run, with nothing in flight) ---
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker

@@ -34,11 +34,18 @@ struct PreconditionSpec {
     Run,     // run random page writes from the sequential fill until the WAF settles
   } steady = Steady::No;
   std::uint64_t seed = 1;
+  // The preconditioning ends as a host's Flush command does: the firmware writes to flash every
+  // mapping that SRAM alone holds (Ftl::flush_mapping: DFTL's and CAST's dirty cached runs), so
+  // the measured workload starts on a quiescent drive and does not pay for the write-backs of
+  // the fill's mappings, which stand for the drive's past and not for the workload's own recent
+  // writes. A real drive reaches the same state on the host's flush, at shutdown, or when idle.
+  // false (+no-flush): the cache stays as the writes left it, its newest runs dirty.
+  bool flush = true;
 
   bool writes_anything() const { return fill || random_capacities > 0 || steady != Steady::No; }
 
-  // none | fill | fill+random:X | fill+steady | fill+steady:fill | fill+steady:run. Throws std::invalid_argument
-  // saying what was expected.
+  // none | fill | fill+random:X | fill+steady | fill+steady:fill | fill+steady:run, each but none
+  // optionally followed by +no-flush. Throws std::invalid_argument saying what was expected.
   static PreconditionSpec parse(const std::string& text);
 };
 

@@ -146,6 +146,13 @@ fw::PreconditionOutcome Preconditioner::run(const fw::PreconditionSpec& spec) {
                         out.random_page_writes, out.steady_reached ? "reached" : "NOT reached within 10 capacities",
                         out.write_amplification);
   }
+  if (spec.flush) {
+    const std::uint64_t pages = firmware_.ftl().flush_mapping();
+    hal_.run();
+    if (pages > 0) done += fmt::format(", then a flush ({} translation pages written back)", pages);
+  } else {
+    done += " (no flush: cached mappings left as the writes left them)";
+  }
   out.description = done;
   return out;
 }

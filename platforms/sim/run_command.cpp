@@ -74,10 +74,10 @@ void add_replay_options(CLI::App* cmd, RunCommand& c) {
   RunOptions& run = c.run;
   cmd->add_option("--qd,--queue-depth", run.queue_depth,
                   "the host's queue depth: how many requests it keeps outstanding (closed loop: always this "
-                  "many; open loop: at most this many, later arrivals wait in the host and count as host_queue "
-                  "latency). The drive's submission queue (host.queue_depth, a platform parameter) bounds it")
-      ->check(kDecimal & CLI::Range(1u, 65536u))
-      ->capture_default_str();
+                  "many, default 16; open loop: at most this many, later arrivals wait in the host and count as "
+                  "host_queue latency, default the drive's submission queue, host.queue_depth). The drive's "
+                  "submission queue (host.queue_depth, a platform parameter) bounds it")
+      ->check(kDecimal & CLI::Range(1u, 65536u));
   cmd->add_option("--mode", c.mode, "replay: closed (keep QD outstanding), open (trace timestamps), auto (open for traces)")
       ->check(CLI::IsMember({"open", "closed", "auto"}))
       ->capture_default_str();
@@ -91,7 +91,8 @@ void add_replay_options(CLI::App* cmd, RunCommand& c) {
                   "writes), fill+steady (the steady state of random page writes, preloaded where the FTL can, "
                   "then random writes until the WAF settles), fill+steady:fill (reached by a steady-state fill "
                   "instead of the preload) or fill+steady:run (random page writes from the sequential fill "
-                  "until GC runs and the WAF settles)")
+                  "until GC runs and the WAF settles); each ends with a flush of the mapping cache unless followed "
+                  "by +no-flush (e.g. fill+no-flush)")
       ->capture_default_str();
 }
 
@@ -141,6 +142,11 @@ void resolve_workload(RunCommand& c) {
   }
   const bool jobs_have_rates = !run.jobs.empty() && run.jobs.front().rate_iops > 0;
   run.open_loop = c.mode == "open" || (c.mode == "auto" && (!run.trace.empty() || jobs_have_rates));
+  // An open-loop replay's host keeps every arrived request outstanding that the drive's
+  // submission queue takes (as the traced host's block layer would with an NVMe drive), so the
+  // trace's own concurrency, not an arbitrary host limit, sets the drive's load; a closed loop's
+  // depth is the workload's own choice (16 unless given).
+  if (run.open_loop && c.cli->count("--qd") == 0) run.queue_depth = run.platform.host.queue_depth;
   if (c.sort_by_time) c.time_order = "sort";
   run.time_order = c.time_order == "sort"     ? stimuli::TimeOrder::Sort
                    : c.time_order == "refuse" ? stimuli::TimeOrder::Refuse

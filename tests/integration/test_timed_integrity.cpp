@@ -347,3 +347,42 @@ TEST_CASE("preconditioning to steady state: GC runs from the first measured writ
     }
   }
 }
+
+TEST_CASE("preconditioning ends with a flush: reads after it write no translation page", "[cli][precondition]") {
+  // The fill (and random writes after it) leave DFTL's and CAST's newest cached mappings dirty.
+  // The preconditioning ends as a host's Flush does, writing them back, so a read-only workload
+  // afterwards evicts only clean entries and programs nothing; with +no-flush its misses evict
+  // the fill's dirty runs and write their translation pages back. The cache is made small
+  // (4 KiB) so that the reads miss and evict.
+  TempDir dir;
+  const Geometry g = tiny_geometry(dir);
+  const std::uint64_t count = g.logical_pages() / 4;  // random reads over the whole drive: many misses
+  auto read_run = [&](const std::string& ftl, const std::string& state) {
+    return successful_run({"-p", tiny_platform(), "--ftl", ftl, "--set", "ftl.cmt_bytes=4096", "--synthetic", "random",
+                           "--read-fraction", "1", "--request-bytes", std::to_string(g.page_bytes), "--count",
+                           std::to_string(count), "--seed", "5", "--precondition", state},
+                          dir);
+  };
+  // (CAST's runs cover a sequentially filled drive in a few entries: its reads miss only after
+  // random writes have broken the runs up.)
+  for (const auto& [ftl, state] : std::vector<std::pair<std::string, std::string>>{
+           {"dftl", "fill"}, {"dftl", "fill+random:0.5"}, {"cast", "fill+random:0.5"}}) {
+    DYNAMIC_SECTION(ftl << " after " << state) {
+      const json flushed = read_run(ftl, state);
+      const json& f = flushed["ftl_metrics"];
+      INFO("precondition: " << flushed["workload"]["precondition"].get<std::string>());
+      INFO("ftl_metrics: " << f.dump());
+      CHECK_THAT(flushed["workload"]["precondition"].get<std::string>(), Catch::Contains("then a flush ("));
+      CHECK(u64(f["cmt_read_misses"]) > count / 2);
+      CHECK(u64(flushed["integrity"]["mismatches"]) == 0);
+      CHECK(u64(f["translation_writes_host"]) == 0);
+      CHECK(u64(f["flash_pages_programmed"]) == 0);
+      CHECK(u64(f["cmt_dirty_evictions"]) == 0);
+
+      const json kept = read_run(ftl, state + "+no-flush");
+      CHECK(u64(kept["integrity"]["mismatches"]) == 0);
+      CHECK(u64(kept["ftl_metrics"]["translation_writes_host"]) > 0);
+      CHECK(u64(kept["ftl_metrics"]["cmt_dirty_evictions"]) > 0);
+    }
+  }
+}

@@ -3,6 +3,7 @@
 #include "fw/ftl/common/page_ops.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -253,6 +254,21 @@ void DemandFtl::write_back(std::uint32_t vpn, Path path) {
   ctx_.ops.depend(merge, p);
   ctx_.ops.submit(p);
   commit_translation_page(vpn, at, path);
+}
+
+std::uint64_t DemandFtl::flush_mapping() {
+  std::set<std::uint32_t> pages;  // in order, so a flush writes the same way every run
+  for (Lpn first : cache_.dirty_runs()) pages.insert(directory_.page_of(first));
+  for (const auto& pending : gc_buffer_pages_) pages.insert(pending.first);
+  std::uint64_t written = 0;
+  for (std::uint32_t vpn : pages) {
+    if (!may_write_translation(kHostPath)) break;  // the rest stays in SRAM, as deferred write-backs do
+    write_back(vpn, kHostPath);
+    ++written;
+    maybe_start_gc();
+  }
+  refresh_gauges();
+  return written;
 }
 
 void DemandFtl::gather_updates(std::uint32_t vpn) {

@@ -74,6 +74,9 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   // A fill of every logical page, one page at a time in order, made without operations; declines
   // when the cache cannot hold a translation page's runs. See sequential_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
+  // Writes back every translation page with dirty cached runs or GC moves waiting in SRAM (as
+  // far as the host path may write translation pages: the GC reserve stays GC's).
+  std::uint64_t flush_mapping() override;
 
   const DemandParams& params() const { return params_; }
   const MappingCache& cache() const { return cache_; }

@@ -224,4 +224,12 @@ void MappingCache::clean_range(Lpn first, Lpn count, const std::function<void(Lp
   }
 }
 
+std::vector<Lpn> MappingCache::dirty_runs() const {
+  std::vector<Lpn> firsts;
+  for (const ListHead& list : lists_)
+    for (std::uint32_t s = list.mru; s != kNil; s = slots_[s].next)
+      if (slots_[s].dirty) firsts.push_back(slots_[s].lpn);
+  return firsts;
+}
+
 }  // namespace ssd::fw

@@ -68,6 +68,8 @@ class MappingCache {
   // Calls visit(lpn, spn) for every page of every dirty run inside [first, first + count) and
   // marks those runs clean (a batch update writing them to their translation page).
   void clean_range(Lpn first, Lpn count, const std::function<void(Lpn, Spn)>& visit);
+  // The first page of every dirty run, without charge (in no particular order).
+  std::vector<Lpn> dirty_runs() const;
 
   // Called when a dirty run must leave the cache, before it is dropped: the owner writes back
   // its translation page (normally through clean_range).
