@@ -30,7 +30,7 @@ const std::vector<Parameter>& platform_parameters() {
                   [](C& c, std::uint64_t v) { c.geometry.dies_per_way = std::uint32_t(v); }),
       count_param("geometry.planes_per_die", 1, 8, 2, "planes per die",
                   [](C& c, std::uint64_t v) { c.geometry.planes_per_die = std::uint32_t(v); }),
-      count_param("geometry.blocks_per_plane", 4, 65536, 1024, "erase blocks per plane",
+      count_param("geometry.blocks_per_plane", 4, 1u << 22, 1024, "erase blocks per plane (beyond a real plane's few thousand for single-chip drives sized to a trace's footprint)",
                   [](C& c, std::uint64_t v) { c.geometry.blocks_per_plane = std::uint32_t(v); }),
       count_param("geometry.pages_per_block", 2, 4096, 256, "pages per block",
                   [](C& c, std::uint64_t v) { c.geometry.pages_per_block = std::uint32_t(v); }),

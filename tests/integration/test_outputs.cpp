@@ -549,8 +549,9 @@ TEST_CASE("outputs: a drive that cannot keep up with the arrivals is named the b
 TEST_CASE("outputs: a merge chain is named as what the time in the drive waits on", "[cli][outputs][verdict]") {
   // BAST without a write buffer, single-page writes scattered over the drive, arriving far faster
   // than it merges: every write needs its logical block's log block, so nearly every one waits for
-  // a full merge of another block (one merge at a time). No resource is saturated; the time in the
-  // drive is waiting for that flash work (dependency_wait), and the verdict says so.
+  // a full merge of another block (one merge at a time: ftl.merges=serial, as on the paper
+  // platforms). No resource is saturated; the time in the drive is waiting for that flash work
+  // (dependency_wait), and the verdict says so.
   TempDir dir;
   std::string trace;
   for (int i = 0; i < 1500; ++i)
@@ -558,7 +559,8 @@ TEST_CASE("outputs: a merge chain is named as what the time in the drive waits o
              std::to_string(4096LL * 16 * ((i * 37) % 1500)) + ",4096,0\n";
   write_text(dir.file("scattered.csv"), trace);
   const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--ftl", "bast", "--set", "firmware.write_buffer=off",
-                               "--trace", dir.file("scattered.csv"), "--fold", "--qd", "4", "--no-vcd", "-r",
+                               "--set", "ftl.merges=serial", "--trace", dir.file("scattered.csv"), "--fold", "--qd",
+                               "4", "--no-vcd", "-r",
                                dir.file("r.json")},
                               dir);
   INFO(r.describe());

@@ -21,8 +21,9 @@ TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "
                                         "subgroup", "superblock");
   const std::string segment_planes = GENERATE(as<std::string>{}, "1", "2", "8");
   const std::uint64_t seed = GENERATE(1, 2);
+  const std::string merges = GENERATE(as<std::string>{}, "serial", "concurrent");
   // 1 plane: 256 blocks of 16 pages, 8 log blocks; 8 planes: 32 blocks of 128 pages, 3 log blocks.
-  std::map<std::string, std::string> options{{"segment_planes", segment_planes}};
+  std::map<std::string, std::string> options{{"segment_planes", segment_planes}, {"merges", merges}};
   // ADAPT adapts its threshold every interval: the random phase's 3-6-page requests, classified
   // sequential at threshold 2, misfit and raise it to 32 pages; a short interval lets the refill's
   // idle intervals bring it down again, so the refill's 8-page requests switch-merge.
@@ -31,7 +32,7 @@ TEST_CASE("Hybrid FTLs pass the integrity oracle through every kind of merge", "
     if (ftl != "superblock" && ftl != "subgroup") options["log_share"] = "0.1";
     options["overprovisioning"] = "0.3";
   }
-  INFO(ftl << " segment_planes " << segment_planes << " seed " << seed);
+  INFO(ftl << " segment_planes " << segment_planes << " seed " << seed << " merges " << merges);
   platform::FunctionalDrive drive(hybrid_drive(ftl, options, seed));
   const Lpn logical_pages = drive.firmware().ftl().logical_pages();
   stimuli::IntegrityOracle oracle(logical_pages, 4096);
@@ -736,4 +737,49 @@ TEST_CASE("SubGroup: the hot sub-group wears its own module groups", "[ftl][hybr
   INFO("share of erases on module groups 0-1: subgroup " << subgroup << ", mnk " << mnk);
   CHECK(subgroup > 0.4);  // 2 of 8 module groups: 0.25 if even
   CHECK(mnk < 0.35);
+}
+
+TEST_CASE("Concurrent merges: a write waits only for the merge its own logical block needs",
+          "[ftl][hybrid][bast][merges]") {
+  // BAST with 3 log blocks held by logical blocks 0, 1 and 2. A write to logical block 3 needs a
+  // log block: the least recently used (0's) is merged in full and the write waits for it. The
+  // writes below are handed to the FTL directly, with no flash operation completing meanwhile,
+  // so "placed" says whether a write had to wait for that merge.
+  const std::string merges = GENERATE(as<std::string>{}, "serial", "concurrent");
+  INFO("ftl.merges = " << merges);
+  SmallLog b("bast", "0.01", {{"merges", merges}});
+  for (std::uint32_t lbn = 0; lbn < 5; ++lbn) b.write(lbn, 0, 16);  // data blocks, in place
+  for (std::uint32_t lbn = 0; lbn < 3; ++lbn) b.write(lbn, 1, 1);   // a log block each
+  REQUIRE(b.count("full_merges") == 0);
+
+  fw::Ftl& ftl = b.drive.firmware().ftl();
+  std::vector<std::vector<Token>> tokens;
+  std::vector<std::uint64_t> lbas;
+  auto write_page = [&](std::uint32_t lbn, std::uint32_t offset) {
+    const Lpn lpn = Lpn(lbn) * 16 + offset;
+    lbas.push_back(std::uint64_t(lpn) * 8);
+    tokens.emplace_back();
+    b.oracle.make_write_tokens(lbas.back(), 8, tokens.back());
+    fw::PageWrite page;
+    page.lpn = lpn;
+    page.token = tokens.back()[0];
+    page.request = fw::HostRequestInfo{0, 8, lpn};
+    return ftl.write(page).placed;
+  };
+
+  CHECK_FALSE(write_page(3, 1));  // merges 0's log block (a page out of place: full) and waits
+  CHECK(b.count("full_merges") == 1);
+  // Logical block 1's log block has room: only the serial FTL makes it wait for 0's merge.
+  CHECK(write_page(1, 2) == (merges == "concurrent"));
+  // A later write of logical block 3 never passes its earlier one.
+  CHECK_FALSE(write_page(3, 2));
+  // Logical block 4 needs a log block too: concurrently, the next least recently used (2's) is
+  // merged at once beside the first (free blocks allow it); serially, nothing starts.
+  CHECK_FALSE(write_page(4, 1));
+  CHECK(b.count("full_merges") == (merges == "concurrent" ? 2u : 1u));
+
+  b.drive.hal().run();  // the merges end and the waiting writes are placed, in order per block
+  for (std::size_t i = 0; i < lbas.size(); ++i) b.oracle.acknowledge_write(lbas[i], 8, tokens[i].data());
+  CHECK(b.count("full_merges") == 2);
+  b.check_integrity();
 }

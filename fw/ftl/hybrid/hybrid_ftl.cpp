@@ -62,13 +62,20 @@ OpRef HybridFtl::read(const PageRead& page) {
 WriteOutcome HybridFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
   on_host_write(page);
-  if (!deferred_.empty() || merging_) return deferred_.defer(page);
-  const OpRef p = try_place(page);
-  if (!p.valid()) return deferred_.defer(page);
-  return WriteOutcome{p, true};
+  if (!params_.concurrent_merges) {
+    if (!deferred_.empty() || !merges_.empty()) return deferred_.defer(page);
+    const OpRef p = try_place(page);
+    if (!p.valid()) return deferred_.defer(page);
+    return WriteOutcome{p, true};
+  }
+  const std::uint32_t lbn = lbn_of(page.lpn);
+  if (deferred_.waiting(lbn)) return deferred_.defer(page, lbn);  // never ahead of its logical block's
+  std::uint32_t awaits = DeferredWrites::kNoTag;
+  const OpRef p = try_place(page, &awaits);
+  return p.valid() ? WriteOutcome{p, true} : deferred_.defer(page, lbn, awaits);
 }
 
-OpRef HybridFtl::try_place(const PageWrite& page) {
+OpRef HybridFtl::try_place(const PageWrite& page, std::uint32_t* awaits) {
   const std::uint32_t lbn = lbn_of(page.lpn), off = offset_of(page.lpn);
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Read);
@@ -89,10 +96,15 @@ OpRef HybridFtl::try_place(const PageWrite& page) {
       ++log_writes_;
       return program_host_page(t.block, page);
     }
-    if (t.victim == kNone && !merging_ && pending_erases_ == 0)
+    if (t.victim == kNone && merges_.empty() && pending_erases_ == 0)
       throw std::logic_error("hybrid FTL: no log block and no free block for logical page " +
                              std::to_string(page.lpn) + ", and nothing in flight that would free one");
-    if (t.victim == kNone || !start_merge(t.victim)) return OpRef{};  // wait for a free block / the merge
+    if (t.victim == kNone) return OpRef{};  // wait for a free block or a log slot
+    if (params_.concurrent_merges && !may_start_merge(t.victim)) return OpRef{};  // wait for the running merges
+    if (!start_merge(t.victim)) {  // wait for this merge
+      if (awaits != nullptr) *awaits = t.victim;
+      return OpRef{};
+    }
   }
   throw std::logic_error("hybrid FTL: no log block for logical page " + std::to_string(page.lpn) +
                          " after merging every log block");
@@ -192,20 +204,37 @@ std::uint32_t HybridFtl::associativity(std::uint32_t block) const {
   return static_cast<std::uint32_t>(lbns.size());
 }
 
+bool HybridFtl::holds_page_of(std::uint32_t block, std::uint32_t lbn) const {
+  const Spn first = space_.first_spn(block);
+  for (std::uint32_t k = 0; k < write_pointer_[block]; ++k)
+    if (space_.is_valid(first + k) && lbn_of(page_lpn_[first + k]) == lbn) return true;
+  return false;
+}
+
+bool HybridFtl::merge_in_flight(std::uint32_t victim) const {
+  return std::any_of(merges_.begin(), merges_.end(), [victim](const Merge& m) { return m.victim == victim; });
+}
+
+bool HybridFtl::may_start_merge(std::uint32_t victim) const {
+  if (merges_.empty() || space_.valid_count(victim) == 0 || merges_as_prefix(victim)) return true;  // no free block needed
+  for (const Merge& m : merges_)
+    if (!m.plan.empty()) return false;  // one already waits for free blocks: it goes first
+  return space_.free_segments() >= associativity(victim) + params_.free_blocks;
+}
+
 bool HybridFtl::start_merge(std::uint32_t victim) {
-  ctx_.hal.note_gc(1);
+  ctx_.hal.note_gc(static_cast<std::uint32_t>(merges_.size()) + 1);
   before_merge(victim);
   ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * write_pointer_[victim], FirmwareWork::GcScan);
   if (space_.valid_count(victim) == 0) {  // dead: one erase, or kept by the scheme
     on_log_block_gone(victim);
     if (recycles(victim)) {
       ++recycled_blocks_;
-      ctx_.hal.note_gc(0);
+      ctx_.hal.note_gc(static_cast<std::uint32_t>(merges_.size()));
       return true;
     }
     ++dead_blocks_;
-    merging_ = true;
-    victim_ = victim;
+    merges_.push_back(Merge{victim, {}, false});
     erase_log_block(victim);
     return false;
   }
@@ -219,7 +248,7 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
       ++partial_merges_;
       partial_merge(victim, owner);
     }
-    ctx_.hal.note_gc(0);
+    ctx_.hal.note_gc(static_cast<std::uint32_t>(merges_.size()));
     return true;
   }
   // Full merge: every logical block with a valid page in the victim gets a new data block.
@@ -232,13 +261,10 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
   max_associativity_ = std::max<double>(max_associativity_, double(associated.size()));
   associativity_histogram_.record(associated.size());
   on_log_block_gone(victim);
-  merging_ = true;
-  victim_ = victim;
-  merge_plan_.assign(associated.rbegin(), associated.rend());  // popped from the back: ascending
-  starting_merge_ = true;
-  continue_full_merge();
-  starting_merge_ = false;
-  return !merging_;  // a recycled victim ends the merge at once: the log has room again
+  const MergeRef merge = merges_.insert(merges_.end(), Merge{victim, {associated.rbegin(), associated.rend()}, true});
+  if (continue_full_merge(merge)) return true;  // a recycled victim ends the merge at once: the log has room again
+  merge->starting = false;
+  return false;
 }
 
 void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from) {
@@ -308,27 +334,39 @@ void HybridFtl::partial_merge(std::uint32_t block, std::uint32_t lbn) {
   switch_to_data(block, lbn);
 }
 
-void HybridFtl::continue_full_merge() {
-  while (!merge_plan_.empty() && space_.free_segments() > 0) {
-    const std::uint32_t lbn = merge_plan_.back();
-    merge_plan_.pop_back();
+bool HybridFtl::continue_full_merge(MergeRef merge) {
+  while (!merge->plan.empty() && space_.free_segments() > 0) {
+    const std::uint32_t lbn = merge->plan.back();
+    merge->plan.pop_back();
+    // With concurrent merges a later merge may have merged this logical block already, or host
+    // writes superseded its pages in the victim: nothing of it is left to merge.
+    if (params_.concurrent_merges && !holds_page_of(merge->victim, lbn)) continue;
     merge_logical_block(lbn);
   }
-  if (merge_plan_.empty() && victim_ != kNone && space_.state(victim_) != SegmentState::Reclaiming) {
-    if (space_.valid_count(victim_) != 0)
-      throw std::logic_error("hybrid FTL: full merge left valid pages in log block " + std::to_string(victim_));
-    if (recycles(victim_)) {  // kept, not erased: the merge ends here
-      ++recycled_blocks_;
-      if (starting_merge_) {  // inside start_merge: its caller places the page (no retry from within)
-        ctx_.hal.note_gc(0);
-        merging_ = false;
-        victim_ = kNone;
-      } else {
-        merge_done();
-      }
-    } else {
-      erase_log_block(victim_);
-    }
+  const std::uint32_t victim = merge->victim;
+  if (!merge->plan.empty() || space_.state(victim) == SegmentState::Reclaiming) return false;
+  if (space_.valid_count(victim) != 0)
+    throw std::logic_error("hybrid FTL: full merge left valid pages in log block " + std::to_string(victim));
+  if (recycles(victim)) {  // kept, not erased: the merge ends here
+    ++recycled_blocks_;
+    if (merge->starting)
+      end_merge(merge);  // inside start_merge: its caller places the page (no retry from within)
+    else
+      merge_done(victim);
+    return true;
+  }
+  erase_log_block(victim);
+  return false;
+}
+
+void HybridFtl::feed_waiting_merges() {
+  std::vector<std::uint32_t> waiting;  // by victim: continuing one may end another
+  for (const Merge& m : merges_)
+    if (!m.plan.empty()) waiting.push_back(m.victim);
+  for (std::uint32_t victim : waiting) {
+    if (space_.free_segments() == 0) return;
+    const auto m = std::find_if(merges_.begin(), merges_.end(), [victim](const Merge& x) { return x.victim == victim; });
+    if (m != merges_.end()) continue_full_merge(m);
   }
 }
 
@@ -349,10 +387,14 @@ void HybridFtl::retire_data_block(std::uint32_t block) {
   OpScheduler::Purpose merge_work(ctx_.ops, OpOrigin::Gc);
   counts_.erases += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
     block_erased(block);
-    if (merging_)
-      continue_full_merge();  // a full merge may be waiting for this free block
-    else
+    if (params_.concurrent_merges) {
+      feed_waiting_merges();  // full merges may be waiting for this free block
+      retry_deferred();       // and writes
+    } else if (!merges_.empty()) {
+      continue_full_merge(merges_.begin());  // the merge may be waiting for this free block
+    } else {
       retry_deferred();  // or writes
+    }
   });
 }
 
@@ -363,7 +405,7 @@ void HybridFtl::erase_log_block(std::uint32_t block) {
   counts_.erases += erase_segment(ctx_.ops, space_, block, [this, block](const HalResult&) {
     block_erased(block);
     --log_count_;
-    merge_done();
+    merge_done(block);
   });
 }
 
@@ -375,15 +417,30 @@ void HybridFtl::block_erased(std::uint32_t block) {
   space_.finish_reclaim(block);
 }
 
-void HybridFtl::merge_done() {
-  ctx_.hal.note_gc(0);
-  merging_ = false;
-  victim_ = kNone;
+void HybridFtl::end_merge(MergeRef merge) {
+  merges_.erase(merge);
+  ctx_.hal.note_gc(static_cast<std::uint32_t>(merges_.size()));
+}
+
+void HybridFtl::merge_done(std::uint32_t victim) {
+  const auto merge =
+      std::find_if(merges_.begin(), merges_.end(), [victim](const Merge& m) { return m.victim == victim; });
+  if (merge == merges_.end()) throw std::logic_error("hybrid FTL: no merge of log block " + std::to_string(victim));
+  end_merge(merge);
+  if (params_.concurrent_merges) feed_waiting_merges();  // the victim's block is free again
   retry_deferred();
 }
 
 void HybridFtl::retry_deferred() {
-  deferred_.retry([this](const PageWrite& page) { return merging_ ? OpRef{} : try_place(page); });
+  if (!params_.concurrent_merges) {
+    deferred_.retry([this](const PageWrite& page) { return merges_.empty() ? try_place(page) : OpRef{}; });
+    return;
+  }
+  deferred_.retry_each([this](const PageWrite& page, std::uint32_t& awaits) {
+    if (awaits != DeferredWrites::kNoTag && merge_in_flight(awaits)) return OpRef{};  // its merge runs on
+    awaits = DeferredWrites::kNoTag;
+    return try_place(page, &awaits);
+  });
 }
 
 }  // namespace ssd::fw

@@ -16,12 +16,28 @@
 //   (N_a x (copies + erase) + erase, LAST's Eq. 2). Pages up to the last written offset that
 //   were never written are programmed as padding (in-order programming; counted apart).
 // - A dead log block (no valid page) is reclaimed by a single erase.
-// One merge at a time. A full merge takes one free block per associated logical block and gets
-// it back when that block's old data block is erased, so a small free pool suffices; host writes
-// wait while a merge is in progress (the log is full), reads do not.
+// A full merge takes one free block per associated logical block and gets it back when that
+// block's old data block is erased, so a small free pool suffices. Decisions (the mapping) are
+// made at once; the flash work follows as dependent operations, whose per-block order the
+// operation scheduler keeps. A merge lasts until its victim log block is erased (its log slot
+// is free again). Reads never wait for merges. Writes, by ftl.merges (hybrid_params.h):
+// - serial: one merge at a time, and every host write waits while one is in progress, as the
+//   papers' single-chip simulators did (the default on one die);
+// - concurrent (the default on more dies): a write that has room in the log goes ahead; one
+//   whose log block (or log slot) needs a merge starts that merge and waits for it alone, while
+//   merges of other log blocks run on other dies; writes wait behind an earlier waiting write of
+//   the same logical block only. A further full merge starts beside running ones only when no
+//   merge waits for a free block and the free pool holds a block for each of its logical blocks
+//   beyond the reserve (ftl.free_blocks), so merges never wait on each other's blocks; otherwise
+//   the write waits for the running merges.
+// Merges are foreground work: a host write always waits for the merge it started, so its flash
+// commands are not marked as background for channel.scheduler = host_first (letting other host
+// work pass them would delay exactly the write waiting on them); they are marked as GC's on the
+// waveform only.
 #pragma once
 
 #include <cstdint>
+#include <list>
 #include <memory>
 #include <vector>
 
@@ -148,24 +164,43 @@ class HybridFtl : public Ftl {
 
  private:
   enum Kind : std::uint8_t { kData = 0, kLog = 1 };
+  // A merge in progress: the victim log block (erased last) and the logical blocks its full
+  // merge has still to do, for want of free blocks (popped from the back: ascending).
+  struct Merge {
+    std::uint32_t victim = kNone;
+    std::vector<std::uint32_t> plan;
+    bool starting = false;  // start_merge is issuing it (a recycled victim may end it at once)
+  };
+  using MergeRef = std::list<Merge>::iterator;
+
   Spn current(Lpn lpn) const;  // newest copy, kNoSpn if never written
-  OpRef try_place(const PageWrite& page);  // invalid when the page must wait
+  // Invalid when the page must wait; then `awaits` (concurrent merges) names the victim of the
+  // merge it waits for, or DeferredWrites::kNoTag (a free block, a log slot: any merge's end).
+  OpRef try_place(const PageWrite& page, std::uint32_t* awaits = nullptr);
   OpRef program_host_page(std::uint32_t block, const PageWrite& page);
   void supersede(Lpn lpn, Spn now_at, bool by_host);
   // Merges: return true when the log has room again at once (switch, partial).
   bool start_merge(std::uint32_t victim);
+  // Concurrent merges: whether merging `victim` beside the running merges is safe now.
+  bool may_start_merge(std::uint32_t victim) const;
+  bool merge_in_flight(std::uint32_t victim) const;
+  bool holds_page_of(std::uint32_t block, std::uint32_t lbn) const;  // a valid page of lbn
   std::uint32_t sole_owner(std::uint32_t log_block) const;  // logical block of all valid pages, or kNone
   bool in_order_prefix(std::uint32_t log_block, std::uint32_t lbn) const;
   void partial_merge(std::uint32_t log_block, std::uint32_t lbn);
   void switch_to_data(std::uint32_t log_block, std::uint32_t lbn);
-  void continue_full_merge();
+  // Runs the merge's plan as far as free blocks allow, then erases (or recycles) its victim;
+  // true when the merge ended here (a recycled victim).
+  bool continue_full_merge(MergeRef merge);
+  void feed_waiting_merges();  // a block came free: merges waiting for one go on, oldest first
   void merge_logical_block(std::uint32_t lbn);  // one full-merge step
   // Copies the newest copies of lbn's pages at offsets [from, last written] into `block`.
   void copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t from);
   void retire_data_block(std::uint32_t block);  // erases it; the free block may resume a merge
   void erase_log_block(std::uint32_t block);
   void block_erased(std::uint32_t block);  // back in the free pool
-  void merge_done();
+  void merge_done(std::uint32_t victim);
+  void end_merge(MergeRef merge);  // drops it and tells the waveform
   void retry_deferred();
 
   FtlContext ctx_;
@@ -179,10 +214,7 @@ class HybridFtl : public Ftl {
   TableRegion block_map_table_, log_map_table_;
   std::uint32_t log_count_ = 0;
   std::uint32_t pending_erases_ = 0;  // blocks on their way back to the free pool
-  bool merging_ = false;
-  bool starting_merge_ = false;  // start_merge is issuing a full merge (a recycled victim may end it at once)
-  std::uint32_t victim_ = kNone;
-  std::vector<std::uint32_t> merge_plan_;  // logical blocks the victim's full merge still has to do
+  std::list<Merge> merges_;  // in progress, oldest first (serial: at most one)
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
   std::uint64_t &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &recycled_blocks_, &merge_copies_,

@@ -25,10 +25,19 @@ std::uint32_t parse_hybrid_block_planes(FtlOptions& o, const FlashGeometry& g, H
   return planes;
 }
 
+bool parse_concurrent_merges(FtlOptions& o, const FlashGeometry& g) {
+  return o.choice("merges", g.total_dies() > 1 ? "concurrent" : "serial", {"serial", "concurrent"},
+                  "serial: one merge at a time, host writes wait while it runs (the papers' simulators); "
+                  "concurrent: merges of different log blocks overlap as far as free blocks allow and a write "
+                  "waits only for the merge its logical block needs (default on drives of more than one die)") ==
+         "concurrent";
+}
+
 HybridParams HybridParams::parse(const std::string& name, FtlOptions& o, const FlashGeometry& g,
                                  std::uint32_t min_log_blocks, HybridBlockDefault block) {
   HybridParams p;
   p.segment_planes = parse_hybrid_block_planes(o, g, block);
+  p.concurrent_merges = parse_concurrent_merges(o, g);
   p.blocks = g.total_planes() / p.segment_planes * g.blocks_per_plane;
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9,
                            "share of blocks hidden from the host: the log blocks and the free pool");

@@ -20,6 +20,7 @@ struct HybridParams {
   std::uint32_t free_blocks = 2;      // blocks at least kept free for merges (the rest of the
                                       // over-provisioning beyond the log is free too)
   std::uint32_t segment_planes = 1;   // planes a block stripes over
+  bool concurrent_merges = true;      // ftl.merges: see parse_concurrent_merges
   std::uint32_t blocks = 0;           // all blocks (segments)
   std::uint32_t log_blocks = 0;       // the log's cap
   std::uint32_t logical_blocks = 0;
@@ -46,6 +47,13 @@ struct HybridParams {
 // A block of more than kLargeMergeUnitPages pages draws a warning: every merge of one logical
 // block copies that many.
 inline constexpr std::uint32_t kLargeMergeUnitPages = 4096;
+
+// ftl.merges: serial (one merge at a time; every host write waits while one runs, as the papers'
+// single-chip simulators did) or concurrent (merges of different log blocks overlap as far as
+// free blocks allow, and a write waits only for the merge its own logical block, or its log
+// slot, needs). Default: serial on a one-die drive (nothing to overlap, and the paper platforms'
+// results stay as they were), concurrent on more dies.
+bool parse_concurrent_merges(FtlOptions& options, const FlashGeometry& geometry);
 std::uint32_t parse_hybrid_block_planes(FtlOptions& options, const FlashGeometry& geometry, HybridBlockDefault block);
 
 }  // namespace ssd::fw

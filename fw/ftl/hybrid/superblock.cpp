@@ -19,6 +19,7 @@ SuperblockParams SuperblockParams::parse(SuperblockVariant variant, FtlOptions& 
   // single physical blocks.
   p.segment_planes = parse_hybrid_block_planes(o, g, subgroup ? HybridBlockDefault::kChannelStripe
                                                               : HybridBlockDefault::kPlaneBlock);
+  p.concurrent_merges = parse_concurrent_merges(o, g);
   const double op = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of blocks outside the superblocks (the pool)");
   p.superblock_blocks = static_cast<std::uint32_t>(
       o.integer("superblock_blocks", 4, 1, 64, "N: adjacent logical blocks per superblock"));
@@ -168,9 +169,12 @@ void SuperblockFtl::remap(Lpn lpn, Spn spn) {
 
 WriteOutcome SuperblockFtl::write(const PageWrite& page) {
   ++counts_.host_pages_written;
-  if (!deferred_.empty()) return deferred_.defer(page);
+  // Serial: every write waits behind the oldest waiting one. Concurrent: only behind one of its
+  // own superblock (which waits for that superblock's GC).
+  const std::uint32_t key = params_.concurrent_merges ? superblock_of(page.lpn) : 0;
+  if (params_.concurrent_merges ? deferred_.waiting(key) : !deferred_.empty()) return deferred_.defer(page, key);
   const OpRef p = try_place(page);
-  return p.valid() ? WriteOutcome{p, true} : deferred_.defer(page);
+  return p.valid() ? WriteOutcome{p, true} : deferred_.defer(page, key);
 }
 
 OpRef SuperblockFtl::try_place(const PageWrite& page) {
@@ -218,6 +222,9 @@ OpRef SuperblockFtl::try_place(const PageWrite& page) {
 }
 
 void SuperblockFtl::start_gc(std::uint32_t sb) {
+  // Each running GC may still take one free block for its survivors; concurrent superblocks
+  // start another only while the pool holds one more than those may take.
+  if (params_.concurrent_merges && space_.free_segments() <= gc_in_flight_) return;
   Superblock& s = superblocks_[sb];
   std::uint32_t victim = kNone, fewest = space_.segment_pages();
   ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * s.blocks.size(), FirmwareWork::GcScan);
@@ -280,7 +287,10 @@ void SuperblockFtl::finish_gc(std::uint32_t sb, std::uint32_t victim) {
 }
 
 void SuperblockFtl::retry_deferred() {
-  deferred_.retry([this](const PageWrite& page) { return try_place(page); });
+  if (params_.concurrent_merges)
+    deferred_.retry_each([this](const PageWrite& page, std::uint32_t&) { return try_place(page); });
+  else
+    deferred_.retry([this](const PageWrite& page) { return try_place(page); });
 }
 
 }  // namespace ssd::fw

@@ -39,6 +39,11 @@
 //   the cold one's from the others (best effort: any group when those have none free), the
 //   static placement the MNK paper blames for SubGroup's uneven wear (Fig. 8). 0: anywhere.
 // - The last-write stamps are a firmware table (4 bytes per logical page, compared modulo 2^32).
+//
+// GC runs per superblock, so superblocks reclaim concurrently. ftl.merges (hybrid_params.h)
+// says what a host write waits for: serial, the oldest waiting write (every write queues behind
+// one superblock's GC, as the papers' simulators did; the default on one die); concurrent, only
+// an earlier waiting write of its own superblock.
 #pragma once
 
 #include <vector>
@@ -54,6 +59,7 @@ enum class SuperblockVariant : std::uint8_t { kSuperblock, kSubGroup };
 
 struct SuperblockParams {
   std::uint32_t segment_planes = 1;
+  bool concurrent_merges = true;       // ftl.merges (hybrid_params.h): writes wait only for their superblock's GC
   bool hot_cold_host_writes = false;   // SubGroup: host writes split into hot and cold sub-groups
   std::uint32_t hot_window_pages = 0;  // SubGroup: a rewrite within this many writes to its superblock is hot
   std::uint32_t hot_module_groups = 0; // SubGroup: module groups of the hot sub-group (0: no placement)
