@@ -301,35 +301,84 @@ const char* stage_meaning(const std::string& stage) {
   return it == meaning.end() ? "" : it->second;
 }
 
+// The stage of the time in the drive (host_queue excluded) that holds most of it, and that
+// time's sum, as shares of the mean latency.
+struct DriveStage {
+  std::string name;
+  double share = -1, in_drive = 0;
+};
+DriveStage largest_drive_stage(const json& stages) {
+  DriveStage d;
+  for (const auto& [name, v] : stages.items()) {
+    if (name == "host_queue") continue;
+    d.in_drive += v["share"].get<double>();
+    if (v["share"].get<double>() > d.share) d.share = v["share"].get<double>(), d.name = name;
+  }
+  return d;
+}
+
+// The FTL work writes waited for, from its counters: "; the FTL: 741 full merges, 1,480 of 1,500
+// host page writes waited for room" (empty when no write waited).
+std::string ftl_waits_text(const json& f) {
+  auto count = [&f](const char* key) { return f.contains(key) && f[key].is_number() ? f[key].get<std::uint64_t>() : 0; };
+  const std::uint64_t deferred = count("deferred_writes"), written = count("host_pages_written");
+  std::vector<std::string> work;
+  if (count("full_merges") > 0) work.push_back(fmt::format("{} full merges", count("full_merges")));
+  if (count("partial_merges") > 0) work.push_back(fmt::format("{} partial merges", count("partial_merges")));
+  if (count("gc_runs") > 0) work.push_back(fmt::format("{} GC runs", count("gc_runs")));
+  if (deferred > 0) work.push_back(fmt::format("{} of {} host page writes waited for it to free room", deferred, written));
+  if (count("cmt_read_misses") + count("cmt_write_misses") > 0)
+    work.push_back(fmt::format("{} mapping-cache misses", count("cmt_read_misses") + count("cmt_write_misses")));
+  if (work.empty()) return "";
+  std::string s = "; the FTL did ";
+  for (std::size_t i = 0; i < work.size(); ++i) s += (i ? ", " : "") + work[i];
+  return s;
+}
+
+// What the time in the drive waits on: "68% is die_queue (waiting for a busy die)", with the FTL's
+// work named when it is flash work of the FTL's own.
+std::string drive_wait_text(const json& r, const DriveStage& d) {
+  std::string s = fmt::format("{:.0f}% is {} (waiting for {})", d.in_drive > 0 ? 100 * d.share / d.in_drive : 0.0,
+                              d.name, stage_meaning(d.name));
+  if (d.name == "dependency_wait" || d.name == "buffer_wait") s += ftl_waits_text(r["ftl_metrics"]);
+  return s;
+}
+
 // Open loop, a drive that keeps requests waiting in the host's queue (most of their latency), or
 // completes them over a much longer time than they arrived in, is the bottleneck even when none
 // of its resources is saturated: names the rates and what the time in the drive waits on.
-// Empty when the drive keeps up (or in closed loop, where the host waits by design).
+// Closed loop, the host's queue depth sets the concurrency, but when most of the time in the
+// drive is waiting (for flash work of the FTL's own, data-buffer pages, a busy die) rather than
+// being served, the drive's internal waits set the pace: says so and what they wait on.
+// Empty when the drive keeps up.
 std::string drive_pace_text(const json& r) {
   const json& h = r["host"];
   const json& all = r["latency_breakdown"]["all"];
-  if (r["workload"].value("mode", std::string()) != "open-loop" || h["requests"].get<std::uint64_t>() < 100) return "";
+  if (h["requests"].get<std::uint64_t>() < 100) return "";
+  const DriveStage d = largest_drive_stage(all["stages"]);
+  const unsigned qd = r["workload"].value("queue_depth", 0u);
+  if (r["workload"].value("mode", std::string()) != "open-loop") {
+    double waiting = 0;
+    for (const char* stage : {"dependency_wait", "buffer_wait", "die_queue", "channel_wait"})
+      if (all["stages"].contains(stage)) waiting += all["stages"][stage]["share"].get<double>();
+    if (d.in_drive <= 0 || waiting < 0.5 * d.in_drive) return "";
+    return fmt::format("the drive's own waits set the pace though no resource is saturated: at --qd {} a request "
+                       "spends {:.5g} us in the drive, {:.0f}% of it waiting rather than being served; of that time {}",
+                       qd, all["mean_latency_us"].get<double>() * d.in_drive, 100 * waiting / d.in_drive,
+                       drive_wait_text(r, d));
+  }
   const double queue_share = all["stages"]["host_queue"]["share"].get<double>();
   const double arrived = h.value("arrival_span_s", 0.0), completed = h["simulated_seconds"].get<double>();
   const bool behind = completed > 1.25 * arrived;
   if (queue_share < 0.5 && !behind) return "";
-  std::string stage;
-  double most = -1, in_drive = 0;
-  for (const auto& [name, v] : all["stages"].items()) {
-    if (name == "host_queue") continue;
-    in_drive += v["share"].get<double>();
-    if (v["share"].get<double>() > most) most = v["share"].get<double>(), stage = name;
-  }
   std::string rates = arrived > 0 ? fmt::format("requests that arrived over {:.6g} s completed over {:.6g} s ({:.5g} "
                                                 "offered per second, {:.5g} served)",
                                                 arrived, completed, h["requests"].get<double>() / arrived,
                                                 h["iops"].get<double>())
                                   : fmt::format("requests that all arrived at once completed over {:.6g} s", completed);
   return fmt::format("the drive is the bottleneck though no resource is saturated: {}; {:.0f}% of the mean latency "
-                     "is waiting in the host's queue (--qd {}), and of the time in the drive {:.0f}% is {} (waiting "
-                     "for {})",
-                     rates, 100 * queue_share, r["workload"].value("queue_depth", 0u),
-                     in_drive > 0 ? 100 * most / in_drive : 0.0, stage, stage_meaning(stage));
+                     "is waiting in the host's queue (--qd {}), and of the time in the drive {}",
+                     rates, 100 * queue_share, qd, drive_wait_text(r, d));
 }
 
 // "firmware cycles: 41.0% op_issue, 20.3% host_command, ..." (the four largest shares).

@@ -576,3 +576,28 @@ TEST_CASE("outputs: a merge chain is named as what the time in the drive waits o
   CHECK(contains(r.output(), "the drive is the bottleneck though no resource is saturated"));
   CHECK(contains(r.output(), "is dependency_wait (waiting for flash work of other requests or the FTL's own (merges"));
 }
+
+TEST_CASE("outputs: a closed loop whose time in the drive is waiting for merges names them", "[cli][outputs][verdict]") {
+  // Closed loop at QD8, BAST without a write buffer, merging one block at a time: the host keeps
+  // eight requests outstanding, so no arrival rate is exceeded, but nearly all of a request's
+  // time in the drive is waiting for the FTL's merges, not being served by a resource. The
+  // verdict says the drive's own waits set the pace and names the merges and the waiting writes,
+  // instead of crediting the host's queue depth.
+  TempDir dir;
+  const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--ftl", "bast", "--set", "firmware.write_buffer=off",
+                               "--set", "ftl.merges=serial", "--synthetic", "random", "--read-fraction", "0.3",
+                               "--count", "3000", "--qd", "8", "--no-vcd", "-r", dir.file("r.json")},
+                              dir);
+  INFO(r.describe());
+  REQUIRE(r.exit_code == 0);
+  const json report = load_json(dir.file("r.json"));
+  const json& f = report.at("ftl_metrics");
+  REQUIRE(f.at("full_merges").get<std::uint64_t>() > 1000);
+  CHECK(contains(r.output(), "the drive's own waits set the pace though no resource is saturated: at --qd 8"));
+  CHECK(contains(r.output(), "is dependency_wait (waiting for flash work"));
+  CHECK(contains(r.output(), "the FTL did " + std::to_string(f.at("full_merges").get<std::uint64_t>()) + " full merges"));
+  CHECK(contains(r.output(), std::to_string(f.at("deferred_writes").get<std::uint64_t>()) + " of " +
+                                 std::to_string(f.at("host_pages_written").get<std::uint64_t>()) +
+                                 " host page writes waited for it to free room"));
+  CHECK_FALSE(contains(r.output(), "not bound by the drive"));
+}
