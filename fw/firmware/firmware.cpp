@@ -276,7 +276,9 @@ void Firmware::evict_as_needed() {
 
 bool Firmware::evict_next() {
   victims_.clear();
-  if (!wbuf_->evict(victims_)) return false;
+  // At most what the flush limit leaves (block_lru hands a block over in chunks; 0: no limit).
+  const std::uint32_t room = max_flushing_ == 0 ? 0 : max_flushing_ - std::min(max_flushing_, wbuf_->flushing());
+  if (!wbuf_->evict(victims_, room)) return false;
   for (const std::uint32_t e : victims_) {
     WriteBuffer::Entry& x = wbuf_->entry(e);
     const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});

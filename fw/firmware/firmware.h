@@ -13,8 +13,9 @@
 // high_water of it is dirty, and at once when a write needs room (the write waits for it).
 // Evictions start only while fewer than flush_depth x the drive's planes evicted pages are in
 // flight (programs not done; a drive-wide count, so about flush_depth per plane where the FTL
-// spreads its writes); the rest wait dirty in the buffer. block_lru evicts a logical block's
-// dirty pages at once, so it may exceed the limit by one block. Without a limit an eviction burst
+// spreads its writes); the rest wait dirty in the buffer. block_lru hands a logical block's dirty
+// pages over in page order in chunks that fit the limit, finishing one block before the next, so
+// the block still reaches the FTL as one in-order run. Without a limit an eviction burst
 // queues hundreds of programs per die, and a host read or read-modify-write that lands behind
 // them waits for all of them (a fresh 512 GiB drive's 4 KiB random writes: p99.9 18.5 ms
 // unlimited, 1.5 ms at depth 2; bench/README.md "Write-buffer flush depth").

@@ -53,6 +53,7 @@ void WriteBuffer::written(std::uint32_t e) {
     unlink(e);
     to_back(e);
   } else if (policy_ == WriteBufferPolicy::kBlockLru) {
+    if (entries_[e].draining) return;  // already on its way out, in its block's run
     auto& b = block_of_.at(entries_[e].lpn / block_pages_);
     blocks_.splice(blocks_.end(), blocks_, b.place);
   }
@@ -62,17 +63,28 @@ void WriteBuffer::read(std::uint32_t e) {
   if (!entries_[e].flushing) written(e);  // fifo: no change; the LRU policies count a read as a use
 }
 
-bool WriteBuffer::evict(std::vector<std::uint32_t>& out) {
+bool WriteBuffer::evict(std::vector<std::uint32_t>& out, std::uint32_t max_pages) {
   const std::size_t before = out.size();
   if (policy_ == WriteBufferPolicy::kBlockLru) {
-    if (blocks_.empty()) return false;
-    const std::uint64_t lbn = blocks_.front();
-    Block& b = block_of_.at(lbn);
-    std::sort(b.pages.begin(), b.pages.end(),
-              [this](std::uint32_t x, std::uint32_t y) { return entries_[x].lpn < entries_[y].lpn; });
-    out.insert(out.end(), b.pages.begin(), b.pages.end());
-    blocks_.pop_front();
-    block_of_.erase(lbn);
+    if (draining_next_ == draining_.size()) {  // the next block
+      if (blocks_.empty()) return false;
+      const std::uint64_t lbn = blocks_.front();
+      Block& b = block_of_.at(lbn);
+      draining_.assign(b.pages.begin(), b.pages.end());
+      std::sort(draining_.begin(), draining_.end(),
+                [this](std::uint32_t x, std::uint32_t y) { return entries_[x].lpn < entries_[y].lpn; });
+      for (const std::uint32_t e : draining_) entries_[e].draining = true;
+      draining_next_ = 0;
+      blocks_.pop_front();
+      block_of_.erase(lbn);
+    }
+    const std::size_t left = draining_.size() - draining_next_;
+    const std::size_t take = max_pages == 0 ? left : std::min<std::size_t>(left, max_pages);
+    for (std::size_t i = 0; i < take; ++i) {
+      const std::uint32_t e = draining_[draining_next_++];
+      entries_[e].draining = false;
+      out.push_back(e);
+    }
   } else {
     if (head_ == kNoEntry) return false;
     const std::uint32_t e = head_;

@@ -6,8 +6,12 @@
 //
 // Policies: fifo (evict in arrival order; an absorbed write keeps its place), page_lru (the least
 // recently written or read page), block_lru (BPLRU-style: every dirty page of the least recently
-// used logical block together, in page order, so that a block's updates reach the FTL as one
-// in-order run).
+// used logical block, in page order, so that a block's updates reach the FTL as one in-order
+// run). block_lru hands a block over in chunks when the caller limits the pages per eviction (the
+// firmware's flush limit): the block being drained goes first, chunk after chunk, until all its
+// pages left, so no other block's pages come between them and the run stays whole. A write of a
+// page still waiting in the drained block is absorbed there; a page of that logical block not in
+// it starts a new block entry at the recent end of the order.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +40,7 @@ class WriteBuffer {
     Token old = 0;             // merge: the old page, filled by its read before `ready`
     bool merge = false;        // the value is merge_tokens(old, token)
     bool flushing = false;     // handed to the FTL, program not done yet
+    bool draining = false;     // block_lru: dirty, in the block being handed over in chunks
     OpRef ready;               // completes when the data is in DRAM (and merged)
     HostRequestInfo request;   // the host request that wrote it last
     Token value() const { return merge ? merge_tokens(old, token) : token; }
@@ -69,8 +74,9 @@ class WriteBuffer {
   void written(std::uint32_t e);
   void read(std::uint32_t e);
   // Takes the next victims out of the policy's order (one page, or block_lru: a block's dirty
-  // pages in page order), marks them flushing and appends them to `out`. False when none is dirty.
-  bool evict(std::vector<std::uint32_t>& out);
+  // pages in page order, at most max_pages of them, 0: all; the rest of the block comes next),
+  // marks them flushing and appends them to `out`. False when none is dirty.
+  bool evict(std::vector<std::uint32_t>& out, std::uint32_t max_pages = 0);
   // The program of flushing entry `e` is done: the entry is free again.
   void release(std::uint32_t e);
 
@@ -101,6 +107,9 @@ class WriteBuffer {
   // block_lru: logical blocks with dirty pages, least recently used first.
   std::pmr::list<std::uint64_t> blocks_{&pool_};
   std::pmr::unordered_map<std::uint64_t, Block> block_of_{&pool_};
+  // block_lru: the block being handed over, its dirty entries in page order from `next` on.
+  std::vector<std::uint32_t> draining_;
+  std::size_t draining_next_ = 0;
 };
 
 }  // namespace ssd::fw

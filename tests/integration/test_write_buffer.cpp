@@ -54,6 +54,30 @@ TEST_CASE("write buffer: block_lru hands BAST each logical block's pages in orde
   CHECK(page["ftl_metrics"]["merge_copies"] == (56 - 16) * 32);
 }
 
+TEST_CASE("write buffer: block_lru keeps a logical block larger than the flush limit in one in-order run",
+          "[cli][write_buffer]") {
+  // BAST on blocks striped over all 8 planes (256 pages), flush depth 1: at most 8 evicted pages
+  // in flight, so each logical block is handed over in chunks of at most 8. Each block is written
+  // once from its last page to its first; the chunks still come in page order, one block after
+  // the other, so every log block fills in order and leaves by a switch merge, never a full one.
+  std::vector<std::pair<bool, std::uint64_t>> requests;
+  for (std::uint64_t block = 0; block < 12; ++block)
+    for (std::uint64_t page = 256; page-- > 0;) requests.emplace_back(true, block * 256 + page);
+  TempDir dir;
+  write_text(dir.file("reverse.csv"), msr_trace(requests));
+  const json r = successful_run({"-p", tiny_platform(), "--ftl", "bast", "--set", "ftl.segment_planes=8", "-t",
+                                 dir.file("reverse.csv"), "--set", "firmware.write_buffer=block_lru", "--set",
+                                 "firmware.write_buffer_flush_depth=1", "--set", "firmware.write_buffer_high_water=0.25"},
+                                dir);
+  const std::uint64_t evicted = r["write_buffer"]["evictions"].get<std::uint64_t>();
+  REQUIRE(evicted >= 4 * 256);
+  CHECK(r["write_buffer"]["flushing_high_water"].get<std::uint64_t>() <= 8);
+  CHECK(r["ftl_metrics"]["full_merges"] == 0);
+  CHECK(r["ftl_metrics"]["merge_copies"] == 0);
+  CHECK(r["ftl_metrics"]["switch_merges"].get<std::uint64_t>() >= evicted / 256 - 2);  // all but the blocks left in the log
+  CHECK(r["integrity"]["mapping_check"] == "ok");
+}
+
 TEST_CASE("write buffer: reads of buffered pages are served from DRAM, faster than tR", "[cli][write_buffer]") {
   // 200 pages written, then read back: every read hits the buffer (nothing was evicted), the FTL
   // reads nothing, and a read takes less than the flash's 25 us tR.
@@ -89,7 +113,6 @@ TEST_CASE("write buffer: at most flush_depth x planes evicted pages are in fligh
   const std::uint64_t planes = g["geometry.channels"].get<std::uint64_t>() * g["geometry.ways"].get<std::uint64_t>() *
                                g["geometry.dies_per_way"].get<std::uint64_t>() *
                                g["geometry.planes_per_die"].get<std::uint64_t>();
-  const std::uint64_t block_pages = g["geometry.pages_per_block"].get<std::uint64_t>();
   CHECK(in_flight(unlimited) > 4 * planes);
   for (int depth : {1, 2, 4}) {  // page_lru evicts a page at a time: never over the limit
     INFO("page_lru, depth " << depth);
@@ -99,11 +122,11 @@ TEST_CASE("write buffer: at most flush_depth x planes evicted pages are in fligh
     CHECK(r["integrity"]["mismatches"] == 0);
     CHECK(r["integrity"]["mapping_check"] == "ok");
   }
-  // block_lru evicts a logical block's dirty pages at once, when fewer than the limit are in
-  // flight: sequential writes let a block's pages gather while evictions wait, so the limit is
-  // exceeded, by at most one block (the page mapping's logical block is a flash block here).
+  // block_lru hands a logical block's dirty pages over in chunks that fit the limit (sequential
+  // writes let a block's pages gather while evictions wait): never over the limit either, and
+  // the flushes still fill the limit.
   const json block = run("block_lru", 1, "sequential");
-  CHECK(in_flight(block) > planes);
-  CHECK(in_flight(block) <= planes - 1 + block_pages);
+  CHECK(in_flight(block) <= planes);
+  CHECK(in_flight(block) == planes);
   CHECK(block["integrity"]["mapping_check"] == "ok");
 }
