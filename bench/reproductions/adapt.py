@@ -85,10 +85,16 @@ def ftl_args(ftl, blocks, log_share=LOG_SHARE, pages_per_block=64):
     """The FTL at the paper's settings on a drive of `blocks` blocks: log (or buffer zone) of
     log_share, the same over-provisioning beyond it for all; DFTL gets FASTer's mapping RAM."""
     a = ["--ftl", ftl, "--set", f"ftl.overprovisioning={log_share + SPARE:.4f}"]
+    logical = math.floor(blocks * (1 - log_share - SPARE))
+    log = math.ceil(log_share * blocks)
+    mapping = 4 * logical + 4 * pages_per_block * log  # block map + log page map
+    # The controller's SRAM holds that mapping RAM and the valid-page bitmap and counts beside it,
+    # for every FTL alike: a chip sized to a long stand-in's footprint outgrows the platform's
+    # 2 MiB, where DFTL's cache cannot live (and the hybrids' maps would spill to DRAM).
+    sram_kib = max(2048, math.ceil((mapping + blocks * pages_per_block // 8 + 8 * blocks + (256 << 10)) / 1024))
+    a += ["--set", f"sram.size_kib={sram_kib}"]
     if ftl == "dftl":
-        logical = math.floor(blocks * (1 - log_share - SPARE))
-        log = math.ceil(log_share * blocks)
-        a += ["--set", f"ftl.cmt_bytes={4 * logical + 4 * pages_per_block * log}"]  # block map + log page map
+        a += ["--set", f"ftl.cmt_bytes={mapping}"]
     else:
         a += ["--set", f"ftl.log_share={log_share}"]
     return a

@@ -469,7 +469,7 @@ void DemandFtl::finish_copies() {
   if (params_.gc_paced && params_.gc_write_back_paced) {
     if (space_.kind(gc_victim_) != kTranslationKind)
       write_back_rate_ =
-          double(gc_buffer_pages_.size()) / double(std::max(1u, space_.segment_pages() - gc_victim_valid_));
+          double(gc_buffer_pages_.size()) / double(std::max<std::uint32_t>(1, space_.segment_pages() - gc_victim_valid_));
   } else {
     path_ = kGcPath;
     // All before the erase, as far as the blocks GC's next copies need allow; the rest wait in the
