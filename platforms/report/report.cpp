@@ -228,6 +228,20 @@ json utilization_over_time_section(const MetricsRegistry& metrics, double hw_sec
   return utilization_over_time(busy_shares(metrics, std::uint64_t(hw_seconds / tlmx::ticks_to_seconds(1) + 0.5)));
 }
 
+// The firmware's tables (FTL maps, caches, valid-page maps, the buffers in DRAM), each with the
+// memory it was placed in (SRAM first where asked and it fits, else DRAM) and its size, and the
+// totals per memory: what an FTL needs of the controller for this drive.
+json firmware_tables_section(const std::vector<fw::TableRegion>& tables) {
+  json list = json::array();
+  std::uint64_t sram = 0, dram = 0;
+  for (const fw::TableRegion& t : tables) {
+    const bool in_sram = t.memory == fw::MemoryKind::Sram;
+    (in_sram ? sram : dram) += t.bytes;
+    list.push_back({{"name", t.name}, {"memory", in_sram ? "sram" : "dram"}, {"bytes", t.bytes}});
+  }
+  return {{"tables", list}, {"sram_bytes", sram}, {"dram_bytes", dram}};
+}
+
 json simulation_section(const RunFacts& f, std::uint64_t requests) {
   return {{"wall_seconds", f.wall_seconds},
           {"precondition_wall_seconds", f.precondition_wall_seconds},
@@ -253,6 +267,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["utilization"] = utilization_section(r["hardware"]);
   r["utilization"]["over_time"] = utilization_over_time_section(metrics, r["hardware"]["simulated_seconds"]);
   r["firmware_profile"] = firmware_profile_section(metrics);
+  r["firmware_tables"] = firmware_tables_section(f.firmware_tables);
   r["latency_breakdown"] = latency_breakdown_section(metrics);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());

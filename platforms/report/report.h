@@ -38,6 +38,7 @@ struct RunFacts {
   std::map<std::string, std::string> ftl_parameters;
   std::string vcd_path;
   std::map<std::uint32_t, std::uint64_t> erase_counts;  // erase count -> blocks (whole run, preconditioning included)
+  std::vector<fw::TableRegion> firmware_tables;         // the firmware's tables, where they were placed
 };
 
 nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);

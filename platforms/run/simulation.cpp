@@ -187,6 +187,7 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.first_mismatch = oracle.first_mismatch();
   facts.ftl_parameters = bench.firmware().config().ftl_options.effective();
   facts.vcd_path = o.vcd_path;
+  facts.firmware_tables = bench.top().hal().tables();
   for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
   if (o.verify_mapping) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -601,3 +601,40 @@ TEST_CASE("outputs: a closed loop whose time in the drive is waiting for merges 
                                  " host page writes waited for it to free room"));
   CHECK_FALSE(contains(r.output(), "not bound by the drive"));
 }
+
+TEST_CASE("outputs: the report lists the firmware's tables where they were placed", "[cli][outputs]") {
+  // DFTL's mapping cache is its ftl.cmt_bytes, in SRAM; page mapping's L2P (4 bytes per logical
+  // page) goes to SRAM where it fits and to DRAM where the SRAM is too small. The totals add up.
+  TempDir dir;
+  auto tables = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"-p", tiny_platform(), "--synthetic", "random", "--count", "10", "--precondition",
+                                  "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return successful_run(args, dir)["firmware_tables"];
+  };
+  auto find = [](const json& t, const std::string& name) {
+    for (const json& x : t["tables"])
+      if (x["name"] == name) return x;
+    return json();
+  };
+  auto check_totals = [](const json& t) {
+    std::uint64_t sram = 0, dram = 0;
+    for (const json& x : t["tables"]) (x["memory"] == "sram" ? sram : dram) += x["bytes"].get<std::uint64_t>();
+    CHECK(t["sram_bytes"].get<std::uint64_t>() == sram);
+    CHECK(t["dram_bytes"].get<std::uint64_t>() == dram);
+  };
+  const json dftl = tables({"--ftl", "dftl", "--set", "ftl.cmt_bytes=65536"});
+  CHECK(find(dftl, "mapping_cache") == json({{"name", "mapping_cache"}, {"memory", "sram"}, {"bytes", 65536}}));
+  check_totals(dftl);
+
+  const json fits = tables({"--ftl", "page_mapping"});
+  const json l2p = find(fits, "l2p");
+  REQUIRE(l2p.is_object());
+  CHECK(l2p["memory"] == "sram");
+  CHECK(l2p["bytes"].get<std::uint64_t>() % 4 == 0);
+  check_totals(fits);
+  const json small = tables({"--ftl", "page_mapping", "--set", "sram.size_kib=16"});
+  CHECK(find(small, "l2p")["memory"] == "dram");
+  CHECK(find(small, "l2p")["bytes"] == l2p["bytes"]);
+  check_totals(small);
+}
