@@ -1,0 +1,176 @@
+#include "hw/iss/iss_core.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unicorn/unicorn.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace ssd::hw {
+
+using sc_core::sc_time;
+
+namespace {
+
+void check(uc_err e, const std::string& what) {
+  if (e != UC_ERR_OK) throw std::runtime_error("ISS: " + what + ": " + uc_strerror(e));
+}
+
+constexpr std::uint32_t kPageBytes = 4096;
+
+}  // namespace
+
+IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
+    : sc_module(name), bus("bus"), cfg_(config), period_(sc_time(1.0 / config.clock_mhz, sc_core::SC_US)) {
+  check(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &uc_), "open");
+  check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5), "CPU model Cortex-R5");
+  auto map = [this](std::uint32_t base, std::uint32_t size, const std::string& what) {
+    if (base % kPageBytes != 0 || size % kPageBytes != 0 || size == 0)
+      throw std::invalid_argument("ISS: " + what + " must be whole 4 KiB pages");
+    check(uc_mem_map(uc_, base, size, UC_PROT_ALL), "map " + what);
+  };
+  map(cfg_.tcm_base, cfg_.tcm_bytes, "the TCM");
+  for (const IssBusWindow& w : cfg_.bus_windows) {
+    map(w.core_base, w.size, "bus window " + w.name);
+    uc_hook hook;
+    check(uc_hook_add(
+              uc_, &hook, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE,
+              reinterpret_cast<void*>(+[](uc_engine*, uc_mem_type type, std::uint64_t address, int size,
+                                          std::int64_t, void* self) {
+                static_cast<IssCore*>(self)->on_bus_access(type == UC_MEM_WRITE, std::uint32_t(address), size);
+              }),
+              this, w.core_base, std::uint64_t(w.core_base) + w.size - 1),
+          "hook " + w.name);
+  }
+  uc_hook code, interrupt;
+  check(uc_hook_add(uc_, &code, UC_HOOK_CODE,
+                    reinterpret_cast<void*>(+[](uc_engine*, std::uint64_t address, std::uint32_t size, void* self) {
+                      static_cast<IssCore*>(self)->on_instruction(std::uint32_t(address), size);
+                    }),
+                    this, 1, 0),
+        "code hook");
+  check(uc_hook_add(uc_, &interrupt, UC_HOOK_INTR,
+                    reinterpret_cast<void*>(+[](uc_engine* uc, std::uint32_t, void* self) {
+                      static_cast<IssCore*>(self)->halted_ = true;  // BKPT (or any exception): the core stops
+                      uc_emu_stop(uc);
+                    }),
+                    this, 1, 0),
+        "interrupt hook");
+  quantum_keeper_.set_global_quantum(cfg_.quantum);
+  quantum_keeper_.reset();
+  SC_THREAD(run);
+}
+
+IssCore::~IssCore() {
+  if (uc_) uc_close(uc_);
+}
+
+const IssBusWindow* IssCore::window_of(std::uint32_t address) const {
+  for (const IssBusWindow& w : cfg_.bus_windows)
+    if (address >= w.core_base && address - w.core_base < w.size) return &w;
+  return nullptr;
+}
+
+void IssCore::load_elf(const std::string& path) {
+  if (elf_version(EV_CURRENT) == EV_NONE) throw std::runtime_error("ISS: libelf is too old");
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error(path + ": cannot open the firmware image");
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  auto fail = [&](const std::string& why) {
+    if (elf) elf_end(elf);
+    close(fd);
+    throw std::runtime_error(path + ": " + why);
+  };
+  GElf_Ehdr header;
+  if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &header)) fail("not an ELF file");
+  if (header.e_machine != EM_ARM || gelf_getclass(elf) != ELFCLASS32) fail("not a 32-bit ARM image");
+  std::size_t segments = 0;
+  if (elf_getphdrnum(elf, &segments) != 0) fail("no program headers");
+  std::size_t file_bytes = 0;
+  const char* image = elf_rawfile(elf, &file_bytes);
+  for (std::size_t i = 0; i < segments; ++i) {
+    GElf_Phdr p;
+    if (!gelf_getphdr(elf, int(i), &p) || p.p_type != PT_LOAD || p.p_memsz == 0) continue;
+    const std::uint64_t end = p.p_paddr + p.p_memsz;
+    const bool in_tcm = p.p_paddr >= cfg_.tcm_base && end <= std::uint64_t(cfg_.tcm_base) + cfg_.tcm_bytes;
+    const IssBusWindow* w = window_of(std::uint32_t(p.p_paddr));
+    if (!in_tcm && !(w && end <= std::uint64_t(w->core_base) + w->size))
+      fail("segment " + std::to_string(i) + " at " + std::to_string(p.p_paddr) + " (+" + std::to_string(p.p_memsz) +
+           ") lies outside the core's memories");
+    if (p.p_offset + p.p_filesz > file_bytes) fail("segment " + std::to_string(i) + " runs past the end of the file");
+    std::vector<char> bytes(p.p_memsz, 0);  // the rest of memsz is zero (.bss)
+    std::copy(image + p.p_offset, image + p.p_offset + p.p_filesz, bytes.begin());
+    check(uc_mem_write(uc_, p.p_paddr, bytes.data(), bytes.size()), "load segment");
+  }
+  entry_ = std::uint32_t(header.e_entry);
+  elf_end(elf);
+  close(fd);
+  loaded_ = true;
+}
+
+void IssCore::read_memory(std::uint32_t address, void* out, std::uint32_t bytes) {
+  check(uc_mem_read(uc_, address, out, bytes), "read memory at " + std::to_string(address));
+}
+
+void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
+  std::uint8_t code[4] = {};
+  if (uc_mem_read(uc_, address, code, size) != UC_ERR_OK) return;
+  const InstructionClassifier::Decoded& d = classifier_.classify(address, code, size);
+  ++counts_.instructions;
+  ++counts_.per_class[static_cast<std::size_t>(d.cls)];
+  const double cycles = cfg_.cpi.cycles(d.cls, d.registers);
+  counts_.issue_cycles += cycles;
+  fractional_cycles_ += cycles;
+  const double whole = std::floor(fractional_cycles_);
+  fractional_cycles_ -= whole;
+  quantum_keeper_.inc(period_ * whole);
+}
+
+void IssCore::on_bus_access(bool write, std::uint32_t address, int bytes) {
+  const IssBusWindow* w = window_of(address);
+  if (!w) return;
+  access_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  access_.set_address(w->bus_address + (address - w->core_base));
+  access_.set_data_ptr(scratch_.data());
+  access_.set_data_length(static_cast<unsigned>(bytes));
+  access_.set_streaming_width(static_cast<unsigned>(bytes));
+  access_.set_byte_enable_ptr(nullptr);
+  access_.set_dmi_allowed(false);
+  access_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = quantum_keeper_.get_local_time();
+  const sc_time before = delay;
+  bus->b_transport(access_, delay);
+  if (access_.is_response_error())
+    SC_REPORT_ERROR(name(), ("bus access failed at core address " + std::to_string(address) + ": " +
+                             access_.get_response_string())
+                                .c_str());
+  ++counts_.bus_accesses;
+  counts_.bus_stall += delay - before;
+  quantum_keeper_.set(delay);
+}
+
+void IssCore::run() {
+  if (!loaded_) return;
+  // One quantum of instructions at a time (at one cycle each, the most a quantum can hold), then
+  // synchronise: the local time is what they took.
+  const auto per_quantum = static_cast<std::size_t>(std::max(1.0, cfg_.quantum / period_));
+  std::uint32_t pc = entry_;
+  while (!halted_) {
+    const uc_err e = uc_emu_start(uc_, pc, 0xffffffffu, 0, per_quantum);
+    if (e != UC_ERR_OK && !halted_)
+      SC_REPORT_ERROR(name(), ("firmware stopped at " + std::to_string(pc) + ": " + uc_strerror(e)).c_str());
+    std::uint32_t next = 0, cpsr = 0;
+    uc_reg_read(uc_, UC_ARM_REG_PC, &next);
+    uc_reg_read(uc_, UC_ARM_REG_CPSR, &cpsr);
+    pc = next | ((cpsr >> 5) & 1u);  // Thumb state: resume with the address's low bit set
+    quantum_keeper_.sync();
+  }
+  halted_at_ = sc_core::sc_time_stamp();
+  halted_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace ssd::hw

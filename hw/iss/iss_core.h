@@ -1,0 +1,96 @@
+// The controller's core as an instruction-set simulator: a firmware image built for the ARM
+// Cortex-R5F (preset firmware-r5) runs on Unicorn (Debian's libunicorn-dev, CPU model
+// UC_CPU_ARM_CORTEX_R5), so what the firmware costs comes from the instructions it executes and
+// the memory it touches instead of annotated constants.
+//
+// Memory as the controller has it: a tightly coupled memory (code, stack, hot data; no bus) and
+// windows of the core's address space that reach the system bus (SRAM, DRAM buffer): every load
+// and store there is a TLM transaction on `bus`, at the core's local time, so the firmware's
+// accesses contend with DMA as the annotated core's table accesses do. The bytes live in the
+// ISS's memory (the models behind the bus are timing-only).
+//
+// Time: each retired instruction adds its class's issue cycles (hw/iss/cpi_table.h) at the core
+// clock; each bus access adds the delay the bus and memory return. The ISS runs ahead of SystemC
+// time under TLM-2.0 temporal decoupling (tlm_utils::tlm_quantumkeeper, `quantum`) and
+// synchronises at the end of every quantum. A BKPT halts the core.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <vector>
+
+#include "hw/iss/cpi_table.h"
+#include "hw/iss/instruction_class.h"
+
+struct uc_struct;
+
+namespace ssd::hw {
+
+// A range of the core's address space reached over the system bus.
+struct IssBusWindow {
+  std::string name;
+  std::uint32_t core_base = 0, size = 0;  // 4 KiB aligned
+  std::uint64_t bus_address = 0;          // where the window starts on the system bus
+};
+
+struct IssConfig {
+  double clock_mhz = 400;
+  CpiTable cpi;
+  sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+  std::uint32_t tcm_base = 0, tcm_bytes = 256 << 10;  // 4 KiB aligned
+  std::vector<IssBusWindow> bus_windows;
+};
+
+class IssCore : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<IssCore> bus;
+
+  SC_HAS_PROCESS(IssCore);
+  IssCore(sc_core::sc_module_name name, const IssConfig& config);
+  ~IssCore() override;
+
+  // Loads the PT_LOAD segments of an ELF image (into the TCM or a bus window; throws naming the
+  // file when a segment falls outside them) and starts the core at its entry point.
+  void load_elf(const std::string& path);
+
+  struct Counts {
+    std::uint64_t instructions = 0;
+    std::array<std::uint64_t, kInstructionClasses> per_class{};
+    double issue_cycles = 0;
+    std::uint64_t bus_accesses = 0;
+    sc_core::sc_time bus_stall = sc_core::SC_ZERO_TIME;  // time the bus accesses added
+  };
+  const Counts& counts() const { return counts_; }
+  bool halted() const { return halted_; }
+  sc_core::sc_time halted_at() const { return halted_at_; }  // when the halting instruction retired
+  const sc_core::sc_event& halted_event() const { return halted_event_; }
+  // Reads `bytes` of the core's memory at `address` (results, mailboxes).
+  void read_memory(std::uint32_t address, void* out, std::uint32_t bytes);
+
+ private:
+  void run();
+  void on_instruction(std::uint32_t address, std::uint32_t size);
+  void on_bus_access(bool write, std::uint32_t address, int bytes);
+  const IssBusWindow* window_of(std::uint32_t address) const;
+
+  IssConfig cfg_;
+  sc_core::sc_time period_;
+  uc_struct* uc_ = nullptr;
+  InstructionClassifier classifier_;
+  tlm_utils::tlm_quantumkeeper quantum_keeper_;
+  tlm::tlm_generic_payload access_;
+  std::array<std::uint8_t, 16> scratch_{};
+  std::uint32_t entry_ = 0;
+  bool loaded_ = false, halted_ = false;
+  sc_core::sc_time halted_at_ = sc_core::SC_ZERO_TIME;
+  double fractional_cycles_ = 0;  // issue cycles not yet turned into time (CPIs need not be whole)
+  Counts counts_;
+  sc_core::sc_event halted_event_;
+};
+
+}  // namespace ssd::hw
