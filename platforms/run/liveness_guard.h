@@ -4,9 +4,12 @@
 // ever longer list, a zero-delay loop) or waiting forever with work queued: simulated time then
 // stops advancing and no request completes, while the process burns CPU. A watchdog thread
 // checks a heartbeat the host model sends (every 1,024 completions, with the simulated time);
-// when none arrives for `stall_seconds` of wall time it reports the simulated time and requests
-// of the last beat and the SystemC process running now, and ends the run (exit code 3). A beat
-// every 1,024 requests makes the floor about 1,024 / stall_seconds requests per wall second.
+// when none arrives while the process spends `stall_seconds` of CPU time, it reports the
+// simulated time and requests of the last beat and the SystemC process running now, and ends
+// the run (exit code 3). A beat every 1,024 requests makes the floor about 1,024 / stall_seconds
+// requests per CPU-second. CPU time, not wall time: a process that is suspended, or waits for a
+// core on a loaded machine, makes no progress but is not stalled (a wall-time guard ended such
+// runs when they resumed).
 #pragma once
 
 #include <atomic>

@@ -116,7 +116,7 @@ void add_output_options(CLI::App* cmd, RunCommand& c) {
   cmd->add_flag("-q,--quiet", c.quiet, "print nothing but errors");
   cmd->add_option("--stall-seconds", run.stall_seconds,
                   "end the run with an error (exit code 3) naming where the simulation spins when no request "
-                  "completes for this many seconds of wall time (0: never)")
+                  "completes while the process spends this many seconds of CPU time (0: never)")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
   cmd->add_option("--progress", c.progress, "progress line on stderr: auto (unless --quiet, when stderr is a terminal), "

@@ -32,8 +32,10 @@ TEST_CASE("liveness guard: a run without completions is stopped, naming where th
   LivenessGuard guard;
   guard.beat(4096, 1.25);  // progress before the stall: reported
   guard.arm(0.2, r.action(), [] { return std::string("process ssd.bus.spinner"); });
-  // Detected within a few ticks; waits up to 20 s so a loaded machine cannot fail it.
-  for (int i = 0; i < 400 && r.calls == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // A spinning kernel burns CPU time: spin until detected (at most 20 s of wall time).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  volatile std::uint64_t spin = 0;
+  while (r.calls == 0 && std::chrono::steady_clock::now() < give_up) ++spin;
   guard.disarm();
   REQUIRE(r.calls == 1);
   CHECK_THAT(r.message, Catch::Contains("the run stalled: no request completed"));
@@ -53,6 +55,17 @@ TEST_CASE("liveness guard: completions keep a run alive, and disarming stops the
   CHECK(r.calls == 0);
   guard.arm(0, r.action());  // 0: off
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  guard.disarm();
+  CHECK(r.calls == 0);
+}
+
+TEST_CASE("liveness guard: a process that waits without using CPU is not stalled", "[liveness]") {
+  // Suspended (SIGSTOP), starved on a loaded machine, or sleeping: no completion, but no CPU
+  // time spent either. 1.5 s of sleep against a 0.3 s limit is not a stall.
+  Recorder r;
+  LivenessGuard guard;
+  guard.arm(0.3, r.action());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   guard.disarm();
   CHECK(r.calls == 0);
 }
