@@ -89,7 +89,12 @@ def main():
                             "channel.scheduler=read_first", *loads["random"]],
                            os.path.join(tmp, "r.json"))
             rows.append(row("bast", "random", merges, r, ", read_first"))
-    write_tables(a.out, "hybrid_merges", list(rows[0].keys()), rows)
+    write_tables(a.out, "hybrid_merges", list(rows[0].keys()), rows, [
+        "",
+        "Made by `bench/hybrid_merges.py` (see its docstring). Read and write ms: mean latency, in brackets "
+        "the part spent in the host's queue. Pages copied: merge copies (the hybrids) or GC copies "
+        "(SUPERBLOCK, SubGroup). Dies busy: mean and busiest die over the run. bench/README.md "
+        "(\"Concurrent hybrid merges\") explains the differences."])
 
 
 if __name__ == "__main__":
