@@ -110,19 +110,23 @@ def standin(args, traces, name, writes=None):
     writes = writes or args.standin_writes
     folder = os.path.join(ROOT, "results", "reproductions", "standins")
     os.makedirs(folder, exist_ok=True)
-    out = os.path.join(folder, f"{name}-{writes}-s{STANDIN_SEED}.csv.gz")
+    source = os.path.join(args.traces_dir, path)
+    skip = [a for a in extra if a == "--skip-bad-lines"]
+    # A read-dominated excerpt (under 1% writes; WebSearch: 0.016%) would need billions of requests for a
+    # million writes: its stand-in has that many requests instead ("r" in the name).
+    by_requests = excerpt_write_share(source, skip, folder, name) < READ_DOMINATED_WRITE_SHARE
+    out = os.path.join(folder, f"{name}-{writes}{'r' if by_requests else ''}-s{STANDIN_SEED}.csv.gz")
     stats = out.replace(".csv.gz", ".json")
     if not (os.path.exists(out) and os.path.exists(stats)):
         partial = out.replace(".csv.gz", ".part.csv.gz")
-        source = os.path.join(args.traces_dir, path)
-        cmd = [SSDSIM, "standin", "-t", source, "--writes", str(writes), "--seed", str(STANDIN_SEED), "-o", partial,
-               "--stats-json", stats, "-q", *[a for a in extra if a == "--skip-bad-lines"]]
+        cmd = [SSDSIM, "standin", "-t", source, "--requests" if by_requests else "--writes", str(writes), "--seed",
+               str(STANDIN_SEED), "-o", partial, "--stats-json", stats, "-q", *skip]
         generate(cmd)
         with open(stats) as f:
             made = json.load(f)["standin"]
         if made["written_pages"] > VOLUME_PAGES:  # large requests: fewer of them, the footprint capped
             capped = max(1, writes * VOLUME_PAGES // made["written_pages"])
-            cmd[cmd.index("--writes") + 1] = str(capped)
+            cmd[cmd.index("--requests" if by_requests else "--writes") + 1] = str(capped)
             generate(cmd)
             with open(stats) as f:
                 made = json.load(f)["standin"]
@@ -130,6 +134,21 @@ def standin(args, traces, name, writes=None):
             generate(cmd + ["--time-scale", f"{READER_SECONDS / made['duration_s']:.6g}"])
         os.replace(partial, out)
     return out
+
+
+READ_DOMINATED_WRITE_SHARE = 0.01  # WebSearch: 0.016%; the YCSB capture, the next lowest: 9%
+
+
+def excerpt_write_share(source, skip, folder, name):
+    """The excerpt's share of writes, from a small stand-in's statistics (kept beside the others)."""
+    stats = os.path.join(folder, f"{name}-probe-s{STANDIN_SEED}.json")
+    if not os.path.exists(stats):
+        probe = stats.replace(".json", ".csv.gz")
+        generate([SSDSIM, "standin", "-t", source, "--requests", "1000", "--seed", str(STANDIN_SEED), "-o", probe,
+                  "--stats-json", stats, "-q", *skip])
+        os.remove(probe)
+    with open(stats) as f:
+        return json.load(f)["excerpt"]["write_share"]
 
 
 def generate(cmd):
