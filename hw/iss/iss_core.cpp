@@ -27,7 +27,7 @@ constexpr std::uint32_t kPageBytes = 4096;
 IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
     : sc_module(name), bus("bus"), cfg_(config), period_(sc_time(1.0 / config.clock_mhz, sc_core::SC_US)) {
   check(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &uc_), "open");
-  check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5), "CPU model Cortex-R5");
+  check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5F), "CPU model Cortex-R5F");  // with VFPv3-D16, as the image is built
   auto map = [this](std::uint32_t base, std::uint32_t size, const std::string& what) {
     if (base % kPageBytes != 0 || size % kPageBytes != 0 || size == 0)
       throw std::invalid_argument("ISS: " + what + " must be whole 4 KiB pages");
@@ -107,9 +107,39 @@ void IssCore::load_elf(const std::string& path) {
     check(uc_mem_write(uc_, p.p_paddr, bytes.data(), bytes.size()), "load segment");
   }
   entry_ = std::uint32_t(header.e_entry);
+  image_ = path;
   elf_end(elf);
   close(fd);
   loaded_ = true;
+}
+
+std::uint32_t IssCore::pc() const {
+  std::uint32_t pc = 0;
+  uc_reg_read(uc_, UC_ARM_REG_PC, &pc);
+  return pc;
+}
+
+std::uint32_t IssCore::symbol(const std::string& name) const {
+  const int fd = open(image_.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error(image_ + ": cannot open the firmware image");
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  std::uint64_t address = 0;
+  bool found = false;
+  for (Elf_Scn* scn = elf ? elf_nextscn(elf, nullptr) : nullptr; scn && !found; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    for (std::size_t i = 0; data && i < sh.sh_size / sh.sh_entsize && !found; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(data, int(i), &sym)) continue;
+      const char* n = elf_strptr(elf, sh.sh_link, sym.st_name);
+      if (n && name == n) address = sym.st_value, found = true;
+    }
+  }
+  if (elf) elf_end(elf);
+  close(fd);
+  if (!found) throw std::runtime_error(image_ + ": no symbol '" + name + "'");
+  return std::uint32_t(address);
 }
 
 void IssCore::read_memory(std::uint32_t address, void* out, std::uint32_t bytes) {
@@ -158,12 +188,16 @@ void IssCore::run() {
   // One quantum of instructions at a time (at one cycle each, the most a quantum can hold), then
   // synchronise: the local time is what they took.
   const auto per_quantum = static_cast<std::size_t>(std::max(1.0, cfg_.quantum / period_));
+  // Out of reset a Cortex-R5 runs privileged (Supervisor mode, interrupts masked), so the
+  // start-up code may set up the caches, the MPU and the FPU through CP15.
+  std::uint32_t cpsr = 0x1d3u | ((entry_ & 1u) << 5);
+  uc_reg_write(uc_, UC_ARM_REG_CPSR, &cpsr);
   std::uint32_t pc = entry_;
   while (!halted_) {
     const uc_err e = uc_emu_start(uc_, pc, 0xffffffffu, 0, per_quantum);
     if (e != UC_ERR_OK && !halted_)
       SC_REPORT_ERROR(name(), ("firmware stopped at " + std::to_string(pc) + ": " + uc_strerror(e)).c_str());
-    std::uint32_t next = 0, cpsr = 0;
+    std::uint32_t next = 0;
     uc_reg_read(uc_, UC_ARM_REG_PC, &next);
     uc_reg_read(uc_, UC_ARM_REG_CPSR, &cpsr);
     pc = next | ((cpsr >> 5) & 1u);  // Thumb state: resume with the address's low bit set

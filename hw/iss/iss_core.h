@@ -1,7 +1,7 @@
 // The controller's core as an instruction-set simulator: a firmware image built for the ARM
 // Cortex-R5F (preset firmware-r5) runs on Unicorn (Debian's libunicorn-dev, CPU model
-// UC_CPU_ARM_CORTEX_R5), so what the firmware costs comes from the instructions it executes and
-// the memory it touches instead of annotated constants.
+// UC_CPU_ARM_CORTEX_R5F, started privileged as out of reset), so what the firmware costs comes
+// from the instructions it executes and the memory it touches instead of annotated constants.
 //
 // Memory as the controller has it: a tightly coupled memory (code, stack, hot data; no bus) and
 // windows of the core's address space that reach the system bus (SRAM, DRAM buffer): every load
@@ -69,6 +69,10 @@ class IssCore : public sc_core::sc_module {
   bool halted() const { return halted_; }
   sc_core::sc_time halted_at() const { return halted_at_; }  // when the halting instruction retired
   const sc_core::sc_event& halted_event() const { return halted_event_; }
+  // Where the core is (the next instruction), for diagnostics.
+  std::uint32_t pc() const;
+  // The address of a symbol of the loaded image (its symbol table), or throws naming it.
+  std::uint32_t symbol(const std::string& name) const;
   // Reads `bytes` of the core's memory at `address` (results, mailboxes).
   void read_memory(std::uint32_t address, void* out, std::uint32_t bytes);
 
@@ -86,6 +90,7 @@ class IssCore : public sc_core::sc_module {
   tlm::tlm_generic_payload access_;
   std::array<std::uint8_t, 16> scratch_{};
   std::uint32_t entry_ = 0;
+  std::string image_;
   bool loaded_ = false, halted_ = false;
   sc_core::sc_time halted_at_ = sc_core::SC_ZERO_TIME;
   double fractional_cycles_ = 0;  // issue cycles not yet turned into time (CPIs need not be whole)

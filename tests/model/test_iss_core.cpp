@@ -86,3 +86,30 @@ TEST_CASE("ISS core: temporal decoupling does not change the time of a core alon
   CHECK(coarse.core.counts().instructions == fine.core.counts().instructions);
   CHECK(coarse.core.counts().bus_stall == fine.core.counts().bus_stall);
 }
+
+TEST_CASE("ISS core: a C++ image boots through picolibc's start-up code and runs to its exit", "[model][iss]") {
+  // tests/data/iss/boot.cpp: start-up (stack, FPU, .data, .bss, static constructors), a heap
+  // allocation and library algorithms; exit halts the core. The image's RAM sits in an SRAM window
+  // over the bus, so its data accesses are bus transactions.
+  MetricsRegistry metrics;
+  hw::SystemBus bus("bus", hw::SystemBusConfig{8, 200}, metrics);
+  hw::MemoryTarget sram("sram", hw::MemoryConfig{256 << 10, sc_time(10, SC_NS), 4000}, metrics);
+  hw::IssConfig config;
+  config.tcm_bytes = 256 << 10;
+  config.bus_windows.push_back({"sram", 0x20000000u, 256 << 10, 0});
+  hw::IssCore core("core", config);
+  core.bus.bind(bus.initiators);
+  bus.targets.bind(sram.socket);
+  bus.map(0, 256 << 10, 0, "sram");
+  core.load_elf(SSD_ISS_BOOT_ELF);
+  sc_core::sc_start(sc_time(10, sc_core::SC_MS));
+  INFO("instructions " << core.counts().instructions << ", bus accesses " << core.counts().bus_accesses << ", pc "
+                        << core.pc());
+  REQUIRE(core.halted());
+  std::uint32_t result = 0;
+  core.read_memory(core.symbol("result"), &result, 4);
+  CHECK(result == 5050 + 7);
+  CHECK(core.counts().bus_accesses > 200);  // the vector's 100 words written and summed, at least
+  CHECK(core.counts().instructions > 500);
+  CHECK_THROWS_WITH(core.symbol("no_such_symbol"), Catch::Contains("no symbol 'no_such_symbol'"));
+}
