@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tlm/bus_access.h"
+
 namespace ssd::hw {
 
 using sc_core::sc_time;
@@ -163,14 +165,8 @@ void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
 void IssCore::on_bus_access(bool write, std::uint32_t address, int bytes) {
   const IssBusWindow* w = window_of(address);
   if (!w) return;
-  access_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  access_.set_address(w->bus_address + (address - w->core_base));
-  access_.set_data_ptr(scratch_.data());
-  access_.set_data_length(static_cast<unsigned>(bytes));
-  access_.set_streaming_width(static_cast<unsigned>(bytes));
-  access_.set_byte_enable_ptr(nullptr);
-  access_.set_dmi_allowed(false);
-  access_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+                           w->bus_address + (address - w->core_base), scratch_.data(), static_cast<std::uint32_t>(bytes));
   sc_time delay = quantum_keeper_.get_local_time();
   const sc_time before = delay;
   bus->b_transport(access_, delay);

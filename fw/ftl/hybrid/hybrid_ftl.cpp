@@ -211,8 +211,12 @@ bool HybridFtl::holds_page_of(std::uint32_t block, std::uint32_t lbn) const {
   return false;
 }
 
-bool HybridFtl::merge_in_flight(std::uint32_t victim) const {
-  return std::any_of(merges_.begin(), merges_.end(), [victim](const Merge& m) { return m.victim == victim; });
+HybridFtl::MergeRef HybridFtl::find_merge(std::uint32_t victim) {
+  return std::find_if(merges_.begin(), merges_.end(), [victim](const Merge& m) { return m.victim == victim; });
+}
+
+bool HybridFtl::merge_in_flight(std::uint32_t victim) {
+  return find_merge(victim) != merges_.end();
 }
 
 bool HybridFtl::may_start_merge(std::uint32_t victim) const {
@@ -365,8 +369,7 @@ void HybridFtl::feed_waiting_merges() {
     if (!m.plan.empty()) waiting.push_back(m.victim);
   for (std::uint32_t victim : waiting) {
     if (space_.free_segments() == 0) return;
-    const auto m = std::find_if(merges_.begin(), merges_.end(), [victim](const Merge& x) { return x.victim == victim; });
-    if (m != merges_.end()) continue_full_merge(m);
+    if (const MergeRef m = find_merge(victim); m != merges_.end()) continue_full_merge(m);
   }
 }
 
@@ -423,8 +426,7 @@ void HybridFtl::end_merge(MergeRef merge) {
 }
 
 void HybridFtl::merge_done(std::uint32_t victim) {
-  const auto merge =
-      std::find_if(merges_.begin(), merges_.end(), [victim](const Merge& m) { return m.victim == victim; });
+  const MergeRef merge = find_merge(victim);
   if (merge == merges_.end()) throw std::logic_error("hybrid FTL: no merge of log block " + std::to_string(victim));
   end_merge(merge);
   if (params_.concurrent_merges) feed_waiting_merges();  // the victim's block is free again

@@ -183,7 +183,8 @@ class HybridFtl : public Ftl {
   bool start_merge(std::uint32_t victim);
   // Concurrent merges: whether merging `victim` beside the running merges is safe now.
   bool may_start_merge(std::uint32_t victim) const;
-  bool merge_in_flight(std::uint32_t victim) const;
+  MergeRef find_merge(std::uint32_t victim);  // merges_.end() when none merges it
+  bool merge_in_flight(std::uint32_t victim);
   bool holds_page_of(std::uint32_t block, std::uint32_t lbn) const;  // a valid page of lbn
   std::uint32_t sole_owner(std::uint32_t log_block) const;  // logical block of all valid pages, or kNone
   bool in_order_prefix(std::uint32_t log_block, std::uint32_t lbn) const;
