@@ -16,7 +16,8 @@ set(SSD_TARGET_FLAGS "-mcpu=cortex-r5 -mthumb -mfpu=vfpv3-d16 -mfloat-abi=hard -
 # none here).
 set(CMAKE_CXX_FLAGS_INIT "${SSD_TARGET_FLAGS} -ffunction-sections -fdata-sections -Wno-psabi")
 set(CMAKE_C_FLAGS_INIT "${SSD_TARGET_FLAGS} -ffunction-sections -fdata-sections")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "${SSD_TARGET_FLAGS} -Wl,--gc-sections")
+# (The compile flags reach the link line too: the specs must not be given twice.)
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,--gc-sections")
 
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

@@ -32,6 +32,7 @@
 
 #include "common/metrics.h"
 #include "hw/core/core_dispatch.h"
+#include "hw/core/firmware_core.h"
 #include "hw/stats.h"
 #include "tlm/vcd_tracer.h"
 
@@ -41,23 +42,25 @@ struct CoreConfig {
   std::uint32_t count = 1;
   double clock_mhz = 400;
   std::string dispatch = "first_idle";  // one of core_dispatch_names()
+  // annotated: host-compiled firmware charging cycles (this model); iss: the firmware image on
+  // the instruction-set simulator (platforms/soc/controller_registers.h).
+  std::string model = "annotated";
 };
 
-class EmbeddedCore : public sc_core::sc_module {
+class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
  public:
   tlm_utils::simple_initiator_socket<EmbeddedCore> bus;
 
   EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& config, MetricsRegistry& metrics,
                tlmx::VcdTracer* vcd);
 
-  using Job = std::function<void()>;
-  void post(Job job, JobHint hint = {});
+  void post(Job job, JobHint hint = {}) override;
 
   // Annotation API for the running job (outside a job, e.g. at boot, charges are ignored).
-  void charge_cycles(std::uint64_t cycles);
-  void access(std::uint64_t address, std::uint32_t bytes, bool write);
-  sc_core::sc_time offset() const { return offset_; }
-  bool in_job() const { return in_job_; }
+  void charge_cycles(std::uint64_t cycles) override;
+  void access(std::uint64_t address, std::uint32_t bytes, bool write) override;
+  sc_core::sc_time offset() const override { return offset_; }
+  bool in_job() const override { return in_job_; }
   unsigned current_core() const { return current_; }  // the core running the job (valid in a job)
   const CoreConfig& config() const { return cfg_; }
 

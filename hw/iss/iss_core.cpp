@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/mman.h>
 #include <unicorn/unicorn.h>
 #include <unistd.h>
 
@@ -30,14 +31,9 @@ IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
     : sc_module(name), bus("bus"), cfg_(config), period_(sc_time(1.0 / config.clock_mhz, sc_core::SC_US)) {
   check(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &uc_), "open");
   check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5F), "CPU model Cortex-R5F");  // with VFPv3-D16, as the image is built
-  auto map = [this](std::uint32_t base, std::uint32_t size, const std::string& what) {
-    if (base % kPageBytes != 0 || size % kPageBytes != 0 || size == 0)
-      throw std::invalid_argument("ISS: " + what + " must be whole 4 KiB pages");
-    check(uc_mem_map(uc_, base, size, UC_PROT_ALL), "map " + what);
-  };
-  map(cfg_.tcm_base, cfg_.tcm_bytes, "the TCM");
+  map_region(cfg_.tcm_base, cfg_.tcm_bytes, "the TCM");
   for (const IssBusWindow& w : cfg_.bus_windows) {
-    map(w.core_base, w.size, "bus window " + w.name);
+    map_region(w.core_base, w.size, "bus window " + w.name);
     uc_hook hook;
     check(uc_hook_add(
               uc_, &hook, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE,
@@ -68,7 +64,41 @@ IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
 }
 
 IssCore::~IssCore() {
+  if (debugger_) uc_close(debugger_);
   if (uc_) uc_close(uc_);
+  for (const Region& r : regions_) munmap(r.host, r.size);
+}
+
+// Host memory behind a range of the core's (reserved, not committed: a DRAM window may be large
+// and mostly untouched), so that the debugger's engine can map the very same bytes.
+void IssCore::map_region(std::uint32_t base, std::uint32_t size, const std::string& what) {
+  if (base % kPageBytes != 0 || size % kPageBytes != 0 || size == 0)
+    throw std::invalid_argument("ISS: " + what + " must be whole 4 KiB pages");
+  void* host = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (host == MAP_FAILED) throw std::runtime_error("ISS: cannot reserve memory for " + what);
+  regions_.push_back({base, size, static_cast<std::uint8_t*>(host)});
+  check(uc_mem_map_ptr(uc_, base, size, UC_PROT_ALL, host), "map " + what);
+}
+
+void IssCore::map_registers(IssRegisterWindow window) {
+  if (window.core_base % kPageBytes != 0 || window.size % kPageBytes != 0 || window.size == 0)
+    throw std::invalid_argument("ISS: register window " + window.name + " must be whole 4 KiB pages");
+  registers_.push_back(std::make_unique<IssRegisterWindow>(std::move(window)));
+  add_register_hooks(uc_, *registers_.back());
+}
+
+void IssCore::add_register_hooks(uc_struct* uc, IssRegisterWindow& w) {
+  check(uc_mmio_map(
+            uc, w.core_base, w.size,
+            [](uc_engine*, std::uint64_t offset, unsigned, void* window) -> std::uint64_t {
+              return static_cast<IssRegisterWindow*>(window)->read(std::uint32_t(offset));
+            },
+            &w,
+            [](uc_engine*, std::uint64_t offset, unsigned, std::uint64_t value, void* window) {
+              static_cast<IssRegisterWindow*>(window)->write(std::uint32_t(offset), std::uint32_t(value));
+            },
+            &w),
+        "map register window " + w.name);
 }
 
 const IssBusWindow* IssCore::window_of(std::uint32_t address) const {
@@ -108,7 +138,7 @@ void IssCore::load_elf(const std::string& path) {
     std::copy(image + p.p_offset, image + p.p_offset + p.p_filesz, bytes.begin());
     check(uc_mem_write(uc_, p.p_paddr, bytes.data(), bytes.size()), "load segment");
   }
-  entry_ = std::uint32_t(header.e_entry);
+  entry_ = resume_ = std::uint32_t(header.e_entry);
   image_ = path;
   elf_end(elf);
   close(fd);
@@ -148,7 +178,98 @@ void IssCore::read_memory(std::uint32_t address, void* out, std::uint32_t bytes)
   check(uc_mem_read(uc_, address, out, bytes), "read memory at " + std::to_string(address));
 }
 
+void IssCore::write_memory(std::uint32_t address, const void* in, std::uint32_t bytes) {
+  check(uc_mem_write(uc_, address, in, bytes), "write memory at " + std::to_string(address));
+}
+
+std::string IssCore::read_string(std::uint32_t address, std::uint32_t max) {
+  std::string out;
+  char c = 0;
+  while (out.size() < max && uc_mem_read(uc_, address + std::uint32_t(out.size()), &c, 1) == UC_ERR_OK && c != '\0')
+    out.push_back(c);
+  return out;
+}
+
+void IssCore::synchronize() {
+  if (!untimed_) quantum_keeper_.sync();
+}
+
+void IssCore::fail(const std::string& why) {
+  failure_ = why;
+  halted_ = true;
+  uc_emu_stop(uc_);
+}
+
+std::uint32_t IssCore::resume_pc() const {
+  std::uint32_t pc = 0, cpsr = 0;
+  uc_reg_read(uc_, UC_ARM_REG_PC, &pc);
+  uc_reg_read(uc_, UC_ARM_REG_CPSR, &cpsr);
+  return pc | ((cpsr >> 5) & 1u);  // Thumb state: resume with the address's low bit set
+}
+
+void IssCore::boot(const std::string& ready) {
+  if (!loaded_) throw std::logic_error("ISS: boot() before load_elf()");
+  const std::uint32_t until = symbol(ready) & ~1u;
+  // Out of reset a Cortex-R5 runs privileged (Supervisor mode, interrupts masked), so the
+  // start-up code may set up the caches, the MPU and the FPU through CP15.
+  std::uint32_t cpsr = 0x1d3u | ((entry_ & 1u) << 5);
+  uc_reg_write(uc_, UC_ARM_REG_CPSR, &cpsr);
+  untimed_ = true;
+  const uc_err e = uc_emu_start(uc_, entry_, until, 0, 0);
+  untimed_ = false;
+  if (!failure_.empty()) throw std::runtime_error(image_ + ": the firmware failed at boot: " + failure_);
+  if (e != UC_ERR_OK && !halted_)
+    throw std::runtime_error(image_ + ": the firmware stopped at boot at " + std::to_string(pc()) + ": " + uc_strerror(e));
+  if (halted_) throw std::runtime_error(image_ + ": the firmware halted at boot at " + std::to_string(pc()));
+  if ((pc() & ~1u) != until) throw std::runtime_error(image_ + ": the firmware stopped at boot at " + std::to_string(pc()));
+  resume_ = resume_pc();
+  booted_ = true;
+}
+
+std::uint32_t IssCore::call(const std::string& name, std::initializer_list<std::uint32_t> args) {
+  if (args.size() > 4) throw std::invalid_argument("ISS: call() passes at most four arguments");
+  if (!debugger_) {
+    check(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &debugger_), "open the debugger");
+    check(uc_ctl_set_cpu_model(debugger_, UC_CPU_ARM_CORTEX_R5F), "debugger CPU model");
+    for (const Region& r : regions_) check(uc_mem_map_ptr(debugger_, r.base, r.size, UC_PROT_ALL, r.host), "debugger map");
+    for (auto& w : registers_) add_register_hooks(debugger_, *w);
+    uc_hook interrupt;
+    check(uc_hook_add(debugger_, &interrupt, UC_HOOK_INTR,
+                      reinterpret_cast<void*>(+[](uc_engine* uc, std::uint32_t, void*) { uc_emu_stop(uc); }), nullptr, 1, 0),
+          "debugger interrupt hook");
+  }
+  const std::uint32_t function = symbol(name), back = symbol("ssd_debug_return");
+  // A stack below the core's (its frames stay untouched), 8-byte aligned as the AAPCS wants.
+  std::uint32_t sp = 0;
+  uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
+  sp = (sp - 4096) & ~7u;
+  // The FPU as the core's start-up code enabled it (coprocessor access, FPEXC.EN, FPSCR).
+  for (const int r : {UC_ARM_REG_C1_C0_2, UC_ARM_REG_FPEXC, UC_ARM_REG_FPSCR}) {
+    std::uint32_t v = 0;
+    uc_reg_read(uc_, r, &v);
+    uc_reg_write(debugger_, r, &v);
+  }
+  const std::uint32_t lr = back | 1u, cpsr = 0x1d3u | (1u << 5);
+  uc_reg_write(debugger_, UC_ARM_REG_CPSR, &cpsr);
+  uc_reg_write(debugger_, UC_ARM_REG_SP, &sp);
+  uc_reg_write(debugger_, UC_ARM_REG_LR, &lr);
+  int reg = UC_ARM_REG_R0;
+  for (std::uint32_t a : args) uc_reg_write(debugger_, reg++, &a);
+  const bool was_untimed = untimed_;
+  untimed_ = true;
+  const uc_err e = uc_emu_start(debugger_, function | 1u, back & ~1u, 0, 0);
+  untimed_ = was_untimed;
+  std::uint32_t pc = 0, r0 = 0;
+  uc_reg_read(debugger_, UC_ARM_REG_PC, &pc);
+  if (e != UC_ERR_OK || (pc & ~1u) != (back & ~1u))
+    throw std::runtime_error(image_ + ": debug call of " + name + " stopped at " + std::to_string(pc) + ": " +
+                             uc_strerror(e));
+  uc_reg_read(debugger_, UC_ARM_REG_R0, &r0);
+  return r0;
+}
+
 void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
+  if (untimed_) return;
   std::uint8_t code[4] = {};
   if (uc_mem_read(uc_, address, code, size) != UC_ERR_OK) return;
   const InstructionClassifier::Decoded& d = classifier_.classify(address, code, size);
@@ -164,16 +285,14 @@ void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
 
 void IssCore::on_bus_access(bool write, std::uint32_t address, int bytes) {
   const IssBusWindow* w = window_of(address);
-  if (!w) return;
+  if (!w || untimed_) return;
   tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
                            w->bus_address + (address - w->core_base), scratch_.data(), static_cast<std::uint32_t>(bytes));
   sc_time delay = quantum_keeper_.get_local_time();
   const sc_time before = delay;
   bus->b_transport(access_, delay);
-  if (access_.is_response_error())
-    SC_REPORT_ERROR(name(), ("bus access failed at core address " + std::to_string(address) + ": " +
-                             access_.get_response_string())
-                                .c_str());
+  if (access_.is_response_error())  // no exception through the ISS's frames: the core fails, run() reports it
+    fail("bus access failed at core address " + std::to_string(address) + ": " + access_.get_response_string());
   ++counts_.bus_accesses;
   counts_.bus_stall += delay - before;
   quantum_keeper_.set(delay);
@@ -184,23 +303,21 @@ void IssCore::run() {
   // One quantum of instructions at a time (at one cycle each, the most a quantum can hold), then
   // synchronise: the local time is what they took.
   const auto per_quantum = static_cast<std::size_t>(std::max(1.0, cfg_.quantum / period_));
-  // Out of reset a Cortex-R5 runs privileged (Supervisor mode, interrupts masked), so the
-  // start-up code may set up the caches, the MPU and the FPU through CP15.
-  std::uint32_t cpsr = 0x1d3u | ((entry_ & 1u) << 5);
-  uc_reg_write(uc_, UC_ARM_REG_CPSR, &cpsr);
-  std::uint32_t pc = entry_;
+  if (!booted_) {  // out of reset (see boot())
+    std::uint32_t cpsr = 0x1d3u | ((entry_ & 1u) << 5);
+    uc_reg_write(uc_, UC_ARM_REG_CPSR, &cpsr);
+  }
+  std::uint32_t pc = resume_;
   while (!halted_) {
     const uc_err e = uc_emu_start(uc_, pc, 0xffffffffu, 0, per_quantum);
     if (e != UC_ERR_OK && !halted_)
       SC_REPORT_ERROR(name(), ("firmware stopped at " + std::to_string(pc) + ": " + uc_strerror(e)).c_str());
-    std::uint32_t next = 0;
-    uc_reg_read(uc_, UC_ARM_REG_PC, &next);
-    uc_reg_read(uc_, UC_ARM_REG_CPSR, &cpsr);
-    pc = next | ((cpsr >> 5) & 1u);  // Thumb state: resume with the address's low bit set
+    pc = resume_pc();
     quantum_keeper_.sync();
   }
   halted_at_ = sc_core::sc_time_stamp();
   halted_event_.notify(sc_core::SC_ZERO_TIME);
+  if (!failure_.empty()) SC_REPORT_ERROR(name(), (image_ + ": the firmware failed: " + failure_).c_str());
 }
 
 }  // namespace ssd::hw

@@ -12,11 +12,22 @@
 // Time: each retired instruction adds its class's issue cycles (hw/iss/cpi_table.h) at the core
 // clock; each bus access adds the delay the bus and memory return. The ISS runs ahead of SystemC
 // time under TLM-2.0 temporal decoupling (tlm_utils::tlm_quantumkeeper, `quantum`) and
-// synchronises at the end of every quantum. A BKPT halts the core.
+// synchronises at the end of every quantum and wherever a register model asks (synchronize()).
+// A BKPT halts the core.
+//
+// Controller registers are windows of the core's address space with a read and a write
+// callback (map_registers): they run in the core's thread, so they may synchronise and wait
+// (a core waiting for work). Before the simulation starts, boot() runs the image untimed until it
+// reaches a function that says it is ready; after it, call() runs one of
+// the image's functions untimed on a debugger's view of the same memory, as a debug probe
+// would (end-of-run checks), without disturbing the core.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -38,6 +49,14 @@ struct IssBusWindow {
   std::uint64_t bus_address = 0;          // where the window starts on the system bus
 };
 
+// A range of the core's address space that reaches the controller's registers.
+struct IssRegisterWindow {
+  std::string name;
+  std::uint32_t core_base = 0, size = 0;  // 4 KiB aligned
+  std::function<std::uint32_t(std::uint32_t offset)> read;  // 32-bit accesses
+  std::function<void(std::uint32_t offset, std::uint32_t value)> write;
+};
+
 struct IssConfig {
   double clock_mhz = 400;
   CpiTable cpi;
@@ -54,6 +73,9 @@ class IssCore : public sc_core::sc_module {
   IssCore(sc_core::sc_module_name name, const IssConfig& config);
   ~IssCore() override;
 
+  // Maps controller registers (before load_elf).
+  void map_registers(IssRegisterWindow window);
+
   // Loads the PT_LOAD segments of an ELF image (into the TCM or a bus window; throws naming the
   // file when a segment falls outside them) and starts the core at its entry point.
   void load_elf(const std::string& path);
@@ -66,6 +88,27 @@ class IssCore : public sc_core::sc_module {
     sc_core::sc_time bus_stall = sc_core::SC_ZERO_TIME;  // time the bus accesses added
   };
   const Counts& counts() const { return counts_; }
+
+  // Runs the loaded image from its entry point, untimed and uncounted, until it reaches the
+  // function `ready` (the firmware is ready for work). Before the simulation; the core then goes on
+  // from there. (Not stopped from a register callback: the ISS would execute that access again.)
+  void boot(const std::string& ready);
+  // From a register callback: brings SystemC time up to the core's local time.
+  void synchronize();
+  // The core's time ahead of SystemC time (in its thread).
+  sc_core::sc_time local_time() const { return quantum_keeper_.get_local_time(); }
+  // Halts the core for good from a register callback (a fatal firmware error): `why` is kept.
+  void fail(const std::string& why);
+  const std::string& failure() const { return failure_; }
+
+  // Runs the image's function `symbol` with up to four word arguments on a debugger's copy of the
+  // core (same memory, its own registers, a stack below the core's), untimed; returns r0. The
+  // image must define ssd_debug_return, where the call returns to (a BKPT).
+  std::uint32_t call(const std::string& symbol, std::initializer_list<std::uint32_t> args);
+  // Writes `bytes` of the core's memory at `address` (register models filling descriptors).
+  void write_memory(std::uint32_t address, const void* in, std::uint32_t bytes);
+  // Reads a NUL-terminated string of at most `max` bytes.
+  std::string read_string(std::uint32_t address, std::uint32_t max = 4096);
   bool halted() const { return halted_; }
   sc_core::sc_time halted_at() const { return halted_at_; }  // when the halting instruction retired
   const sc_core::sc_event& halted_event() const { return halted_event_; }
@@ -77,7 +120,14 @@ class IssCore : public sc_core::sc_module {
   void read_memory(std::uint32_t address, void* out, std::uint32_t bytes);
 
  private:
+  struct Region {
+    std::uint32_t base, size;
+    std::uint8_t* host;
+  };
+  void map_region(std::uint32_t base, std::uint32_t size, const std::string& what);
+  void add_register_hooks(uc_struct* uc, IssRegisterWindow& window);
   void run();
+  std::uint32_t resume_pc() const;
   void on_instruction(std::uint32_t address, std::uint32_t size);
   void on_bus_access(bool write, std::uint32_t address, int bytes);
   const IssBusWindow* window_of(std::uint32_t address) const;
@@ -85,13 +135,18 @@ class IssCore : public sc_core::sc_module {
   IssConfig cfg_;
   sc_core::sc_time period_;
   uc_struct* uc_ = nullptr;
+  uc_struct* debugger_ = nullptr;  // created by the first call()
+  std::vector<Region> regions_;    // host memory behind the core's, shared with the debugger
+  std::vector<std::unique_ptr<IssRegisterWindow>> registers_;
+  bool untimed_ = false;           // booting or debugging: no time, no counts, no bus
+  std::string failure_;
   InstructionClassifier classifier_;
   tlm_utils::tlm_quantumkeeper quantum_keeper_;
   tlm::tlm_generic_payload access_;
   std::array<std::uint8_t, 16> scratch_{};
-  std::uint32_t entry_ = 0;
+  std::uint32_t entry_ = 0, resume_ = 0;
   std::string image_;
-  bool loaded_ = false, halted_ = false;
+  bool loaded_ = false, halted_ = false, booted_ = false;
   sc_core::sc_time halted_at_ = sc_core::SC_ZERO_TIME;
   double fractional_cycles_ = 0;  // issue cycles not yet turned into time (CPIs need not be whole)
   Counts counts_;

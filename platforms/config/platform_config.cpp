@@ -179,6 +179,15 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
                       " pages; at most 4294967294 are addressable (reduce geometry.blocks_per_plane or pages)");
   if (c.channel.width_bits != 8 && c.channel.width_bits != 16)
     r.fail("channel.width_bits", std::to_string(c.channel.width_bits), "8 or 16");
+  if (c.core.model == "iss") {
+    if (c.core.count != 1)
+      throw ConfigError(path + ": core.model = iss runs one core; core.count = " + std::to_string(c.core.count) +
+                        " needs the annotated model (core.model = annotated)");
+    if (c.sram.size_bytes % 4096 != 0 || c.sram.size_bytes > 0x2000'0000)
+      throw ConfigError(path + ": core.model = iss maps the SRAM into the core's address space in 4 KiB pages, up to "
+                        "512 MiB: sram.size_kib = " + std::to_string(c.sram.size_bytes >> 10) + " is not a multiple of 4 "
+                        "up to 524288");
+  }
   c.firmware.write_buffer.bytes = static_cast<std::uint64_t>(c.write_buffer_dram_share * double(c.dram.size_bytes));
   const std::uint64_t buffer_pages = c.firmware.write_buffer.bytes / g.page_bytes;
   if (c.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff && buffer_pages < c.firmware.buffer_slots)

@@ -16,6 +16,7 @@
 #include "hw/channel/channel_controller.h"
 #include "hw/core/embedded_core.h"
 #include "hw/host/host_interface.h"
+#include "hw/iss/iss_core.h"
 #include "hw/memory/memory_target.h"
 #include "hw/nand/nand_timing.h"
 
@@ -38,6 +39,10 @@ struct PlatformConfig {
   hw::SystemBusConfig bus;
   hw::MemoryConfig sram, dram;
   hw::CoreConfig core;
+  // core.model = iss: the ISS core's TCM, quantum and CPI table (its clock and memory windows
+  // come from core.clock_mhz and the SRAM and DRAM), and the image it runs.
+  hw::IssConfig iss;
+  std::string firmware_image;  // empty: the image built with this ssdsim
   hw::HostLinkConfig host;
   fw::FirmwareConfig firmware;
   double write_buffer_dram_share = 0;  // firmware.write_buffer.bytes = this x the DRAM

@@ -91,7 +91,7 @@ namespace {
 // Every physical page the FTL counts as valid: what its OOB names is located exactly there (so
 // no stale copy is counted as live, and metadata pages are where the FTL thinks). The slow walk
 // behind the count in verify_mapping, run to name the page when the count disagrees.
-std::string find_misplaced_valid_page(const fw::Ftl& ftl, const hw::NandArray& array) {
+std::string find_misplaced_valid_page(const MappingView& ftl, const hw::NandArray& array) {
   const std::uint64_t total = array.geometry().total_pages();
   for (Ppn ppn = 0; ppn < total; ++ppn) {
     if (!ftl.holds_valid_page(ppn)) continue;
@@ -105,15 +105,13 @@ std::string find_misplaced_valid_page(const fw::Ftl& ftl, const hw::NandArray& a
 }
 }  // namespace
 
-std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& array,
-                           const stimuli::IntegrityOracle& oracle) {
-  const fw::Ftl& ftl = firmware.ftl();
+std::string verify_mapping(const MappingView& ftl, const hw::NandArray& array, const stimuli::IntegrityOracle& oracle) {
   const Lpn logical = ftl.logical_pages();
   // Every logical page: its mapping points at a page holding it, with the data last written
   // (unless the write buffer holds the newest copy: then that copy). The buffered pages are
   // walked beside the logical pages, both in order. `located` counts the valid pages found
   // holding the logical page that maps to them.
-  const std::vector<std::pair<Lpn, Token>> buffered = firmware.buffered_pages();
+  const std::vector<std::pair<Lpn, Token>> buffered = ftl.buffered_pages();
   auto next_buffered = buffered.begin();
   std::uint64_t located = 0;
   // Pages are located a window ahead and their flash records prefetched in two steps, so the

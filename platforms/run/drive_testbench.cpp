@@ -14,8 +14,8 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
                                stimuli::HostModelConfig host, tlmx::VcdTracer* vcd)
     : config_(config), array_(config.geometry, config.sequential_program) {
   top_ = std::make_unique<SsdTop>(name.c_str(), config_, array_, metrics_, vcd);
-  const std::uint64_t capacity = firmware().capacity_sectors();
-  oracle_ = std::make_unique<stimuli::IntegrityOracle>(firmware().ftl().logical_pages(), config_.geometry.page_bytes);
+  const std::uint64_t capacity = top_->capacity_sectors();
+  oracle_ = std::make_unique<stimuli::IntegrityOracle>(top_->logical_pages(), config_.geometry.page_bytes);
   // The host splits requests larger than the drive's MDTS (hw/host/host_interface.h), at most what
   // the data buffer holds even unaligned (one page more).
   const std::uint64_t page_bytes = config_.geometry.page_bytes;
@@ -55,12 +55,17 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
 
 stimuli::WorkloadScan DriveTestbench::check_workload() {
   std::uint64_t splits = 0;  // the run counts its own
-  stimuli::SplitRequests copy(workload_factory_(firmware().capacity_sectors()), mdts_sectors_, splits);
+  stimuli::SplitRequests copy(workload_factory_(top_->capacity_sectors()), mdts_sectors_, splits);
   return stimuli::scan_workload(copy, stimuli::RequestAdmission(admission_rules_));
 }
 
 fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec& spec) {
   if (!spec.writes_anything()) return fw::PreconditionOutcome::fresh_drive();
+  // Preconditioning fills the flash through the host-compiled firmware's own objects (fast, on the
+  // functional HAL); the image's state lives in the ISS's memory, which that cannot reach.
+  if (top_->image())
+    throw ConfigError("core.model = iss starts from a fresh drive: preconditioning needs core.model = annotated "
+                      "(or run with --precondition none)");
   FunctionalHal functional(array_, config_.sram.size_bytes, config_.dram.size_bytes);
   top_->hal_switch().use(functional);
   // Fill requests of up to 256 KiB, which the data buffer can hold.

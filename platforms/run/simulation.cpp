@@ -185,13 +185,13 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.pages_checked = oracle.pages_checked();
   facts.mismatches = oracle.mismatches();
   facts.first_mismatch = oracle.first_mismatch();
-  facts.ftl_parameters = bench.firmware().config().ftl_options.effective();
+  facts.ftl_parameters = bench.top().ftl_parameters();
   facts.vcd_path = o.vcd_path;
   facts.firmware_tables = bench.top().hal().tables();
   for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
   if (o.verify_mapping) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::string problem = verify_mapping(bench.firmware(), bench.array(), oracle);
+    std::string problem = verify_mapping(bench.top().mapping(), bench.array(), oracle);
     facts.mapping_check = problem.empty() ? "ok" : problem;
     facts.verify_wall_seconds = seconds_since(t0);
   } else {

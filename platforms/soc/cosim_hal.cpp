@@ -5,7 +5,7 @@
 namespace ssd::platform {
 
 CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
-                   hw::EmbeddedCore& core, MetricsRegistry& metrics)
+                   hw::FirmwareCore& core, MetricsRegistry& metrics)
     : sc_module(name),
       flash("flash"),
       host_commands("host_commands"),
@@ -47,7 +47,7 @@ tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::
     else
       cmd.read_tokens = e.tokens.data();
     host_handler_->on_host_command(cmd);
-  });
+  }, hw::JobHint{});
   return tlm::TLM_COMPLETED;
 }
 
@@ -57,7 +57,7 @@ tlm::tlm_sync_enum CoSimHal::host_dma_done(tlm::tlm_generic_payload& trans, tlm:
     fw::HalResult done;
     done.trail = slots_[tag]->dma->trail;
     listener_->on_hal_complete(tag, done);
-  });
+  }, hw::JobHint{});
   return tlm::TLM_COMPLETED;
 }
 

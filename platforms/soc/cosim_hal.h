@@ -18,7 +18,7 @@
 #include "fw/firmware/host_command.h"
 #include "fw/hal/hal.h"
 #include "fw/hal/table_placer.h"
-#include "hw/core/embedded_core.h"
+#include "hw/core/firmware_core.h"
 #include "tlm/address_map.h"
 #include "tlm/flash_command.h"
 #include "tlm/host_protocol.h"
@@ -36,7 +36,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
 
   // The firmware profile (cycles per kind of work) goes to metric set "firmware.profile".
   CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
-           hw::EmbeddedCore& core, MetricsRegistry& metrics);
+           hw::FirmwareCore& core, MetricsRegistry& metrics);
 
   const FlashGeometry& geometry() const override { return geo_; }
   void set_listener(fw::HalListener* l) override { listener_ = l; }
@@ -93,7 +93,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
 
   FlashGeometry geo_;
   tlmx::AddressMap map_;
-  hw::EmbeddedCore& core_;
+  hw::FirmwareCore& core_;
   fw::HalListener* listener_ = nullptr;
   fw::HostCommandHandler* host_handler_ = nullptr;
   tlm::tlm_generic_payload completion_trans_;  // reused: the interface takes the slot at once

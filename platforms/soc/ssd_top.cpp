@@ -1,13 +1,22 @@
 #include "platforms/soc/ssd_top.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
+
+#include "common/controller_mmio.h"
+#include "fw/firmware/boot_config.h"
+#include "platforms/soc/image_mapping.h"
+
+#ifndef SSD_FIRMWARE_IMAGE
+#error "SSD_FIRMWARE_IMAGE: the build names the firmware image it builds (CMakeLists.txt)"
+#endif
 
 namespace ssd::platform {
 
 SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandArray& array, MetricsRegistry& metrics,
                tlmx::VcdTracer* vcd)
-    : sc_module(name) {
+    : sc_module(name), metrics_(metrics) {
   map_.sram_size = c.sram.size_bytes;
   map_.dram_size = c.dram.size_bytes;
   bus_ = std::make_unique<hw::SystemBus>("bus", c.bus, metrics);
@@ -18,12 +27,20 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   bus_->map(map_.sram_base, map_.sram_size, 0, "sram");
   bus_->map(map_.dram_base, map_.dram_size, 1, "dram");
 
-  core_ = std::make_unique<hw::EmbeddedCore>("cores", c.core, metrics, vcd);
-  core_->bus.bind(bus_->initiators);
+  hw::FirmwareCore* core = nullptr;
+  if (c.core.model == "iss") {
+    registers_ = std::make_unique<ControllerRegisters>("cores", iss_config(c), metrics);
+    registers_->core().bus.bind(bus_->initiators);
+    core = registers_.get();
+  } else {
+    core_ = std::make_unique<hw::EmbeddedCore>("cores", c.core, metrics, vcd);
+    core_->bus.bind(bus_->initiators);
+    core = core_.get();
+  }
   host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, map_.dram_base, metrics, vcd);
   host_if_->dma.bind(bus_->initiators);
 
-  hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core_, metrics);
+  hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core, metrics);
   host_if_->fetched_commands.bind(hal_->host_commands);
   hal_->host_requests.bind(host_if_->firmware_requests);
   hal_->trace_to(vcd);
@@ -34,15 +51,56 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     ctrl->dma.bind(bus_->initiators);
     channels_.push_back(std::move(ctrl));
   }
+  map_page_bytes_ = c.geometry.page_bytes;
   switch_ = std::make_unique<HalSwitch>(*hal_);
-  firmware_ = std::make_unique<fw::Firmware>(*switch_, c.firmware, metrics);
-  hal_->set_host_handler(*firmware_);
+  if (registers_) {
+    hal_->set_host_handler(*registers_);
+    hal_->set_listener(registers_.get());
+    const std::string image = c.firmware_image.empty() ? SSD_FIRMWARE_IMAGE : c.firmware_image;
+    const FirmwareBoot& boot = registers_->boot(image, fw::write_boot_config({c.geometry, c.firmware}), *hal_);
+    mapping_ = std::make_unique<ImageMapping>(*registers_, boot.logical_pages);
+  } else {
+    firmware_ = std::make_unique<fw::Firmware>(*switch_, c.firmware, metrics);
+    hal_->set_host_handler(*firmware_);
+    mapping_ = std::make_unique<FirmwareMapping>(*firmware_);
+  }
+}
+
+// The ISS core's memories: the TCM, and the SRAM and DRAM as windows over the system bus where
+// common/controller_mmio.h puts them.
+hw::IssConfig SsdTop::iss_config(const PlatformConfig& c) const {
+  hw::IssConfig iss = c.iss;
+  iss.clock_mhz = c.core.clock_mhz;
+  iss.tcm_base = mmio::kTcmBase;
+  const auto sram = static_cast<std::uint32_t>(map_.sram_size);
+  const auto dram = static_cast<std::uint32_t>(std::min<std::uint64_t>(map_.dram_size, mmio::kDramWindowMaxBytes) & ~0xfffull);
+  iss.bus_windows = {{"sram", mmio::kBusWindowsSplit - sram, sram, map_.sram_base},
+                     {"dram", mmio::kBusWindowsSplit, dram, map_.dram_base}};
+  return iss;
+}
+
+fw::Firmware& SsdTop::firmware() {
+  if (!firmware_) throw std::logic_error("the firmware runs as an image on the ISS core (core.model = iss)");
+  return *firmware_;
+}
+
+Lpn SsdTop::logical_pages() const { return mapping_->logical_pages(); }
+
+std::map<std::string, std::string> SsdTop::ftl_parameters() const {
+  if (registers_) {  // as the image reported them at boot
+    return registers_->boot_report().effective_parameters;
+  }
+  return firmware_->config().ftl_options.effective();
 }
 
 sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {
-  const sc_core::sc_time idle = std::max(end, core_->drained_at());
+  const sc_core::sc_time idle = core_ ? std::max(end, core_->drained_at()) : end;
   for (auto& ch : channels_) ch->end_of_simulation_stats(idle);
-  core_->finalize(idle);
+  if (core_) core_->finalize(idle);
+  if (registers_) {
+    registers_->finalize(idle);
+    registers_->export_metrics(metrics_);  // the firmware's own figures (ftl, firmware sets) live in the image
+  }
   return idle;
 }
 

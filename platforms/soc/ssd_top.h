@@ -8,9 +8,15 @@
 //    (to the core as jobs)  v  | (DMAs, completion entries)
 //                           |  |                   +----- EmbeddedCore.bus (table accesses)
 //                        CoSimHal (firmware HAL on the core) --flash[i]--> ChannelController[i]
+//
+// The core is the annotated model running host-compiled firmware (core.model = annotated) or
+// the firmware image on the ISS behind the controller's registers (core.model = iss; its bus
+// windows reach the SRAM and DRAM through the same system bus).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -23,6 +29,8 @@
 #include "hw/memory/memory_target.h"
 #include "hw/nand/nand_array.h"
 #include "platforms/config/platform_config.h"
+#include "platforms/functional/mapping_view.h"
+#include "platforms/soc/controller_registers.h"
 #include "platforms/soc/cosim_hal.h"
 #include "platforms/soc/hal_switch.h"
 #include "tlm/vcd_tracer.h"
@@ -36,7 +44,17 @@ class SsdTop : public sc_core::sc_module {
          tlmx::VcdTracer* vcd);
 
   hw::HostInterface& host_interface() { return *host_if_; }
-  fw::Firmware& firmware() { return *firmware_; }
+  // The host-compiled firmware (core.model = annotated); throws std::logic_error on the ISS.
+  fw::Firmware& firmware();
+  // The firmware image and its registers (core.model = iss), or null.
+  ControllerRegisters* image() { return registers_.get(); }
+  // What either firmware tells of itself.
+  Lpn logical_pages() const;
+  std::uint64_t capacity_sectors() const {
+    return std::uint64_t(logical_pages()) * map_page_bytes_ / kSectorBytes;
+  }
+  std::map<std::string, std::string> ftl_parameters() const;
+  const MappingView& mapping() const { return *mapping_; }
   CoSimHal& hal() { return *hal_; }
   HalSwitch& hal_switch() { return *switch_; }
   const tlmx::AddressMap& address_map() const { return map_; }
@@ -46,15 +64,21 @@ class SsdTop : public sc_core::sc_module {
   sc_core::sc_time finalize(sc_core::sc_time end);
 
  private:
+  hw::IssConfig iss_config(const PlatformConfig& c) const;
+
+  MetricsRegistry& metrics_;
   tlmx::AddressMap map_;
   std::unique_ptr<hw::SystemBus> bus_;
   std::unique_ptr<hw::MemoryTarget> sram_, dram_;
-  std::unique_ptr<hw::EmbeddedCore> core_;
+  std::unique_ptr<hw::EmbeddedCore> core_;  // annotated
   std::unique_ptr<hw::HostInterface> host_if_;
   std::vector<std::unique_ptr<hw::ChannelController>> channels_;
   std::unique_ptr<CoSimHal> hal_;
   std::unique_ptr<HalSwitch> switch_;
-  std::unique_ptr<fw::Firmware> firmware_;
+  std::unique_ptr<fw::Firmware> firmware_;      // annotated
+  std::unique_ptr<ControllerRegisters> registers_;  // iss
+  std::unique_ptr<MappingView> mapping_;
+  std::uint32_t map_page_bytes_ = 0;
 };
 
 }  // namespace ssd::platform

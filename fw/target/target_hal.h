@@ -1,0 +1,50 @@
+// The firmware's HAL on the controller itself (the image the ISS core runs): a thin driver of
+// the controller's registers (common/controller_mmio.h). Operations and completion entries go
+// to the hardware as descriptors; events (fetched host commands, finished operations) come
+// back through a mailbox the hardware fills while the core waits on the event register.
+// Cycle charges and table touches are nothing here: the instructions executed and the loads
+// and stores of the tables themselves are what the firmware costs.
+#pragma once
+
+#include "common/controller_mmio.h"
+#include "fw/firmware/host_command.h"
+#include "fw/hal/hal.h"
+
+namespace ssd::fw {
+
+class TargetHal final : public Hal {
+ public:
+  explicit TargetHal(const FlashGeometry& geometry) : geometry_(geometry) {}
+
+  const FlashGeometry& geometry() const override { return geometry_; }
+  void set_listener(HalListener* listener) override { listener_ = listener; }
+  void issue(const HalOp& op) override;
+  void charge_cycles(std::uint64_t, FirmwareWork) override {}
+  void touch(const TableRegion&, std::uint64_t, std::uint32_t, Access) override {}
+  TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) override;
+  void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) override;
+  std::uint64_t now_ticks() const override;
+  void note_gc(std::uint32_t in_progress) override;
+  int trace_state(const std::string& name, unsigned width) override;
+  void note_state(int handle, std::uint64_t value) override;
+
+  // The firmware's main loop: waits for the next event and hands it to `host` (a fetched
+  // command) or to the listener (a finished operation). Never returns.
+  [[noreturn]] void serve(HostCommandHandler& host);
+
+  static std::uint32_t read_register(mmio::Register r);
+  static void write_register(mmio::Register r, std::uint32_t value);
+  template <typename T>
+  static void write_register(mmio::Register r, const T* descriptor) {
+    write_register(r, static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(descriptor)));
+  }
+
+ private:
+  FlashGeometry geometry_;
+  HalListener* listener_ = nullptr;
+  mmio::OpDescriptor op_{};
+  mmio::HostCompletion completion_{};
+  mmio::EventMailbox mailbox_{};
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,294 @@
+#include "platforms/soc/controller_registers.h"
+
+#include <stdexcept>
+
+#include "platforms/soc/cosim_hal.h"
+
+namespace ssd::platform {
+
+using sc_core::sc_time;
+
+namespace {
+
+std::string hex(std::uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%x", v);
+  return text;
+}
+
+// Register callbacks run inside the ISS: nothing may throw through it, so a model error halts
+// the core with its message (the run then stops with it).
+template <typename F>
+auto guarded(hw::IssCore& core, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    core.fail(e.what());
+    return decltype(f())();
+  }
+}
+
+}  // namespace
+
+ControllerRegisters::ControllerRegisters(sc_core::sc_module_name name, const hw::IssConfig& config,
+                                         MetricsRegistry& metrics)
+    : sc_module(name),
+      core_(std::make_unique<hw::IssCore>("core0", config)),
+      busy_(&hw::stats_of(*this, "core0", metrics).busy("utilization")),
+      compute_(hw::stats_of(*this, "core0", metrics).duration("compute")),
+      memory_wait_(hw::stats_of(*this, "core0", metrics).duration("memory_wait")),
+      idle_(hw::stats_of(*this, "core0", metrics).duration("idle")),
+      cycles_(hw::stats_of(*this, "core0", metrics).counter("cycles")),
+      bus_accesses_(hw::stats_of(*this, "core0", metrics).counter("table_accesses")),
+      events_taken_(hw::stats_of(*this, "core0", metrics).counter("jobs")),
+      instructions_(hw::stats_of(*this, "core0", metrics).counter("instructions")),
+      all_cycles_(hw::stats_of(*this, metrics).counter("cycles")) {
+  hw::stats_of(*this, metrics).report_as("cores");
+  hw::stats_of(*this, "core0", metrics).report_as("per_core", 0);
+  core_->map_registers({"registers", mmio::kRegistersBase, mmio::kRegistersBytes,
+                        [this](std::uint32_t offset) { return guarded(*core_, [&] { return read_register(offset); }); },
+                        [this](std::uint32_t offset, std::uint32_t value) {
+                          guarded(*core_, [&] { write_register(offset, value); });
+                        }});
+  core_->map_registers({"host tokens", mmio::kTokenWindowBase, mmio::kTokenWindowBytes,
+                        [this](std::uint32_t offset) { return guarded(*core_, [&] { return read_token(offset); }); },
+                        [this](std::uint32_t offset, std::uint32_t value) {
+                          guarded(*core_, [&] { write_token(offset, value); });
+                        }});
+  // The heap: from the SRAM window's start on into the DRAM window (common/controller_mmio.h).
+  heap_start_ = heap_end_ = mmio::kBusWindowsSplit;
+  for (const hw::IssBusWindow& w : config.bus_windows) {
+    if (w.core_base < mmio::kBusWindowsSplit) heap_start_ = std::min(heap_start_, w.core_base);
+    else heap_end_ = std::max(heap_end_, w.core_base + w.size);
+  }
+}
+
+const FirmwareBoot& ControllerRegisters::boot(const std::string& image, const std::string& boot_text, CoSimHal& hal) {
+  hal_ = &hal;
+  page_bytes_ = hal.geometry().page_bytes;
+  boot_text_ = boot_text;
+  core_->load_elf(image);
+  booting_ = true;
+  core_->boot("ssd_boot_done");
+  booting_ = false;
+  return boot_;
+}
+
+void ControllerRegisters::post(Job job, hw::JobHint) {
+  events_.push_back(std::move(job));
+  if (waiting_) posted_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ControllerRegisters::charge_cycles(std::uint64_t) {
+  throw std::logic_error("the ISS core's firmware charges no cycles: its instructions are its cost");
+}
+void ControllerRegisters::access(std::uint64_t, std::uint32_t, bool) {
+  throw std::logic_error("the ISS core's firmware annotates no table accesses: its loads and stores are them");
+}
+
+std::uint32_t ControllerRegisters::next_event() {
+  if (booting_) throw std::runtime_error("the firmware waited for work before reporting boot (register kBooted)");
+  if (events_.empty()) {
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    busy_->add(busy_since_, now);
+    waiting_ = true;
+    while (events_.empty()) sc_core::wait(posted_);
+    waiting_ = false;
+    busy_since_ = sc_core::sc_time_stamp().value();
+  }
+  Job job = std::move(events_.front());
+  events_.pop_front();
+  delivered_ = mmio::EventKind::None;
+  job();  // fills the mailbox (on_host_command, on_hal_complete)
+  ++events_taken_;
+  return static_cast<std::uint32_t>(delivered_);
+}
+
+void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
+  if (cmd.id >= mmio::kTokenWindowBytes / (mmio::kTokensPerCommand * sizeof(Token)))
+    throw std::runtime_error("host command id " + std::to_string(cmd.id) + " is beyond the token window");
+  const std::uint64_t first = cmd.lba * kSectorBytes / page_bytes_,
+                      last = (cmd.lba + cmd.sectors - 1) * kSectorBytes / page_bytes_;
+  if (tokens_.size() <= cmd.id) tokens_.resize(cmd.id + 1);
+  tokens_[cmd.id] = {cmd.write ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens,
+                     static_cast<std::uint32_t>(last - first + 1)};
+  const mmio::HostCommandEvent e{cmd.id, cmd.write ? 1u : 0u, cmd.lba, cmd.sectors, cmd.issuer, cmd.trail};
+  core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, command), &e, sizeof e);
+  delivered_ = mmio::EventKind::HostCommand;
+}
+
+void ControllerRegisters::on_hal_complete(std::uint32_t tag, const fw::HalResult& result) {
+  const mmio::OpDoneEvent e{tag, result.lpn, result.token, 0, result.trail};
+  core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, done), &e, sizeof e);
+  delivered_ = mmio::EventKind::OpDone;
+}
+
+std::uint32_t ControllerRegisters::read_register(std::uint32_t offset) {
+  core_->synchronize();
+  switch (offset) {
+    case mmio::kIdentity: return mmio::kIdentityValue;
+    case mmio::kEvent: return next_event();
+    case mmio::kTimeLow: {
+      const std::uint64_t now = sc_core::sc_time_stamp().value() + core_->local_time().value();
+      time_high_ = static_cast<std::uint32_t>(now >> 32);
+      return static_cast<std::uint32_t>(now);
+    }
+    case mmio::kTimeHigh: return time_high_;
+    case mmio::kBootBytes: return static_cast<std::uint32_t>(boot_text_.size());
+    case mmio::kHeapStart: return heap_start_;
+    case mmio::kHeapEnd: return heap_end_;
+    default: throw std::runtime_error("the firmware read register " + hex(offset) + ", which does not exist");
+  }
+}
+
+void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t value) {
+  core_->synchronize();
+  switch (offset) {
+    case mmio::kMailbox: mailbox_ = value; return;
+    case mmio::kSubmitOp: {
+      const auto d = fetch<mmio::OpDescriptor>(value);
+      if (d.kind > static_cast<std::uint8_t>(fw::OpKind::ReadOob) || d.origin > static_cast<std::uint8_t>(fw::OpOrigin::Mapping))
+        throw std::runtime_error("the firmware submitted an operation of kind " + std::to_string(d.kind) + ", origin " +
+                                 std::to_string(d.origin) + ", which do not exist");
+      fw::HalOp op;
+      op.tag = d.tag;
+      op.kind = static_cast<fw::OpKind>(d.kind);
+      op.ppn = d.ppn;
+      op.lpn = d.lpn;
+      op.token = d.token;
+      op.bytes = d.bytes;
+      op.host_cmd = d.host_cmd;
+      op.buffer_addr = d.buffer_addr;
+      op.partner_wait_ns = d.partner_wait_ns;
+      op.background = d.background != 0;
+      op.origin = static_cast<fw::OpOrigin>(d.origin);
+      op.trail = d.trail;
+      hal_->issue(op);
+      return;
+    }
+    case mmio::kCompleteHost: {
+      const auto c = fetch<mmio::HostCompletion>(value);
+      hal_->complete_host_command(c.id, c.trail);
+      return;
+    }
+    case mmio::kBootFetch: core_->write_memory(value, boot_text_.data(), std::uint32_t(boot_text_.size())); return;
+    case mmio::kPlaceTable: place_table(value); return;
+    case mmio::kBooted: booted(value); return;
+    case mmio::kFatal: core_->fail(core_->read_string(value)); return;
+    case mmio::kNoteGc: hal_->note_gc(value); return;
+    case mmio::kTraceState: {
+      auto t = fetch<mmio::StateTrace>(value);
+      t.handle = hal_->trace_state(core_->read_string(t.name), t.width);
+      core_->write_memory(value, &t, sizeof t);
+      return;
+    }
+    case mmio::kNoteState: {
+      const auto n = fetch<mmio::StateNote>(value);
+      hal_->note_state(n.handle, n.value);
+      return;
+    }
+    case mmio::kDebugOut: {
+      if (!export_to_) throw std::runtime_error("the firmware wrote a metric record outside an export");
+      const auto r = fetch<mmio::MetricRecord>(value);
+      MetricSet& set = export_to_->set(core_->read_string(r.set));
+      const std::string name = core_->read_string(r.name);
+      if (r.kind == mmio::MetricKind::Counter) set.counter(name) = r.counter;
+      else set.gauge(name) = r.gauge;
+      return;
+    }
+    case mmio::kDebugReadPage: {
+      if (!page_reader_) throw std::runtime_error("the firmware read a flash page through the debug port outside a check");
+      auto page = fetch<mmio::PageRecord>(value);
+      const fw::HalResult r = (*page_reader_)(page.ppn);
+      page.lpn = r.lpn;
+      page.token = r.token;
+      core_->write_memory(value, &page, sizeof page);
+      return;
+    }
+    default: throw std::runtime_error("the firmware wrote register " + hex(offset) + ", which does not exist");
+  }
+}
+
+void ControllerRegisters::place_table(std::uint32_t address) {
+  auto p = fetch<mmio::TablePlacement>(address);
+  try {
+    const fw::TableRegion r = hal_->place_table(core_->read_string(p.name), p.bytes, static_cast<fw::MemoryKind>(p.preferred));
+    p.memory = static_cast<std::uint32_t>(r.memory);
+    p.base = r.base;
+    p.ok = 1;
+  } catch (const std::runtime_error& e) {  // fw::ResourceError: the image throws it on
+    std::string why = e.what();
+    why.resize(std::min<std::size_t>(why.size(), mmio::kErrorBytes - 1));
+    core_->write_memory(p.error, why.c_str(), std::uint32_t(why.size() + 1));
+    p.ok = 0;
+  }
+  core_->write_memory(address, &p, sizeof p);
+}
+
+void ControllerRegisters::booted(std::uint32_t address) {
+  const auto r = fetch<mmio::BootReport>(address);
+  boot_.logical_pages = r.logical_pages;
+  boot_.logical_block_pages = r.logical_block_pages;
+  auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+      out.push_back(text.substr(from, nl - from));
+    return out;
+  };
+  for (const std::string& line : lines(core_->read_string(r.effective_options, 1 << 20))) {
+    const std::size_t eq = line.find('=');
+    boot_.effective_parameters[line.substr(0, eq)] = eq == std::string::npos ? "" : line.substr(eq + 1);
+  }
+  boot_.warnings = lines(core_->read_string(r.warnings, 1 << 20));
+}
+
+Token* ControllerRegisters::token_slot(std::uint32_t offset) {
+  const std::uint32_t id = offset / (mmio::kTokensPerCommand * sizeof(Token)),
+                      page = offset / sizeof(Token) % mmio::kTokensPerCommand;
+  if (id >= tokens_.size() || !tokens_[id].tokens || page >= tokens_[id].pages)
+    throw std::runtime_error("the firmware touched host data token " + std::to_string(page) + " of command " +
+                             std::to_string(id) + ", which it does not have");
+  return tokens_[id].tokens + page;
+}
+
+std::uint32_t ControllerRegisters::read_token(std::uint32_t offset) { return *token_slot(offset); }
+void ControllerRegisters::write_token(std::uint32_t offset, std::uint32_t value) { *token_slot(offset) = value; }
+
+std::vector<std::pair<Lpn, Token>> ControllerRegisters::buffered_pages() {
+  const std::uint32_t at = core_->call("ssd_debug_buffered_pages", {});
+  std::uint32_t count = 0;
+  core_->read_memory(at, &count, 4);
+  std::vector<std::uint32_t> words(2 * std::size_t(count));
+  if (count) core_->read_memory(at + 4, words.data(), std::uint32_t(words.size() * 4));
+  std::vector<std::pair<Lpn, Token>> out(count);
+  for (std::uint32_t i = 0; i < count; ++i) out[i] = {words[2 * i], words[2 * i + 1]};
+  return out;
+}
+
+std::string ControllerRegisters::check_metadata(const fw::Ftl::PageReader& read_page) {
+  page_reader_ = &read_page;
+  const std::uint32_t at = core_->call("ssd_debug_check_metadata", {});
+  page_reader_ = nullptr;
+  return core_->read_string(at, 1 << 16);
+}
+
+void ControllerRegisters::export_metrics(MetricsRegistry& metrics) {
+  export_to_ = &metrics;
+  core_->call("ssd_debug_export_metrics", {});
+  export_to_ = nullptr;
+}
+
+void ControllerRegisters::finalize(sc_time end) {
+  if (!waiting_) busy_->add(busy_since_, std::max<std::uint64_t>(end.value(), busy_since_));
+  const hw::IssCore::Counts& c = core_->counts();
+  const std::uint64_t busy = busy_->ticks();
+  memory_wait_ = c.bus_stall.value();
+  compute_ = busy > memory_wait_ ? busy - memory_wait_ : 0;
+  idle_ = end.value() > busy ? end.value() - busy : 0;
+  instructions_ = c.instructions;
+  cycles_ = all_cycles_ = static_cast<std::uint64_t>(c.issue_cycles);
+  bus_accesses_ = c.bus_accesses;
+}
+
+}  // namespace ssd::platform

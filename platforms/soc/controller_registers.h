@@ -1,0 +1,129 @@
+// The controller's registers in front of the ISS core (core.model: iss): what the firmware
+// image (fw/target/) drives through common/controller_mmio.h, turned into the same hardware
+// traffic the annotated firmware makes through the co-simulation HAL (platforms/soc/cosim_hal.h).
+//
+//   host interface --fetched command--> CoSimHal --post(job)--> ControllerRegisters
+//        ^                                  ^                      | event register read: the
+//        | DMA, completion entries          | issue(), complete()  | job runs, fills the image's
+//        |                                  |                      v mailbox
+//        +---------------- CoSimHal <-- descriptor registers <-- image on hw::IssCore
+//
+// Events wait in arrival order; the image takes one with each read of the event register and
+// waits there (the core idle) while there is none. Every register access synchronises the
+// core with SystemC time first, so what the image starts, starts when it executed. A command's
+// host data tokens show in the token window at the command's id (the image reads a write's,
+// fills a read's), as the annotated firmware reads them from the fetched command.
+//
+// Statistics as the annotated core publishes them (<name>.core0: utilization, compute,
+// memory_wait, idle, cycles, table_accesses = bus accesses, jobs = events), plus what the ISS
+// counts: instructions, per class, bus stall.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "common/controller_mmio.h"
+#include "common/metrics.h"
+#include "fw/firmware/host_command.h"
+#include "fw/ftl/ftl.h"
+#include "fw/hal/hal.h"
+#include "hw/core/firmware_core.h"
+#include "hw/iss/iss_core.h"
+#include "hw/stats.h"
+
+namespace ssd::platform {
+
+class CoSimHal;
+
+// What the image reported when it finished booting.
+struct FirmwareBoot {
+  std::uint32_t logical_pages = 0;
+  std::uint32_t logical_block_pages = 0;
+  std::map<std::string, std::string> effective_parameters;
+  std::vector<std::string> warnings;
+};
+
+class ControllerRegisters : public sc_core::sc_module,
+                            public hw::FirmwareCore,
+                            public fw::HostCommandHandler,
+                            public fw::HalListener {
+ public:
+  // `core` comes with its bus windows; the image is loaded and booted by boot().
+  ControllerRegisters(sc_core::sc_module_name name, const hw::IssConfig& core, MetricsRegistry& metrics);
+
+  hw::IssCore& core() { return *core_; }
+  const FirmwareBoot& boot_report() const { return boot_; }
+
+  // Loads `image`, hands it `boot_text` (fw/firmware/boot_config.h) and runs it untimed until it
+  // reports ready; its requests go to `hal`. Throws naming the image when it fails.
+  const FirmwareBoot& boot(const std::string& image, const std::string& boot_text, CoSimHal& hal);
+
+  // FirmwareCore: the co-simulation HAL's events become the image's.
+  void post(Job job, hw::JobHint hint) override;
+  void charge_cycles(std::uint64_t) override;
+  void access(std::uint64_t, std::uint32_t, bool) override;
+  sc_core::sc_time offset() const override { return core_->local_time(); }
+  bool in_job() const override { return true; }
+  // Fills the image's mailbox with the event the running job delivers.
+  void on_host_command(const fw::HostCommand& cmd) override;
+  void on_hal_complete(std::uint32_t tag, const fw::HalResult& result) override;
+
+  // The firmware's mapping, asked of the image through its debug entry points.
+  Ppn locate(Lpn lpn) { return core_->call("ssd_debug_locate", {lpn}); }
+  bool holds_valid_page(Ppn ppn) { return core_->call("ssd_debug_holds_valid_page", {ppn}) != 0; }
+  std::vector<std::pair<Lpn, Token>> buffered_pages();
+  std::string check_metadata(const fw::Ftl::PageReader& read_page);
+  // Copies the image's metric sets (counters and gauges) into `metrics`.
+  void export_metrics(MetricsRegistry& metrics);
+  // Publishes idle time and the ISS's counts for a run that lasted until `end`.
+  void finalize(sc_core::sc_time end);
+
+ private:
+  std::uint32_t read_register(std::uint32_t offset);
+  void write_register(std::uint32_t offset, std::uint32_t value);
+  std::uint32_t next_event();
+  void place_table(std::uint32_t address);
+  void booted(std::uint32_t address);
+  template <typename T>
+  T fetch(std::uint32_t address) {
+    T value;
+    core_->read_memory(address, &value, sizeof value);
+    return value;
+  }
+  std::uint32_t read_token(std::uint32_t offset);
+  void write_token(std::uint32_t offset, std::uint32_t value);
+  Token* token_slot(std::uint32_t offset);
+
+  std::unique_ptr<hw::IssCore> core_;
+  CoSimHal* hal_ = nullptr;
+  MetricsRegistry* export_to_ = nullptr;
+  const fw::Ftl::PageReader* page_reader_ = nullptr;  // during check_metadata
+  std::string boot_text_;
+  FirmwareBoot boot_;
+  bool booting_ = false;
+  std::uint32_t heap_start_ = 0, heap_end_ = 0;
+  std::uint32_t mailbox_ = 0;
+  std::uint32_t time_high_ = 0;
+  mmio::EventKind delivered_ = mmio::EventKind::None;
+  std::deque<Job> events_;
+  sc_core::sc_event posted_;
+  std::uint64_t busy_since_ = 0;
+  bool waiting_ = false;
+  // Per command id: its host data tokens and how many pages they cover.
+  struct Tokens {
+    Token* tokens = nullptr;
+    std::uint32_t pages = 0;
+  };
+  std::vector<Tokens> tokens_;
+  std::uint32_t page_bytes_ = 0;
+  BusyTime* busy_;
+  std::uint64_t &compute_, &memory_wait_, &idle_, &cycles_, &bus_accesses_, &events_taken_, &instructions_;
+  std::uint64_t& all_cycles_;
+};
+
+}  // namespace ssd::platform
