@@ -18,8 +18,20 @@ Token* tokens_of(std::uint32_t id) {
 
 }  // namespace
 
-std::uint32_t TargetHal::read_register(mmio::Register r) { return *register_address(r); }
-void TargetHal::write_register(mmio::Register r, std::uint32_t value) { *register_address(r) = value; }
+// The compiler must neither keep a descriptor's fields in registers past the register access
+// that hands it to the hardware nor read what the hardware filled in before it: a memory
+// clobber on both sides (one core, strongly ordered device memory: no DSB needed).
+std::uint32_t TargetHal::read_register(mmio::Register r) {
+  asm volatile("" ::: "memory");
+  const std::uint32_t v = *register_address(r);
+  asm volatile("" ::: "memory");
+  return v;
+}
+void TargetHal::write_register(mmio::Register r, std::uint32_t value) {
+  asm volatile("" ::: "memory");
+  *register_address(r) = value;
+  asm volatile("" ::: "memory");
+}
 
 void TargetHal::issue(const HalOp& op) {
   op_.tag = op.tag;

@@ -7,6 +7,7 @@
 #include <unicorn/unicorn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -28,7 +29,11 @@ constexpr std::uint32_t kPageBytes = 4096;
 }  // namespace
 
 IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
-    : sc_module(name), bus("bus"), cfg_(config), period_(sc_time(1.0 / config.clock_mhz, sc_core::SC_US)) {
+    : sc_module(name),
+      bus("bus"),
+      cfg_(config),
+      period_(sc_time(1.0 / config.clock_mhz, sc_core::SC_US)),
+      dcache_(config.dcache_bytes, config.dcache_ways, config.dcache_line_bytes) {
   check(uc_open(UC_ARCH_ARM, UC_MODE_THUMB, &uc_), "open");
   check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_R5F), "CPU model Cortex-R5F");  // with VFPv3-D16, as the image is built
   map_region(cfg_.tcm_base, cfg_.tcm_bytes, "the TCM");
@@ -58,6 +63,8 @@ IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
                     }),
                     this, 1, 0),
         "interrupt hook");
+  counts_.window_stall.assign(cfg_.bus_windows.size(), sc_core::SC_ZERO_TIME);
+  functions_.push_back({0, 0, "(unknown)", 0, 0, {}});
   quantum_keeper_.set_global_quantum(cfg_.quantum);
   quantum_keeper_.reset();
   SC_THREAD(run);
@@ -140,6 +147,7 @@ void IssCore::load_elf(const std::string& path) {
   }
   entry_ = resume_ = std::uint32_t(header.e_entry);
   image_ = path;
+  read_symbols(elf);
   elf_end(elf);
   close(fd);
   loaded_ = true;
@@ -151,27 +159,42 @@ std::uint32_t IssCore::pc() const {
   return pc;
 }
 
-std::uint32_t IssCore::symbol(const std::string& name) const {
-  const int fd = open(image_.c_str(), O_RDONLY);
-  if (fd < 0) throw std::runtime_error(image_ + ": cannot open the firmware image");
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  std::uint64_t address = 0;
-  bool found = false;
-  for (Elf_Scn* scn = elf ? elf_nextscn(elf, nullptr) : nullptr; scn && !found; scn = elf_nextscn(elf, scn)) {
+// The image's symbols by name, and its functions by address (for the profile).
+void IssCore::read_symbols(Elf* elf) {
+  symbols_.clear();
+  functions_.clear();
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
-    for (std::size_t i = 0; data && i < sh.sh_size / sh.sh_entsize && !found; ++i) {
+    for (std::size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; ++i) {
       GElf_Sym sym;
       if (!gelf_getsym(data, int(i), &sym)) continue;
       const char* n = elf_strptr(elf, sh.sh_link, sym.st_name);
-      if (n && name == n) address = sym.st_value, found = true;
+      if (!n || !*n) continue;
+      symbols_.emplace(n, std::uint32_t(sym.st_value));
+      if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size > 0) {
+        const std::uint32_t start = std::uint32_t(sym.st_value) & ~1u;
+        functions_.push_back({start, start + std::uint32_t(sym.st_size), n, 0, 0, {}});
+      }
     }
   }
-  if (elf) elf_end(elf);
-  close(fd);
-  if (!found) throw std::runtime_error(image_ + ": no symbol '" + name + "'");
-  return std::uint32_t(address);
+  std::sort(functions_.begin(), functions_.end(), [](const Function& a, const Function& b) { return a.start < b.start; });
+  functions_.push_back({0, 0, "(unknown)", 0, 0, {}});
+  decoded_.assign(cfg_.tcm_bytes / 2, Decoded{});
+}
+
+std::uint32_t IssCore::symbol(const std::string& name) const {
+  const auto it = symbols_.find(name);
+  if (it == symbols_.end()) throw std::runtime_error(image_ + ": no symbol '" + name + "'");
+  return it->second;
+}
+
+std::vector<IssCore::FunctionCost> IssCore::profile() const {
+  std::vector<FunctionCost> out;
+  for (const Function& f : functions_)
+    if (f.instructions) out.push_back({f.name, f.instructions, f.issue_cycles, f.stall});
+  return out;
 }
 
 void IssCore::read_memory(std::uint32_t address, void* out, std::uint32_t bytes) {
@@ -268,26 +291,69 @@ std::uint32_t IssCore::call(const std::string& name, std::initializer_list<std::
   return r0;
 }
 
+IssCore::Decoded IssCore::decode(std::uint32_t address, std::uint32_t size) {
+  std::uint8_t code[4] = {};
+  Decoded d;
+  if (uc_mem_read(uc_, address, code, size) != UC_ERR_OK) return d;
+  const InstructionClassifier::Decoded& c = classifier_.classify(address, code, size);
+  d.cls = static_cast<std::uint8_t>(c.cls);
+  d.cycles = static_cast<float>(cfg_.cpi.cycles(c.cls, c.registers));
+  d.known = true;
+  const auto f = std::upper_bound(functions_.begin(), functions_.end() - 1, address,
+                                  [](std::uint32_t a, const Function& fn) { return a < fn.start; });
+  d.function = static_cast<std::uint32_t>(functions_.size() - 1);  // (unknown)
+  if (f != functions_.begin() && address < std::prev(f)->end)
+    d.function = static_cast<std::uint32_t>(std::prev(f) - functions_.begin());
+  return d;
+}
+
 void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
   if (untimed_) return;
-  std::uint8_t code[4] = {};
-  if (uc_mem_read(uc_, address, code, size) != UC_ERR_OK) return;
-  const InstructionClassifier::Decoded& d = classifier_.classify(address, code, size);
+  Decoded d;
+  const std::uint32_t slot = (address - cfg_.tcm_base) / 2;
+  if (address >= cfg_.tcm_base && slot < decoded_.size()) {
+    if (!decoded_[slot].known) decoded_[slot] = decode(address, size);
+    d = decoded_[slot];
+  } else {
+    d = decode(address, size);  // code outside the TCM (not how the image is linked): decoded each time
+  }
   ++counts_.instructions;
-  ++counts_.per_class[static_cast<std::size_t>(d.cls)];
-  const double cycles = cfg_.cpi.cycles(d.cls, d.registers);
-  counts_.issue_cycles += cycles;
-  fractional_cycles_ += cycles;
-  const double whole = std::floor(fractional_cycles_);
-  fractional_cycles_ -= whole;
-  quantum_keeper_.inc(period_ * whole);
+  ++counts_.per_class[d.cls];
+  Function& f = functions_[d.function];
+  current_function_ = d.function;
+  ++f.instructions;
+  f.issue_cycles += d.cycles;
+  counts_.issue_cycles += d.cycles;
+  fractional_cycles_ += d.cycles;
+  if (fractional_cycles_ >= 1) {
+    const double whole = std::floor(fractional_cycles_);
+    fractional_cycles_ -= whole;
+    quantum_keeper_.inc(period_ * whole);
+  }
 }
 
 void IssCore::on_bus_access(bool write, std::uint32_t address, int bytes) {
+  if (untimed_) return;
   const IssBusWindow* w = window_of(address);
-  if (!w || untimed_) return;
+  if (!w) return;
+  if (!dcache_.enabled()) {
+    bus_transaction(*w, write, address, static_cast<std::uint32_t>(bytes));
+    return;
+  }
+  const DataCache::Outcome o = dcache_.access(address, write);
+  if (o.hit) return;
+  if (o.writeback) {
+    const auto line = static_cast<std::uint32_t>(o.writeback_line);
+    if (const IssBusWindow* victim = window_of(line)) bus_transaction(*victim, true, line, dcache_.line_bytes());
+  }
+  bus_transaction(*w, false, static_cast<std::uint32_t>(o.fill_line), dcache_.line_bytes());
+}
+
+// One load, store or cache-line burst over the system bus, at the core's local time: the time it
+// takes (latency and contention) stalls the core.
+void IssCore::bus_transaction(const IssBusWindow& w, bool write, std::uint32_t address, std::uint32_t bytes) {
   tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
-                           w->bus_address + (address - w->core_base), scratch_.data(), static_cast<std::uint32_t>(bytes));
+                           w.bus_address + (address - w.core_base), scratch_.data(), bytes);
   sc_time delay = quantum_keeper_.get_local_time();
   const sc_time before = delay;
   bus->b_transport(access_, delay);
@@ -295,6 +361,8 @@ void IssCore::on_bus_access(bool write, std::uint32_t address, int bytes) {
     fail("bus access failed at core address " + std::to_string(address) + ": " + access_.get_response_string());
   ++counts_.bus_accesses;
   counts_.bus_stall += delay - before;
+  counts_.window_stall[std::size_t(&w - cfg_.bus_windows.data())] += delay - before;
+  functions_[current_function_].stall += delay - before;
   quantum_keeper_.set(delay);
 }
 

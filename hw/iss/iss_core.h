@@ -33,12 +33,15 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include <unordered_map>
 #include <vector>
 
 #include "hw/iss/cpi_table.h"
+#include "hw/iss/data_cache.h"
 #include "hw/iss/instruction_class.h"
 
 struct uc_struct;
+typedef struct Elf Elf;
 
 namespace ssd::hw {
 
@@ -63,6 +66,8 @@ struct IssConfig {
   sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
   std::uint32_t tcm_base = 0, tcm_bytes = 256 << 10;  // 4 KiB aligned
   std::vector<IssBusWindow> bus_windows;
+  // L1 data cache over the bus windows (hw/iss/data_cache.h); 0 bytes: none.
+  std::uint32_t dcache_bytes = 0, dcache_ways = 4, dcache_line_bytes = 32;
 };
 
 class IssCore : public sc_core::sc_module {
@@ -86,8 +91,20 @@ class IssCore : public sc_core::sc_module {
     double issue_cycles = 0;
     std::uint64_t bus_accesses = 0;
     sc_core::sc_time bus_stall = sc_core::SC_ZERO_TIME;  // time the bus accesses added
+    std::vector<sc_core::sc_time> window_stall;         // of it, per bus window (config order)
   };
+  // Where the core spent its cycles, by function of the image (its symbol table).
+  struct FunctionCost {
+    std::string name;
+    std::uint64_t instructions = 0;
+    double issue_cycles = 0;
+    sc_core::sc_time stall = sc_core::SC_ZERO_TIME;
+  };
+  // Functions that ran, in no particular order (code outside any function: "(unknown)").
+  std::vector<FunctionCost> profile() const;
   const Counts& counts() const { return counts_; }
+  const IssConfig& config() const { return cfg_; }
+  const std::string& image() const { return image_; }
 
   // Runs the loaded image from its entry point, untimed and uncounted, until it reaches the
   // function `ready` (the firmware is ready for work). Before the simulation; the core then goes on
@@ -129,7 +146,17 @@ class IssCore : public sc_core::sc_module {
   void run();
   std::uint32_t resume_pc() const;
   void on_instruction(std::uint32_t address, std::uint32_t size);
+  void read_symbols(Elf* elf);
+  // What an instruction costs, decoded once per address (code runs from the TCM).
+  struct Decoded {
+    float cycles = 0;
+    std::uint8_t cls = 0;
+    bool known = false;
+    std::uint32_t function = 0;  // index into functions_
+  };
+  Decoded decode(std::uint32_t address, std::uint32_t size);
   void on_bus_access(bool write, std::uint32_t address, int bytes);
+  void bus_transaction(const IssBusWindow& window, bool write, std::uint32_t address, std::uint32_t bytes);
   const IssBusWindow* window_of(std::uint32_t address) const;
 
   IssConfig cfg_;
@@ -141,9 +168,21 @@ class IssCore : public sc_core::sc_module {
   bool untimed_ = false;           // booting or debugging: no time, no counts, no bus
   std::string failure_;
   InstructionClassifier classifier_;
+  DataCache dcache_;
+  std::vector<Decoded> decoded_;  // by (address - TCM base) / 2
+  struct Function {
+    std::uint32_t start, end;
+    std::string name;
+    std::uint64_t instructions = 0;
+    double issue_cycles = 0;
+    sc_core::sc_time stall;
+  };
+  std::vector<Function> functions_;  // sorted by start; the last is "(unknown)"
+  std::uint32_t current_function_ = 0;
+  std::unordered_map<std::string, std::uint32_t> symbols_;
   tlm_utils::tlm_quantumkeeper quantum_keeper_;
   tlm::tlm_generic_payload access_;
-  std::array<std::uint8_t, 16> scratch_{};
+  std::array<std::uint8_t, 64> scratch_{};  // bus transactions carry no data (timing only)
   std::uint32_t entry_ = 0, resume_ = 0;
   std::string image_;
   bool loaded_ = false, halted_ = false, booted_ = false;

@@ -135,6 +135,10 @@ const std::vector<Parameter>& platform_parameters() {
                   "core.model = iss: the core's tightly coupled memory (code, data, stack), KiB; the image is linked "
                   "for 1 MiB",
                   [](C& c, std::uint64_t v) { c.iss.tcm_bytes = std::uint32_t(v << 10); }),
+      count_param("core.dcache_kib", 0, 64, 32,
+                  "core.model = iss: the core's L1 data cache over SRAM and DRAM, KiB (4-way, 32-byte lines, "
+                  "write-back; 0: none, every load and store goes over the bus)",
+                  [](C& c, std::uint64_t v) { c.iss.dcache_bytes = std::uint32_t(v << 10); }),
       quantity_param("core.quantum_ns", "ns", 1, 1e6, false, 1000,
                      "core.model = iss: how far the ISS may run ahead of SystemC time before it synchronises (it "
                      "also synchronises at every register access)",

@@ -126,6 +126,7 @@ json firmware_profile_section(const MetricsRegistry& metrics) {
   if (set == metrics.sets().end()) return profile;
   std::uint64_t total = 0;
   for (const auto& [name, cycles] : set->second->counters()) total += cycles;
+  if (total == 0) return profile;  // the ISS core's image charges nothing (its profile is by function)
   const std::string suffix = "_cycles";
   for (const auto& [name, cycles] : set->second->counters())
     profile[name.substr(0, name.size() - suffix.size())] = {
@@ -268,6 +269,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["utilization"]["over_time"] = utilization_over_time_section(metrics, r["hardware"]["simulated_seconds"]);
   r["firmware_profile"] = firmware_profile_section(metrics);
   r["firmware_tables"] = firmware_tables_section(f.firmware_tables);
+  if (f.iss) r["firmware_iss"] = iss_section(*f.iss);
   r["latency_breakdown"] = latency_breakdown_section(metrics);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
@@ -482,6 +484,7 @@ std::string summary_text(const json& r) {
   s += busy_text(r["hardware"], r["utilization"], drive_pace_text(r));
   s += steady_state_text(r["steady_state"]);
   s += firmware_profile_text(r["firmware_profile"]);
+  if (r.contains("firmware_iss")) s += iss_text(r["firmware_iss"]);
   const double hw_us = std::max(1e-30, r["hardware"]["simulated_seconds"].get<double>() * 1e6);
   std::size_t k = 0;
   for (const auto& c : r["hardware"]["cores"]["per_core"])

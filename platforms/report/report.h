@@ -4,11 +4,13 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "common/metrics.h"
 #include "platforms/config/platform_config.h"
 #include "fw/precondition/precondition_spec.h"
+#include "platforms/report/iss_section.h"
 
 namespace ssd::platform {
 
@@ -39,6 +41,7 @@ struct RunFacts {
   std::string vcd_path;
   std::map<std::uint32_t, std::uint64_t> erase_counts;  // erase count -> blocks (whole run, preconditioning included)
   std::vector<fw::TableRegion> firmware_tables;         // the firmware's tables, where they were placed
+  std::optional<IssRunFacts> iss;                       // core.model = iss: what the image executed
 };
 
 nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);

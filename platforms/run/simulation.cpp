@@ -188,6 +188,12 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.ftl_parameters = bench.top().ftl_parameters();
   facts.vcd_path = o.vcd_path;
   facts.firmware_tables = bench.top().hal().tables();
+  if (ControllerRegisters* image = bench.top().image()) {
+    const hw::IssCore& core = image->core();
+    IssRunFacts iss{core.image(), core.config().clock_mhz, core.counts(), {}, core.profile()};
+    for (const hw::IssBusWindow& w : core.config().bus_windows) iss.window_names.push_back(w.name);
+    facts.iss = std::move(iss);
+  }
   for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
   if (o.verify_mapping) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -137,7 +137,9 @@ std::uint32_t ControllerRegisters::read_register(std::uint32_t offset) {
     case mmio::kBootBytes: return static_cast<std::uint32_t>(boot_text_.size());
     case mmio::kHeapStart: return heap_start_;
     case mmio::kHeapEnd: return heap_end_;
-    default: throw std::runtime_error("the firmware read register " + hex(offset) + ", which does not exist");
+    default:
+      throw std::runtime_error("the firmware read register " + hex(offset) + ", which does not exist (at pc " +
+                               hex(core_->pc()) + ")");
   }
 }
 
@@ -205,7 +207,9 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
       core_->write_memory(value, &page, sizeof page);
       return;
     }
-    default: throw std::runtime_error("the firmware wrote register " + hex(offset) + ", which does not exist");
+    default:
+      throw std::runtime_error("the firmware wrote register " + hex(offset) + ", which does not exist (at pc " +
+                               hex(core_->pc()) + ")");
   }
 }
 
