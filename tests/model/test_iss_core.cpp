@@ -53,6 +53,54 @@ TEST_CASE("ISS core: a loop of N loads and stores over the bus takes its instruc
   CHECK(counter == N);
 }
 
+TEST_CASE("ISS core: with a data cache the loop's loads and stores hit after one line fill", "[model][iss]") {
+  // The loop above with a 4 KiB, 4-way data cache of 32-byte lines: the first load misses and
+  // fills its line in one 32-byte burst (4 beats of 5 ns, SRAM 10 ns + 32 bytes at 4,000 MB/s =
+  // 8 ns: 38 ns); every later load and store hits (the store dirties the line, which is never
+  // evicted, so nothing is written back).
+  constexpr std::uint64_t N = 100;
+  MetricsRegistry metrics;
+  hw::SystemBus bus("bus", hw::SystemBusConfig{8, 200}, metrics);
+  hw::MemoryTarget sram("sram", hw::MemoryConfig{64 << 10, sc_time(10, SC_NS), 4000}, metrics);
+  hw::IssConfig config;
+  config.tcm_bytes = 64 << 10;
+  config.bus_windows.push_back({"sram", 0x20000000u, 64 << 10, 0});
+  config.dcache_bytes = 4096;
+  hw::IssCore core("core", config);
+  core.bus.bind(bus.initiators);
+  bus.targets.bind(sram.socket);
+  bus.map(0, 64 << 10, 0, "sram");
+  core.load_elf(SSD_ISS_LOOP_ELF);
+  sc_core::sc_start();
+  REQUIRE(core.halted());
+  CHECK(core.counts().instructions == 2 + 5 * N + 1);
+  CHECK(core.counts().bus_accesses == 1);
+  CHECK(core.counts().bus_stall == sc_time(38, SC_NS));
+  CHECK(core.halted_at() == sc_time(2.5 * double(2 + 5 * N + 1) + 38, SC_NS));
+}
+
+TEST_CASE("ISS core: the data cache writes a dirty victim back before it fills its line", "[model][iss]") {
+  // Direct: a 2-way cache of one set (64 bytes, 32-byte lines). Three lines a, b, c of the same
+  // set: write a (miss: fill), read b (miss: fill), read c (miss: evicts a, the least recently
+  // used, which is dirty: written back first), read a again (miss: evicts b, clean).
+  hw::DataCache cache(64, 2, 32);
+  const auto a = cache.access(0x000, true);
+  CHECK_FALSE(a.hit);
+  CHECK_FALSE(a.writeback);
+  CHECK(cache.access(0x004, false).hit);  // same line as a
+  const auto b = cache.access(0x040, false);
+  CHECK_FALSE(b.hit);
+  const auto c = cache.access(0x080, false);
+  CHECK_FALSE(c.hit);
+  CHECK(c.writeback);
+  CHECK(c.writeback_line == 0x000);
+  CHECK(c.fill_line == 0x080);
+  const auto again = cache.access(0x010, false);
+  CHECK_FALSE(again.hit);
+  CHECK_FALSE(again.writeback);  // b was clean
+  CHECK_THROWS_AS(hw::DataCache(100, 4, 32), std::invalid_argument);
+}
+
 TEST_CASE("ISS core: temporal decoupling does not change the time of a core alone on its bus", "[model][iss]") {
   // The same loop on two independent cores, one synchronising every 1 us and one every 20 ns:
   // with no other initiator nothing contends, so both halt at the same time with the same counts.
