@@ -61,6 +61,7 @@ enum Register : std::uint32_t {
   kHeapEnd = 0x40,        // RO: one past its last byte
   kDebugOut = 0x44,       // WO: address of a MetricRecord (the end-of-run export of the image's metrics)
   kDebugReadPage = 0x48,  // WO: address of a PageRecord: the flash page's OOB as stored (end-of-run check)
+  kWorkCounters = 0x4c,   // WO: address of the image's WorkCounters (read by the platform between jobs)
 };
 inline constexpr std::uint32_t kIdentityValue = 0x55D0'0001;
 
@@ -148,6 +149,17 @@ struct MetricRecord {
   double gauge;
 };
 
+// What the firmware's annotations would have charged, counted by the image (fw/target/): the
+// units of each kind of work (fw/hal/firmware_work.h; the image runs with every cost at 1, so a
+// charge adds its units) and the table accesses per memory. The calibration
+// (tools/calibrate.py) fits the annotated model's costs to the cycles the ISS measured for them.
+inline constexpr std::size_t kWorkKinds = 9;
+struct WorkCounters {
+  std::uint64_t units[kWorkKinds];
+  std::uint64_t touches[2];       // by fw::MemoryKind: SRAM, DRAM
+  std::uint64_t touch_bytes[2];
+};
+
 struct PageRecord {
   std::uint32_t ppn;
   std::uint32_t lpn;    // filled by the platform
@@ -164,5 +176,6 @@ static_assert(sizeof(TablePlacement) == 40 && offsetof(TablePlacement, base) == 
 static_assert(sizeof(BootReport) == 16 && sizeof(StateTrace) == 16 && sizeof(StateNote) == 16);
 static_assert(sizeof(MetricRecord) == 32 && offsetof(MetricRecord, gauge) == 24);
 static_assert(sizeof(PageRecord) == 12);
+static_assert(sizeof(WorkCounters) == 8 * (kWorkKinds + 4));
 
 }  // namespace ssd::mmio

@@ -92,6 +92,7 @@ void TargetHal::note_state(int handle, std::uint64_t value) {
 
 void TargetHal::serve(HostCommandHandler& host) {
   write_register(mmio::kMailbox, &mailbox_);
+  write_register(mmio::kWorkCounters, &counters_);
   for (;;) {
     switch (static_cast<mmio::EventKind>(read_register(mmio::kEvent))) {
       case mmio::EventKind::HostCommand: {

@@ -2,15 +2,18 @@
 // the controller's registers (common/controller_mmio.h). Operations and completion entries go
 // to the hardware as descriptors; events (fetched host commands, finished operations) come
 // back through a mailbox the hardware fills while the core waits on the event register.
-// Cycle charges and table touches are nothing here: the instructions executed and the loads
-// and stores of the tables themselves are what the firmware costs.
+// Cycle charges and table touches cost nothing here: the instructions executed and the loads and
+// stores of the tables themselves are what the firmware costs; they are only counted.
 #pragma once
 
 #include "common/controller_mmio.h"
 #include "fw/firmware/host_command.h"
 #include "fw/hal/hal.h"
+#include "fw/hal/firmware_work.h"
 
 namespace ssd::fw {
+
+static_assert(mmio::kWorkKinds == kFirmwareWorkKinds, "common/controller_mmio.h counts every kind of work");
 
 class TargetHal final : public Hal {
  public:
@@ -19,8 +22,15 @@ class TargetHal final : public Hal {
   const FlashGeometry& geometry() const override { return geometry_; }
   void set_listener(HalListener* listener) override { listener_ = listener; }
   void issue(const HalOp& op) override;
-  void charge_cycles(std::uint64_t, FirmwareWork) override {}
-  void touch(const TableRegion&, std::uint64_t, std::uint32_t, Access) override {}
+  // Counted only (mmio::WorkCounters), for the calibration of the annotated model.
+  void charge_cycles(std::uint64_t units, FirmwareWork work) override {
+    counters_.units[static_cast<std::size_t>(work)] += units;
+  }
+  void touch(const TableRegion& table, std::uint64_t, std::uint32_t bytes, Access) override {
+    const auto memory = static_cast<std::size_t>(table.memory);
+    ++counters_.touches[memory];
+    counters_.touch_bytes[memory] += bytes;
+  }
   TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) override;
   void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) override;
   std::uint64_t now_ticks() const override;
@@ -45,6 +55,7 @@ class TargetHal final : public Hal {
   mmio::OpDescriptor op_{};
   mmio::HostCompletion completion_{};
   mmio::EventMailbox mailbox_{};
+  mmio::WorkCounters counters_{};
 };
 
 }  // namespace ssd::fw

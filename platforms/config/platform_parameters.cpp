@@ -203,6 +203,10 @@ const std::vector<Parameter>& platform_parameters() {
       count_param("firmware_cycles.gc_scan_per_block", 0, 1e7, 4,
                   "cycles per block scanned by greedy victim selection",
                   [](C& c, std::uint64_t v) { c.firmware.costs.gc_scan_per_block = std::uint32_t(v); }),
+      text_param("firmware_cycles.source", "hand-picked, not measured",
+                 "where the firmware_cycles costs come from (tools/calibrate.py writes its ISS measurement's "
+                 "provenance: compiler, flags, CPU model, CPI table)",
+                 [](C&, const std::string&) {}),
       count_param("host.lanes", 1, 32, 4, "host link (PCIe) lanes",
                   [](C& c, std::uint64_t v) { c.host.lanes = std::uint32_t(v); }),
       quantity_param("host.lane_gtps", "GT/s", 1, 128, false, 8, "per-lane rate",

@@ -38,6 +38,7 @@ struct RunOptions {
   bool verify_mapping = true;         // compare the FTL's mapping with every page's OOB at the end
   bool progress = false;              // a progress line on stderr while the simulation runs
   double stall_seconds = 300;         // no completion for this long (wall): the run stalled (0: never)
+  std::string firmware_job_log;       // core.model = iss: one CSV line per firmware job (tools/calibrate.py)
 };
 
 struct RunOutcome {

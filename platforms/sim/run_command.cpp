@@ -103,6 +103,9 @@ void add_output_options(CLI::App* cmd, RunCommand& c) {
       ->capture_default_str();
   cmd->add_option("-r,--report", c.report_path, "JSON report path (default: <out>/report.json)");
   cmd->add_option("--csv", c.csv_path, "append the run's headline figures as a CSV row (header if the file is new)");
+  cmd->add_option("--firmware-jobs", run.firmware_job_log,
+                  "core.model = iss: write one CSV line per firmware job (its cycles, and what the annotated model "
+                  "would charge for it) to this file, for tools/calibrate.py");
   cmd->add_option("--vcd", run.vcd_path, "VCD waveform path (default: <out>/run.vcd; .fst for FST)");
   cmd->add_flag("--no-vcd", c.no_vcd, "do not write a waveform");
   cmd->add_option("--vcd-start-us", run.vcd_start_us, "waveform window start (simulated microseconds)")
@@ -167,6 +170,7 @@ void resolve_outputs(RunCommand& c) {
   RunOptions& run = c.run;
   if (c.no_vcd) run.vcd_path.clear();
   check_writable(c.report_path, "report");
+  if (!run.firmware_job_log.empty()) check_writable(run.firmware_job_log, "firmware job log");
   if (!run.vcd_path.empty()) {
     check_writable(run.vcd_path, "waveform");
     check_writable(view_path_for(run.vcd_path), "waveform view");

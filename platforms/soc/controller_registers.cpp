@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "fw/hal/firmware_work.h"
+
 #include "platforms/soc/cosim_hal.h"
 
 namespace ssd::platform {
@@ -41,8 +43,9 @@ ControllerRegisters::ControllerRegisters(sc_core::sc_module_name name, const hw:
       cycles_(hw::stats_of(*this, "core0", metrics).counter("cycles")),
       bus_accesses_(hw::stats_of(*this, "core0", metrics).counter("table_accesses")),
       events_taken_(hw::stats_of(*this, "core0", metrics).counter("jobs")),
-      instructions_(hw::stats_of(*this, "core0", metrics).counter("instructions")),
-      all_cycles_(hw::stats_of(*this, metrics).counter("cycles")) {
+      all_cycles_(hw::stats_of(*this, metrics).counter("cycles")),
+      all_accesses_(hw::stats_of(*this, metrics).counter("table_accesses")),
+      all_access_ticks_(hw::stats_of(*this, metrics).duration("table_access")) {
   hw::stats_of(*this, metrics).report_as("cores");
   hw::stats_of(*this, "core0", metrics).report_as("per_core", 0);
   core_->map_registers({"registers", mmio::kRegistersBase, mmio::kRegistersBytes,
@@ -88,6 +91,7 @@ void ControllerRegisters::access(std::uint64_t, std::uint32_t, bool) {
 
 std::uint32_t ControllerRegisters::next_event() {
   if (booting_) throw std::runtime_error("the firmware waited for work before reporting boot (register kBooted)");
+  if (job_log_) log_job();
   if (events_.empty()) {
     const std::uint64_t now = sc_core::sc_time_stamp().value();
     busy_->add(busy_since_, now);
@@ -101,7 +105,44 @@ std::uint32_t ControllerRegisters::next_event() {
   delivered_ = mmio::EventKind::None;
   job();  // fills the mailbox (on_host_command, on_hal_complete)
   ++events_taken_;
+  running_ = delivered_;
   return static_cast<std::uint32_t>(delivered_);
+}
+
+void ControllerRegisters::log_jobs(const std::string& path) {
+  job_log_ = std::make_unique<std::ofstream>(path);
+  if (!*job_log_) throw std::runtime_error(path + ": cannot write the firmware job log");
+  *job_log_ << "event,issue_cycles";
+  for (const hw::IssBusWindow& w : core_->config().bus_windows) *job_log_ << ",stall_cycles_" << w.name;
+  for (std::size_t k = 0; k < fw::kFirmwareWorkKinds; ++k)
+    *job_log_ << ",units_" << fw::work_name(static_cast<fw::FirmwareWork>(k));
+  *job_log_ << ",touches_sram,touches_dram,touch_bytes_sram,touch_bytes_dram\n";
+  last_stall_.assign(core_->config().bus_windows.size(), sc_time());
+}
+
+// One line for the job that just ended (the image is back at the event register): the cycles
+// since the last boundary and the work counters' growth. The first boundary (boot's end) only
+// sets the baseline.
+void ControllerRegisters::log_job() {
+  if (!work_counters_) return;
+  const auto now = fetch<mmio::WorkCounters>(work_counters_);
+  const hw::IssCore::Counts& c = core_->counts();
+  if (running_ != mmio::EventKind::None) {
+    const double mhz = core_->config().clock_mhz;
+    std::ofstream& out = *job_log_;
+    out << (running_ == mmio::EventKind::HostCommand ? "host_command" : "op_done") << ','
+        << c.issue_cycles - last_issue_cycles_;
+    for (std::size_t w = 0; w < c.window_stall.size(); ++w)
+      out << ',' << (c.window_stall[w] - last_stall_[w]).to_seconds() * mhz * 1e6;
+    for (std::size_t k = 0; k < mmio::kWorkKinds; ++k) out << ',' << now.units[k] - last_counters_.units[k];
+    for (std::size_t m = 0; m < 2; ++m) out << ',' << now.touches[m] - last_counters_.touches[m];
+    for (std::size_t m = 0; m < 2; ++m) out << ',' << now.touch_bytes[m] - last_counters_.touch_bytes[m];
+    out << '\n';
+  }
+  last_counters_ = now;
+  last_issue_cycles_ = c.issue_cycles;
+  last_stall_ = c.window_stall;
+  running_ = mmio::EventKind::None;
 }
 
 void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
@@ -147,6 +188,7 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
   core_->synchronize();
   switch (offset) {
     case mmio::kMailbox: mailbox_ = value; return;
+    case mmio::kWorkCounters: work_counters_ = value; return;
     case mmio::kSubmitOp: {
       const auto d = fetch<mmio::OpDescriptor>(value);
       if (d.kind > static_cast<std::uint8_t>(fw::OpKind::ReadOob) || d.origin > static_cast<std::uint8_t>(fw::OpOrigin::Mapping))
@@ -290,9 +332,12 @@ void ControllerRegisters::finalize(sc_time end) {
   memory_wait_ = c.bus_stall.value();
   compute_ = busy > memory_wait_ ? busy - memory_wait_ : 0;
   idle_ = end.value() > busy ? end.value() - busy : 0;
-  instructions_ = c.instructions;
-  cycles_ = all_cycles_ = static_cast<std::uint64_t>(c.issue_cycles);
-  bus_accesses_ = c.bus_accesses;
+  // As the annotated core publishes them: its cycles (issue and stall), and as its "table
+  // accesses" every bus transaction the image's loads, stores and line fills made.
+  cycles_ = all_cycles_ =
+      static_cast<std::uint64_t>(c.issue_cycles + c.bus_stall.to_seconds() * core_->config().clock_mhz * 1e6 + 0.5);
+  bus_accesses_ = all_accesses_ = c.bus_accesses;
+  all_access_ticks_ = c.bus_stall.value();
 }
 
 }  // namespace ssd::platform

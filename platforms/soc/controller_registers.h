@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -80,6 +81,10 @@ class ControllerRegisters : public sc_core::sc_module,
   std::string check_metadata(const fw::Ftl::PageReader& read_page);
   // Copies the image's metric sets (counters and gauges) into `metrics`.
   void export_metrics(MetricsRegistry& metrics);
+  // Writes one CSV line per firmware job (each event the image took, up to its next wait for
+  // one) to `path`: its kind, issue and stall cycles, and what the annotated model would have
+  // charged for it (mmio::WorkCounters). For tools/calibrate.py. Throws if it cannot be written.
+  void log_jobs(const std::string& path);
   // Publishes idle time and the ISS's counts for a run that lasted until `end`.
   void finalize(sc_core::sc_time end);
 
@@ -87,6 +92,7 @@ class ControllerRegisters : public sc_core::sc_module,
   std::uint32_t read_register(std::uint32_t offset);
   void write_register(std::uint32_t offset, std::uint32_t value);
   std::uint32_t next_event();
+  void log_job();
   void place_table(std::uint32_t address);
   void booted(std::uint32_t address);
   template <typename T>
@@ -121,9 +127,17 @@ class ControllerRegisters : public sc_core::sc_module,
   };
   std::vector<Tokens> tokens_;
   std::uint32_t page_bytes_ = 0;
+  // The job log (log_jobs): where the image keeps its work counters, and the counts at the last
+  // job boundary.
+  std::unique_ptr<std::ofstream> job_log_;
+  std::uint32_t work_counters_ = 0;
+  mmio::WorkCounters last_counters_{};
+  double last_issue_cycles_ = 0;
+  std::vector<sc_core::sc_time> last_stall_;
+  mmio::EventKind running_ = mmio::EventKind::None;  // the kind of the job in progress
   BusyTime* busy_;
-  std::uint64_t &compute_, &memory_wait_, &idle_, &cycles_, &bus_accesses_, &events_taken_, &instructions_;
-  std::uint64_t& all_cycles_;
+  std::uint64_t &compute_, &memory_wait_, &idle_, &cycles_, &bus_accesses_, &events_taken_;
+  std::uint64_t &all_cycles_, &all_accesses_, &all_access_ticks_;
 };
 
 }  // namespace ssd::platform
