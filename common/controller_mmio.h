@@ -62,6 +62,8 @@ enum Register : std::uint32_t {
   kDebugOut = 0x44,       // WO: address of a MetricRecord (the end-of-run export of the image's metrics)
   kDebugReadPage = 0x48,  // WO: address of a PageRecord: the flash page's OOB as stored (end-of-run check)
   kWorkCounters = 0x4c,   // WO: address of the image's WorkCounters (read by the platform between jobs)
+  kWorkMark = 0x50,       // WO: the kind of work the firmware charges now (boot option firmware.mark_work):
+                          //     the cycles up to its next mark are that work's (calibration)
 };
 inline constexpr std::uint32_t kIdentityValue = 0x55D0'0001;
 
@@ -153,7 +155,7 @@ struct MetricRecord {
 // units of each kind of work (fw/hal/firmware_work.h; the image runs with every cost at 1, so a
 // charge adds its units) and the table accesses per memory. The calibration
 // (tools/calibrate.py) fits the annotated model's costs to the cycles the ISS measured for them.
-inline constexpr std::size_t kWorkKinds = 9;
+inline constexpr std::size_t kWorkKinds = 17;
 struct WorkCounters {
   std::uint64_t units[kWorkKinds];
   std::uint64_t touches[2];       // by fw::MemoryKind: SRAM, DRAM

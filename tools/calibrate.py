@@ -2,27 +2,30 @@
 """Calibrates the annotated core's firmware costs (section firmware_cycles) on the ISS core.
 
 The same firmware sources run as a Cortex-R5F image on the instruction-set simulator
-(core.model = iss). The image counts, per job (each event it takes: a host command or a finished
-operation), what the annotated model would charge for it: the units of each kind of work
-(fw/hal/firmware_work.h) and its table accesses; and the ISS measures the job's cycles (issue
-cycles from the CPI table plus the stalls its loads and stores met). Per FTL, the costs c_k solve
+(core.model = iss, ssdsim run --firmware-jobs). The image counts what the annotated model would
+charge (the units of each kind of work, fw/hal/firmware_work.h, and its table accesses) and marks
+every charge at the controller; the ISS attributes the cycles (issue cycles from the CPI table plus
+the stalls its loads and stores met) from one mark to the next to the kind the mark names. A
+charge stands at the start of its work in the sources (a host command's at the top of its
+handler, an operation's before it is built and posted), so a segment is that work; the cycles
+before a job's first mark (taking the event from the controller, dispatching it) go to the job's
+first kind. The cost of kind k is then measured, not fitted:
 
-    cycles_job - table_access_cycles_job  ~  sum_k c_k x units_k,job      (non-negative least squares)
+    c_k = (cycles attributed to k - what the annotated model adds for k's table accesses) / units of k
 
-over every job of a few workloads, where table_access_cycles is what the annotated model adds
-for the job's table accesses on its own (their uncontended SRAM/DRAM and bus time), so the
-calibrated model charges each cycle once. The costs shared by every FTL (host command, host page,
-completion, operation issue and completion) come from one fit over all FTLs' jobs; the FTLs'
-own kinds (map lookup and update, page allocation, victim scan) are fitted per FTL with the shared
-ones held, and one value per kind is written: the median over the FTLs whose runs used that kind
-(the spread is printed; the platform file has one value per kind).
+summed over every job of a few workloads, per FTL; the table-access time subtracted is each
+access's uncontended memory and bus time (the annotated model charges it apart). The section
+holds, per kind, the median over the FTLs whose runs did that work, and per FTL (subsection
+firmware_cycles.<ftl>) its own value of every kind where it differs from the median by more than
+TOLERANCE: a hybrid's victim scan, say, is followed by its merge planning, which a page-level
+FTL's is not, so the same kind costs them differently.
 
-Prints the fit (costs, per-FTL spread, how well it explains the cycles) and the section with its
-provenance (compiler, flags, CPU model, CPI table, data cache, workloads); --write replaces the
-platform file's firmware_cycles section with it.
+Prints the per-FTL costs, how far one cost per kind is from each FTL's own cycles, and the section
+with its provenance (compiler, flags, CPU model, CPI table, data cache); --write replaces the
+platform file's firmware_cycles section with it (or adds one).
 
-Usage: tools/calibrate.py [-p platforms/tiny.yaml] [--ftl NAME ...] [--jobs N] [--write] [--keep DIR]
-Needs python3-numpy and python3-scipy (tools/install-deps.sh).
+Usage: tools/calibrate.py [-p platforms/tiny.yaml] [--ftl NAME ...] [--jobs N] [--write] [--keep DIR [--reuse]]
+Needs python3-numpy (tools/install-deps.sh).
 """
 import argparse
 import concurrent.futures
@@ -36,35 +39,41 @@ import sys
 import tempfile
 
 import numpy as np
-from scipy.optimize import nnls
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SSDSIM = os.environ.get("SSDSIM", os.path.join(ROOT, "build", "platforms", "ssdsim"))
 KINDS = ["host_command", "host_page", "host_complete", "op_issue", "op_complete",
-         "map_lookup", "map_update", "page_allocate", "gc_victim_scan"]
-SHARED = KINDS[:5]
+         "map_lookup", "map_update", "page_allocate", "gc_victim_scan", "buffer_insert", "buffer_evict",
+         "op_issue_program", "op_complete_program", "op_issue_dma_in", "op_complete_dma_in",
+         "op_issue_dma_out", "op_complete_dma_out"]
 # The platform file's key for each kind (the victim scan is charged per candidate block).
 KEY = {k: k for k in KINDS}
 KEY["gc_victim_scan"] = "gc_scan_per_block"
+TOLERANCE = 0.05
 PAGE_LEVEL = {"page_mapping", "dftl", "cast", "superblock", "subgroup"}
 
 
 def workloads(ftl):
     """Random writes long enough for reclamation, a read/write mix whose reads find written pages,
-    and large sequential writes (many pages per command)."""
+    reads of a fresh drive (nothing mapped), and large sequential writes (many pages per command)."""
     writes = "20000" if ftl in PAGE_LEVEL else "4000"
     return {
         "random-write": ["--synthetic", "random", "--read-fraction", "0", "--request-bytes", "4096", "--count", writes],
         "mix-50": ["--synthetic", "random", "--read-fraction", "0.5", "--request-bytes", "4096", "--count", "6000",
                    "--range-bytes", "16777216"],
+        "random-read": ["--synthetic", "random", "--read-fraction", "1", "--request-bytes", "4096", "--count", "4000",
+                        "--range-bytes", "16777216"],
         "sequential-64k": ["--synthetic", "sequential", "--read-fraction", "0", "--request-bytes", "65536",
                            "--count", "800"],
     }
 
 
-def run(platform, ftl, name, args, work, extra):
+def run(platform, ftl, name, args, work, extra, reuse):
     jobs = os.path.join(work, f"{ftl}-{name}.csv")
     report = os.path.join(work, f"{ftl}-{name}.json")
+    if reuse and os.path.exists(jobs) and os.path.exists(report):
+        with open(report) as f:
+            return jobs, json.load(f)
     cmd = [SSDSIM, "run", "-p", platform, "--ftl", ftl, "--set", "core.model=iss", "--precondition", "none",
            "--seed", "7", "--qd", "16", *args, *extra,
            "--no-vcd", "-q", "-r", report, "--firmware-jobs", jobs]
@@ -75,32 +84,33 @@ def run(platform, ftl, name, args, work, extra):
         return jobs, json.load(f)
 
 
-def table_access_cycles(row, eff):
-    """What the annotated model adds for a job's table accesses, uncontended, in core cycles: per
-    access the memory's latency, its bytes at the memory's bandwidth and over the bus."""
-    mhz = eff["core.clock_mhz"]
-    bus_width, bus_mhz = eff["bus.width_bytes"], eff["bus.clock_mhz"]
-    cycles = 0.0
-    for memory in ("sram", "dram"):
-        n, b = float(row[f"touches_{memory}"]), float(row[f"touch_bytes_{memory}"])
-        if n == 0:
-            continue
-        per = b / n
-        ns = eff[f"{memory}.latency_ns"] + per / eff[f"{memory}.bandwidth_mbps"] * 1e3 + \
-            np.ceil(per / bus_width) * 1e3 / bus_mhz
-        cycles += n * ns * mhz / 1e3
-    return cycles
+def access_cycles(touches, touch_bytes, memory, eff):
+    """What the annotated model adds for `touches` table accesses of `touch_bytes` in `memory`,
+    uncontended, in core cycles: each access's latency, its bytes at the memory's bandwidth and
+    its beats over the bus."""
+    if touches == 0:
+        return 0.0
+    per = touch_bytes / touches
+    ns = eff[f"{memory}.latency_ns"] + per / eff[f"{memory}.bandwidth_mbps"] * 1e3 + \
+        np.ceil(per / eff["bus.width_bytes"]) * 1e3 / eff["bus.clock_mhz"]
+    return touches * ns * eff["core.clock_mhz"] / 1e3
 
 
 def load(jobs_csv, eff):
-    units, target, measured = [], [], []
+    """Per kind: units, cycles (table accesses taken out), over every job of the log; and the
+    jobs' total cycles and unmarked cycles."""
+    units, cycles = np.zeros(len(KINDS)), np.zeros(len(KINDS))
+    total = unmarked = 0.0
     with open(jobs_csv) as f:
         for row in csv.DictReader(f):
-            cycles = float(row["issue_cycles"]) + sum(float(v) for k, v in row.items() if k.startswith("stall_cycles_"))
-            units.append([float(row[f"units_{k}"]) for k in KINDS])
-            target.append(cycles - table_access_cycles(row, eff))
-            measured.append(cycles)
-    return np.array(units), np.array(target), np.array(measured)
+            total += float(row["cycles"])
+            unmarked += float(row["unmarked_cycles"])
+            for i, k in enumerate(KINDS):
+                units[i] += float(row[f"units_{k}"])
+                cycles[i] += float(row[f"cycles_{k}"]) - sum(
+                    access_cycles(float(row[f"touches_{m}_{k}"]), float(row[f"touch_bytes_{m}_{k}"]), m, eff)
+                    for m in ("sram", "dram"))
+    return units, cycles, total, unmarked
 
 
 def provenance(report, platform):
@@ -124,6 +134,7 @@ def main():
     ap.add_argument("--set", action="append", default=[], help="platform override K=V for every run")
     ap.add_argument("--write", action="store_true", help="replace the platform file's firmware_cycles section")
     ap.add_argument("--keep", help="keep the job logs and reports in this folder")
+    ap.add_argument("--reuse", action="store_true", help="with --keep: use the runs already there")
     a = ap.parse_args()
     ftls = a.ftl or [l.split()[0] for l in subprocess.run([SSDSIM, "ftls"], capture_output=True,
                                                             text=True).stdout.splitlines() if re.match(r"^[a-z]", l)]
@@ -132,42 +143,38 @@ def main():
     os.makedirs(work, exist_ok=True)
     runs = [(f, n, w) for f in ftls for n, w in workloads(f).items()]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        done = list(pool.map(lambda r: (r[0], r[1], *run(a.platform, *r, work, extra)), runs))
+        done = list(pool.map(lambda r: (r[0], r[1], *run(a.platform, *r, work, extra, a.reuse)), runs))
     eff = done[0][3]["platform"]["effective"]
-    per_ftl = {}
+    per_ftl = {f: [np.zeros(len(KINDS)), np.zeros(len(KINDS)), 0.0, 0.0] for f in ftls}
     for ftl, name, jobs_csv, report in done:
-        u, t, m = load(jobs_csv, eff)
-        prev = per_ftl.get(ftl)
-        per_ftl[ftl] = (u, t, m) if prev is None else tuple(np.concatenate([p, x]) for p, x in zip(prev, (u, t, m)))
-
-    # The shared kinds over every FTL's jobs (the FTL kinds free per FTL: a block-diagonal design).
-    blocks = []
-    for i, ftl in enumerate(ftls):
-        u = per_ftl[ftl][0]
-        own = np.zeros((len(u), len(ftls) * 4))
-        own[:, i * 4:(i + 1) * 4] = u[:, 5:]
-        blocks.append(np.hstack([u[:, :5], own]))
-    shared_fit, _ = nnls(np.vstack(blocks), np.concatenate([per_ftl[f][1] for f in ftls]))
-    costs = dict(zip(SHARED, shared_fit[:5]))
-    own = {ftl: dict(zip(KINDS[5:], shared_fit[5 + 4 * i:9 + 4 * i])) for i, ftl in enumerate(ftls)}
-    print("per-FTL costs of the FTL's own work (cycles per unit; '-' = not used by its runs):")
-    print(f"  {'ftl':<13}" + "".join(f"{k:>15}" for k in KINDS[5:]) + "   explained")
+        for i, x in enumerate(load(jobs_csv, eff)):
+            per_ftl[ftl][i] = per_ftl[ftl][i] + x
+    print("measured cycles per unit of work, per FTL ('-': its runs did not do that work):")
+    print(f"  {'ftl':<13}" + "".join(f"{k:>20}" for k in KINDS) + "   unmarked")
+    own = {}
     for ftl in ftls:
-        u, t, m = per_ftl[ftl]
-        used = u.sum(axis=0) > 0
-        pred = u @ np.array([costs[k] for k in SHARED] + [own[ftl][k] for k in KINDS[5:]])
-        err = (pred.sum() - t.sum()) / t.sum()
-        print(f"  {ftl:<13}" + "".join(f"{own[ftl][k]:>15.1f}" if used[5 + j] else f"{'-':>15}"
-                                      for j, k in enumerate(KINDS[5:])) +
-              f"   total {100 * err:+.1f}%, per job r2 {1 - ((pred - t) ** 2).sum() / ((t - t.mean()) ** 2).sum():.2f}")
-    for j, k in enumerate(KINDS[5:]):
-        vals = [own[f][k] for f in ftls if per_ftl[f][0][:, 5 + j].sum() > 0]
+        units, cycles, total, unmarked = per_ftl[ftl]
+        own[ftl] = {k: cycles[i] / units[i] for i, k in enumerate(KINDS) if units[i] > 0}
+        print(f"  {ftl:<13}" + "".join(f"{own[ftl][k]:>20.1f}" if k in own[ftl] else f"{'-':>20}" for k in KINDS) +
+              f"   {100 * unmarked / total:.2f}%")
+    costs = {}
+    for k in KINDS:
+        vals = [own[f][k] for f in ftls if k in own[f]]
         costs[k] = float(np.median(vals)) if vals else 0.0
+    overrides = {f: {k: v for k, v in own[f].items() if costs[k] and abs(v - costs[k]) > TOLERANCE * costs[k]}
+                 for f in ftls}
+    print("\ncharged with the section (median costs, the FTL's own where they differ by more than "
+          f"{100 * TOLERANCE:g}%) against what the ISS measured (table accesses taken out):")
+    for ftl in ftls:
+        units, cycles, total, unmarked = per_ftl[ftl]
+        charged = sum(overrides[ftl].get(k, costs[k]) * units[i] for i, k in enumerate(KINDS))
+        print(f"  {ftl:<13} {100 * (charged - cycles.sum()) / cycles.sum():+.2f}%")
     report = done[0][3]
     source = provenance(report, a.platform)
     section = "firmware_cycles:\n" + "".join(f"  {KEY[k]}: {int(round(costs[k]))}\n" for k in KINDS) + \
-        f"  source: \"{source}\"\n"
-    print("\nshared costs over all FTLs' jobs: " + ", ".join(f"{k} {costs[k]:.1f}" for k in SHARED))
+        f"  source: \"{source}\"\n" + "".join(
+            f"  {f}:\n" + "".join(f"    {KEY[k]}: {int(round(v))}\n" for k, v in overrides[f].items())
+            for f in ftls if overrides[f])
     print("\n" + section)
     if a.write:
         text = open(a.platform).read()

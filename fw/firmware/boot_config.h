@@ -15,6 +15,9 @@ namespace ssd::fw {
 struct BootConfig {
   FlashGeometry geometry;
   FirmwareConfig firmware;
+  // The image marks each charge at the controller (register kWorkMark), so the platform can
+  // attribute the cycles between charges to their kinds of work (tools/calibrate.py).
+  bool mark_work = false;
 };
 
 class BootConfigError : public std::runtime_error {

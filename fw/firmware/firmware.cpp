@@ -20,6 +20,7 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
       host_pages_written_(metrics_.counter("host_pages_written")) {
   const FtlInfo* info = find_ftl(config_.ftl);
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
+  read_cost_overrides(config_.ftl_options, config_.costs);  // ops_ holds the costs by reference
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
   const WriteBufferConfig& wb = config_.write_buffer;
@@ -215,6 +216,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
     const bool partial = cmd.lba > page_lba || end < page_lba + page_sectors;
     const Token token = cmd.write_tokens[i];
     partial_pages_ += partial;
+    hal_.charge_cycles(config_.costs.buffer_insert, FirmwareWork::BufferInsert);
     const std::uint32_t had = wbuf_->find(lpn);
     if (had != WriteBuffer::kNoEntry && !wbuf_->entry(had).flushing) {  // absorbed in place
       WriteBuffer::Entry& x = wbuf_->entry(had);
@@ -280,6 +282,7 @@ bool Firmware::evict_next() {
   const std::uint32_t room = max_flushing_ == 0 ? 0 : max_flushing_ - std::min(max_flushing_, wbuf_->flushing());
   if (!wbuf_->evict(victims_, room)) return false;
   for (const std::uint32_t e : victims_) {
+    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
     WriteBuffer::Entry& x = wbuf_->entry(e);
     const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
     OpRef programmed = ops_.join();

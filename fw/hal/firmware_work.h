@@ -18,13 +18,27 @@ enum class FirmwareWork : std::uint8_t {
   MapUpdate,     // mapping updates
   PageAllocate,  // taking pages of write frontiers
   GcScan,        // choosing GC and merge victims
+  BufferInsert,  // a written page into the write buffer (or absorbed by its copy there)
+  BufferEvict,   // a page handed from the write buffer to the FTL
+  // OpIssue and OpComplete split by what the operation is (the ISS calibration measured a read's
+  // host DMA completing at a third of a program's, which releases write-buffer entries and
+  // evicts, and at half a write's DMA, which readies its programs); OpIssue/OpComplete keep the
+  // flash reads and erases.
+  OpIssueProgram,
+  OpCompleteProgram,
+  OpIssueDmaIn,
+  OpCompleteDmaIn,
+  OpIssueDmaOut,
+  OpCompleteDmaOut,
 };
-inline constexpr std::size_t kFirmwareWorkKinds = 9;
+inline constexpr std::size_t kFirmwareWorkKinds = 17;
 
 inline const char* work_name(FirmwareWork w) {
   static constexpr std::array<const char*, kFirmwareWorkKinds> names = {
       "host_command", "host_page", "host_complete", "op_issue", "op_complete",
-      "map_lookup",   "map_update", "page_allocate", "gc_victim_scan"};
+      "map_lookup",   "map_update", "page_allocate", "gc_victim_scan", "buffer_insert", "buffer_evict",
+      "op_issue_program", "op_complete_program", "op_issue_dma_in", "op_complete_dma_in",
+      "op_issue_dma_out", "op_complete_dma_out"};
   return names[static_cast<std::size_t>(w)];
 }
 

@@ -228,7 +228,14 @@ void OpScheduler::issue(std::uint32_t index) {
       if (next.state == State::Waiting && next.pending == 0) make_ready(op.chain_next.index);
     }
   }
-  hal_.charge_cycles(costs_.op_issue, FirmwareWork::OpIssue);
+  if (op.kind == OpKind::Program)
+    hal_.charge_cycles(costs_.op_issue_program, FirmwareWork::OpIssueProgram);
+  else if (op.kind == OpKind::HostDmaIn)
+    hal_.charge_cycles(costs_.op_issue_dma_in, FirmwareWork::OpIssueDmaIn);
+  else if (op.kind == OpKind::HostDmaOut)
+    hal_.charge_cycles(costs_.op_issue_dma_out, FirmwareWork::OpIssueDmaOut);
+  else
+    hal_.charge_cycles(costs_.op_issue, FirmwareWork::OpIssue);
   op.trail.advance(Stage::Firmware, hal_.now_ticks());
   HalOp h;
   h.tag = index;
@@ -249,8 +256,16 @@ void OpScheduler::issue(std::uint32_t index) {
 void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   if (tag >= ops_.size() || ops_[tag].state != State::Issued)
     throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
-  hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
-  if (ops_[tag].kind == OpKind::Program && !ops_[tag].background) --host_programs_;
+  const OpKind kind = ops_[tag].kind;
+  if (kind == OpKind::Program)
+    hal_.charge_cycles(costs_.op_complete_program, FirmwareWork::OpCompleteProgram);
+  else if (kind == OpKind::HostDmaIn)
+    hal_.charge_cycles(costs_.op_complete_dma_in, FirmwareWork::OpCompleteDmaIn);
+  else if (kind == OpKind::HostDmaOut)
+    hal_.charge_cycles(costs_.op_complete_dma_out, FirmwareWork::OpCompleteDmaOut);
+  else
+    hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
+  if (kind == OpKind::Program && !ops_[tag].background) --host_programs_;
   complete(tag, result);
   drain();
 }

@@ -46,8 +46,8 @@ int main() {
   try {
     ssd::fw::BootConfig boot = ssd::fw::read_boot_config(boot_text());
     // Every cost 1: a charge then adds the units of its work to the HAL's counters.
-    boot.firmware.costs = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-    static TargetHal hal(boot.geometry);
+    for (std::size_t k = 0; k < std::size(ssd::fw::kFirmwareCostNames); ++k) ssd::fw::cost_of(boot.firmware.costs, k) = 1;
+    static TargetHal hal(boot.geometry, boot.mark_work);
     static ssd::MetricsRegistry registry;
     static ssd::fw::Firmware fw(hal, boot.firmware, registry);
     firmware = &fw;
@@ -70,10 +70,20 @@ extern "C" {
 // Where the platform's debug calls return to: the core stops there.
 [[gnu::used, gnu::noinline, gnu::naked]] void ssd_debug_return() { asm volatile("bkpt #3"); }
 
-[[gnu::used]] std::uint32_t ssd_debug_locate(std::uint32_t lpn) { return firmware->ftl().locate(lpn); }
+// Where logical pages [first, first + count) are: their physical pages, in a buffer of the image.
+[[gnu::used]] const std::uint32_t* ssd_debug_locate(std::uint32_t first, std::uint32_t count) {
+  static std::vector<std::uint32_t> out;
+  out.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) out[i] = firmware->ftl().locate(first + i);
+  return out.data();
+}
 
-[[gnu::used]] std::uint32_t ssd_debug_holds_valid_page(std::uint32_t ppn) {
-  return firmware->ftl().holds_valid_page(ppn) ? 1 : 0;
+// Whether physical pages [first, first + count) hold valid data (1) or not (0).
+[[gnu::used]] const std::uint8_t* ssd_debug_valid_pages(std::uint32_t first, std::uint32_t count) {
+  static std::vector<std::uint8_t> out;
+  out.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) out[i] = firmware->ftl().holds_valid_page(first + i) ? 1 : 0;
+  return out.data();
 }
 
 // The write buffer's pages (logical page, token pairs in logical page order), behind their count.

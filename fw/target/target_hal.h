@@ -17,7 +17,7 @@ static_assert(mmio::kWorkKinds == kFirmwareWorkKinds, "common/controller_mmio.h 
 
 class TargetHal final : public Hal {
  public:
-  explicit TargetHal(const FlashGeometry& geometry) : geometry_(geometry) {}
+  TargetHal(const FlashGeometry& geometry, bool mark_work) : geometry_(geometry), mark_work_(mark_work) {}
 
   const FlashGeometry& geometry() const override { return geometry_; }
   void set_listener(HalListener* listener) override { listener_ = listener; }
@@ -25,6 +25,7 @@ class TargetHal final : public Hal {
   // Counted only (mmio::WorkCounters), for the calibration of the annotated model.
   void charge_cycles(std::uint64_t units, FirmwareWork work) override {
     counters_.units[static_cast<std::size_t>(work)] += units;
+    if (mark_work_) write_register(mmio::kWorkMark, static_cast<std::uint32_t>(work));
   }
   void touch(const TableRegion& table, std::uint64_t, std::uint32_t bytes, Access) override {
     const auto memory = static_cast<std::size_t>(table.memory);
@@ -51,6 +52,7 @@ class TargetHal final : public Hal {
 
  private:
   FlashGeometry geometry_;
+  bool mark_work_;
   HalListener* listener_ = nullptr;
   mmio::OpDescriptor op_{};
   mmio::HostCompletion completion_{};

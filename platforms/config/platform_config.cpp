@@ -62,6 +62,7 @@ class Reader {
     for (const auto& kv : n) {
       std::string key = (prefix.empty() ? "" : prefix + ".") + key_text(kv.first, file_);
       if (key == "ftl") continue;  // checked by the FTL itself
+      if (prefix == "firmware_cycles" && kv.second.IsMap()) continue;  // an FTL's own costs: read with the ftl section
       if (read_.count(key) && !kv.second.IsMap()) continue;
       if (read_.count(key) && kv.second.IsMap()) throw ConfigError(file_ + ": " + key + " must be a single value");
       reject_unknown(kv.second, key);
@@ -223,6 +224,22 @@ std::map<std::string, std::string> read_ftl_section(const YAML::Node& root, Read
     params[key] = kv.second.Scalar();
   }
   for (const auto& [k, v] : own) params[k] = v;
+  // The FTL's own firmware costs (firmware_cycles.<ftl>.<cost>), as its parameters cycles.<cost>
+  // unless its section sets them.
+  if (const YAML::Node cycles = root["firmware_cycles"]; cycles && cycles.IsMap()) {
+    for (const auto& kv : cycles) {
+      const std::string name = key_text(kv.first, path);
+      if (!kv.second.IsMap()) continue;
+      if (!fw::find_ftl(name)) r.fail("firmware_cycles." + name, "(a section)", "a cost, or a section named after an FTL (" + fw::ftl_names() + ")");
+      for (const auto& cost : kv.second) {
+        const std::string key = key_text(cost.first, path), full = "firmware_cycles." + name + "." + key;
+        if (std::find(std::begin(fw::kFirmwareCostNames), std::end(fw::kFirmwareCostNames), key) == std::end(fw::kFirmwareCostNames))
+          r.fail(full, "(unknown cost)", "one of the firmware_cycles costs");
+        if (!cost.second.IsScalar()) r.fail(full, "(not a scalar)", "a whole number of cycles");
+        if (name == ftl_name) params.emplace("cycles." + key, cost.second.Scalar());
+      }
+    }
+  }
   return params;
 }
 
@@ -230,6 +247,8 @@ std::map<std::string, std::string> read_ftl_section(const YAML::Node& root, Read
 void check_ftl_parameters(const std::map<std::string, std::string>& params, const std::string& path, PlatformConfig& c) {
   try {
     fw::FtlOptions probe(params);
+    fw::FirmwareCosts costs = c.firmware.costs;
+    fw::read_cost_overrides(probe, costs);
     fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry);
     for (const auto& [k, v] : probe.effective()) c.effective["ftl." + k] = typed_value(v);
     for (const std::string& w : probe.warnings()) c.warnings.push_back(path + ": " + w);

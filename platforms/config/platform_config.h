@@ -43,6 +43,9 @@ struct PlatformConfig {
   // come from core.clock_mhz and the SRAM and DRAM), and the image it runs.
   hw::IssConfig iss;
   std::string firmware_image;  // empty: the image built with this ssdsim
+  // Not a platform parameter: where the ISS core's firmware job log goes (ssdsim run
+  // --firmware-jobs, for tools/calibrate.py); the image then marks its charges.
+  std::string firmware_job_log;
   hw::HostLinkConfig host;
   fw::FirmwareConfig firmware;
   double write_buffer_dram_share = 0;  // firmware.write_buffer.bytes = this x the DRAM

@@ -211,13 +211,15 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
 RunOutcome run_simulation(const RunOptions& o) {
   const auto setup_start = std::chrono::steady_clock::now();
   std::unique_ptr<tlmx::VcdTracer> vcd = open_waveform(o);
-  DriveTestbench bench("ssd", o.platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
+  PlatformConfig platform = o.platform;
+  if (!o.firmware_job_log.empty()) {
+    if (platform.core.model != "iss")
+      throw ConfigError("--firmware-jobs needs the firmware image on the ISS core (core.model = iss)");
+    platform.firmware_job_log = o.firmware_job_log;
+  }
+  DriveTestbench bench("ssd", platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
   std::unique_ptr<UtilizationWaveform> busy_waves;
   if (vcd) busy_waves = std::make_unique<UtilizationWaveform>(*vcd, bench.metrics());
-  if (!o.firmware_job_log.empty()) {
-    if (!bench.top().image()) throw ConfigError("--firmware-jobs needs the firmware image on the ISS core (core.model = iss)");
-    bench.top().image()->log_jobs(o.firmware_job_log);
-  }
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   RunFacts facts;
   facts.written_footprint_pages = scan.written_pages;

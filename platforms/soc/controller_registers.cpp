@@ -112,36 +112,73 @@ std::uint32_t ControllerRegisters::next_event() {
 void ControllerRegisters::log_jobs(const std::string& path) {
   job_log_ = std::make_unique<std::ofstream>(path);
   if (!*job_log_) throw std::runtime_error(path + ": cannot write the firmware job log");
-  *job_log_ << "event,issue_cycles";
-  for (const hw::IssBusWindow& w : core_->config().bus_windows) *job_log_ << ",stall_cycles_" << w.name;
+  *job_log_ << "event,cycles,unmarked_cycles";
   for (std::size_t k = 0; k < fw::kFirmwareWorkKinds; ++k)
-    *job_log_ << ",units_" << fw::work_name(static_cast<fw::FirmwareWork>(k));
-  *job_log_ << ",touches_sram,touches_dram,touch_bytes_sram,touch_bytes_dram\n";
-  last_stall_.assign(core_->config().bus_windows.size(), sc_time());
+    for (const char* column : {"units", "cycles", "touches_sram", "touches_dram", "touch_bytes_sram", "touch_bytes_dram"})
+      *job_log_ << ',' << column << '_' << fw::work_name(static_cast<fw::FirmwareWork>(k));
+  *job_log_ << '\n';
+  segments_.assign(fw::kFirmwareWorkKinds, Segment{});
 }
 
-// One line for the job that just ended (the image is back at the event register): the cycles
-// since the last boundary and the work counters' growth. The first boundary (boot's end) only
-// sets the baseline.
-void ControllerRegisters::log_job() {
-  if (!work_counters_) return;
-  const auto now = fetch<mmio::WorkCounters>(work_counters_);
+ControllerRegisters::Snapshot ControllerRegisters::snapshot() {
   const hw::IssCore::Counts& c = core_->counts();
+  Snapshot s;
+  s.cycles = c.issue_cycles + c.bus_stall.to_seconds() * core_->config().clock_mhz * 1e6;
+  if (work_counters_) s.counters = fetch<mmio::WorkCounters>(work_counters_);
+  return s;
+}
+
+// The segment since the last mark goes to the kind that mark named (before the job's first mark:
+// to unmarked_, which the job's first kind takes at its end).
+void ControllerRegisters::attribute(const Snapshot& now) {
+  Segment& to = segment_kind_ < 0 ? unmarked_ : segments_[std::size_t(segment_kind_)];
+  to.cycles += now.cycles - segment_start_.cycles;
+  for (std::size_t m = 0; m < 2; ++m) {
+    to.touches[m] += now.counters.touches[m] - segment_start_.counters.touches[m];
+    to.touch_bytes[m] += now.counters.touch_bytes[m] - segment_start_.counters.touch_bytes[m];
+  }
+  segment_start_ = now;
+}
+
+void ControllerRegisters::mark_work(std::uint32_t kind) {
+  if (!job_log_) return;
+  if (kind >= fw::kFirmwareWorkKinds) throw std::runtime_error("the firmware marked work of kind " + std::to_string(kind));
+  attribute(snapshot());
+  if (first_kind_ < 0) first_kind_ = int(kind);
+  segment_kind_ = int(kind);
+}
+
+// One line for the job that just ended (the image is back at the event register): its cycles,
+// and per kind of work the units the annotated model would charge, the cycles the segments after
+// that kind's marks took (the cycles before the job's first mark, the event's dispatch, go to
+// the job's first kind), and the table accesses made in them. The first boundary (boot's end)
+// only sets the baseline.
+void ControllerRegisters::log_job() {
+  const Snapshot now = snapshot();
   if (running_ != mmio::EventKind::None) {
-    const double mhz = core_->config().clock_mhz;
+    attribute(now);
+    double unmarked = 0;
+    if (first_kind_ >= 0) {
+      Segment& first = segments_[std::size_t(first_kind_)];
+      first.cycles += unmarked_.cycles;
+      for (std::size_t m = 0; m < 2; ++m) first.touches[m] += unmarked_.touches[m], first.touch_bytes[m] += unmarked_.touch_bytes[m];
+    } else {
+      unmarked = unmarked_.cycles;
+    }
     std::ofstream& out = *job_log_;
     out << (running_ == mmio::EventKind::HostCommand ? "host_command" : "op_done") << ','
-        << c.issue_cycles - last_issue_cycles_;
-    for (std::size_t w = 0; w < c.window_stall.size(); ++w)
-      out << ',' << (c.window_stall[w] - last_stall_[w]).to_seconds() * mhz * 1e6;
-    for (std::size_t k = 0; k < mmio::kWorkKinds; ++k) out << ',' << now.units[k] - last_counters_.units[k];
-    for (std::size_t m = 0; m < 2; ++m) out << ',' << now.touches[m] - last_counters_.touches[m];
-    for (std::size_t m = 0; m < 2; ++m) out << ',' << now.touch_bytes[m] - last_counters_.touch_bytes[m];
+        << now.cycles - job_start_.cycles << ',' << unmarked;
+    for (std::size_t k = 0; k < mmio::kWorkKinds; ++k) {
+      const Segment& g = segments_[k];
+      out << ',' << now.counters.units[k] - job_start_.counters.units[k] << ',' << g.cycles << ',' << g.touches[0]
+          << ',' << g.touches[1] << ',' << g.touch_bytes[0] << ',' << g.touch_bytes[1];
+    }
     out << '\n';
   }
-  last_counters_ = now;
-  last_issue_cycles_ = c.issue_cycles;
-  last_stall_ = c.window_stall;
+  job_start_ = segment_start_ = now;
+  segment_kind_ = first_kind_ = -1;
+  unmarked_ = Segment{};
+  std::fill(segments_.begin(), segments_.end(), Segment{});
   running_ = mmio::EventKind::None;
 }
 
@@ -185,6 +222,10 @@ std::uint32_t ControllerRegisters::read_register(std::uint32_t offset) {
 }
 
 void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t value) {
+  if (offset == mmio::kWorkMark) {  // bookkeeping of the calibration only: no need to meet SystemC time
+    mark_work(value);
+    return;
+  }
   core_->synchronize();
   switch (offset) {
     case mmio::kMailbox: mailbox_ = value; return;
@@ -300,6 +341,14 @@ Token* ControllerRegisters::token_slot(std::uint32_t offset) {
 
 std::uint32_t ControllerRegisters::read_token(std::uint32_t offset) { return *token_slot(offset); }
 void ControllerRegisters::write_token(std::uint32_t offset, std::uint32_t value) { *token_slot(offset) = value; }
+
+void ControllerRegisters::locate(Lpn first, std::uint32_t count, Ppn* out) {
+  core_->read_memory(core_->call("ssd_debug_locate", {first, count}), out, count * std::uint32_t(sizeof(Ppn)));
+}
+
+void ControllerRegisters::valid_pages(Ppn first, std::uint32_t count, std::uint8_t* out) {
+  core_->read_memory(core_->call("ssd_debug_valid_pages", {first, count}), out, count);
+}
 
 std::vector<std::pair<Lpn, Token>> ControllerRegisters::buffered_pages() {
   const std::uint32_t at = core_->call("ssd_debug_buffered_pages", {});

@@ -74,9 +74,9 @@ class ControllerRegisters : public sc_core::sc_module,
   void on_host_command(const fw::HostCommand& cmd) override;
   void on_hal_complete(std::uint32_t tag, const fw::HalResult& result) override;
 
-  // The firmware's mapping, asked of the image through its debug entry points.
-  Ppn locate(Lpn lpn) { return core_->call("ssd_debug_locate", {lpn}); }
-  bool holds_valid_page(Ppn ppn) { return core_->call("ssd_debug_holds_valid_page", {ppn}) != 0; }
+  // The firmware's mapping, asked of the image through its debug entry points a range at a time.
+  void locate(Lpn first, std::uint32_t count, Ppn* out);
+  void valid_pages(Ppn first, std::uint32_t count, std::uint8_t* out);
   std::vector<std::pair<Lpn, Token>> buffered_pages();
   std::string check_metadata(const fw::Ftl::PageReader& read_page);
   // Copies the image's metric sets (counters and gauges) into `metrics`.
@@ -127,13 +127,25 @@ class ControllerRegisters : public sc_core::sc_module,
   };
   std::vector<Tokens> tokens_;
   std::uint32_t page_bytes_ = 0;
-  // The job log (log_jobs): where the image keeps its work counters, and the counts at the last
-  // job boundary.
+  // The job log (log_jobs): where the image keeps its work counters; the job's segments between
+  // the image's charge marks, each attributed to the kind of work its mark names.
+  struct Snapshot {
+    double cycles = 0;  // issue and stall cycles so far
+    mmio::WorkCounters counters{};
+  };
+  struct Segment {  // what one kind of work spent in the job
+    double cycles = 0;
+    std::uint64_t touches[2] = {}, touch_bytes[2] = {};
+  };
+  Snapshot snapshot();
+  void attribute(const Snapshot& now);  // the segment since the last mark, to its kind
+  void mark_work(std::uint32_t kind);
   std::unique_ptr<std::ofstream> job_log_;
   std::uint32_t work_counters_ = 0;
-  mmio::WorkCounters last_counters_{};
-  double last_issue_cycles_ = 0;
-  std::vector<sc_core::sc_time> last_stall_;
+  Snapshot job_start_, segment_start_;
+  int segment_kind_ = -1, first_kind_ = -1;  // -1: no mark yet in this job
+  Segment unmarked_;                         // before the job's first mark
+  std::vector<Segment> segments_;            // by kind of work
   mmio::EventKind running_ = mmio::EventKind::None;  // the kind of the job in progress
   BusyTime* busy_;
   std::uint64_t &compute_, &memory_wait_, &idle_, &cycles_, &bus_accesses_, &events_taken_;

@@ -57,8 +57,10 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     hal_->set_host_handler(*registers_);
     hal_->set_listener(registers_.get());
     const std::string image = c.firmware_image.empty() ? SSD_FIRMWARE_IMAGE : c.firmware_image;
-    const FirmwareBoot& boot = registers_->boot(image, fw::write_boot_config({c.geometry, c.firmware}), *hal_);
-    mapping_ = std::make_unique<ImageMapping>(*registers_, boot.logical_pages);
+    if (!c.firmware_job_log.empty()) registers_->log_jobs(c.firmware_job_log);
+    const FirmwareBoot& boot =
+        registers_->boot(image, fw::write_boot_config({c.geometry, c.firmware, !c.firmware_job_log.empty()}), *hal_);
+    mapping_ = std::make_unique<ImageMapping>(*registers_, boot.logical_pages, c.geometry.total_pages());
   } else {
     firmware_ = std::make_unique<fw::Firmware>(*switch_, c.firmware, metrics);
     hal_->set_host_handler(*firmware_);

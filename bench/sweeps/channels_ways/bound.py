@@ -46,20 +46,27 @@ def bounds(p, request_bytes, read):
     dies = p["geometry.channels"] * p["geometry.ways"] * p["geometry.dies_per_way"]
     read_cmd, prog_cmd = p["nand.read_cmd_cycles"] * cmd, p["nand.program_cmd_cycles"] * cmd
     c = {k[len("firmware_cycles."):]: v for k, v in p.items() if k.startswith("firmware_cycles.")}
-    per_op = c["op_issue"] + c["op_complete"]
+    # Per operation, by what it is (firmware_cycles splits flash reads, programs and host DMAs).
+    flash_read = c["op_issue"] + c["op_complete"]
+    program = c.get("op_issue_program", c["op_issue"]) + c.get("op_complete_program", c["op_complete"])
+    dma_in = c.get("op_issue_dma_in", c["op_issue"]) + c.get("op_complete_dma_in", c["op_complete"])
+    dma_out = c.get("op_issue_dma_out", c["op_issue"]) + c.get("op_complete_dma_out", c["op_complete"])
+    buffered = p.get("firmware.write_buffer", "off") != "off"
+    per_buffered_page = c.get("buffer_insert", 0) + c.get("buffer_evict", 0) if buffered else 0
     if read:
         # A sequential request's pages pair up across a die's planes (one tR for `planes` pages).
         tr_per_page = t_read / planes if pages >= planes else t_read
         die_time = pages * (read_cmd + tr_per_page + xfer)
         channel_time = pages * (read_cmd + xfer)
-        cycles = c["host_command"] + c["host_complete"] + pages * (c["host_page"] + c["map_lookup"]) + (pages + 1) * per_op
+        cycles = c["host_command"] + c["host_complete"] + pages * (c["host_page"] + c["map_lookup"] + flash_read) + dma_out
     else:
         partial = request_bytes % page != 0
         die_time = pages * ((read_cmd + t_read + xfer if partial else 0) + prog_cmd + xfer + t_prog / planes)
         channel_time = pages * ((read_cmd + xfer if partial else 0) + prog_cmd + xfer)
-        ops = 1 + pages * (2 if partial else 1)  # host DMA, the old page's read, the program
-        cycles = (c["host_command"] + c["host_complete"] + pages * (c["host_page"] + c["map_lookup"] + c["map_update"] +
-                                                                    c["page_allocate"]) + ops * per_op)
+        # The host DMA; per page the old page's read (partial writes) and the program.
+        cycles = (c["host_command"] + c["host_complete"] + dma_in +
+                  pages * (c["host_page"] + c["map_lookup"] + c["map_update"] + c["page_allocate"] + program +
+                           (flash_read if partial else 0) + per_buffered_page))
     link = p["host.lanes"] * p["host.lane_gtps"] * 1e9 * p["host.encoding"] / 8
     dram = p["dram.bandwidth_mbps"] * 1e6
     return {
