@@ -24,10 +24,16 @@ bool page_level(const std::string& ftl) {
 void check_intact_on_iss(const std::string& ftl) {
   TempDir dir;
   const std::string count = page_level(ftl) ? "24000" : "5000";
-  const json r = successful_run({"-p", tiny_platform(), "--ftl", ftl, "--set", "core.model=iss", "--synthetic",
-                                 "random", "--read-fraction", page_level(ftl) ? "0.1" : "0.3", "--request-bytes",
-                                 "4096", "--count", count, "--seed", "5", "--qd", "16", "--precondition", "none"},
-                                dir);
+  // A generous time limit: the sanitizer build runs the ISS several times slower.
+  const RunReport rr = run_report({"-p", tiny_platform(), "--ftl", ftl, "--set", "core.model=iss", "--synthetic",
+                                   "random", "--read-fraction", page_level(ftl) ? "0.1" : "0.3", "--request-bytes",
+                                   "4096", "--count", count, "--seed", "5", "--qd", "16", "--precondition", "none"},
+                                  dir, "report.json", 900);
+  INFO(rr.result.describe());
+  REQUIRE(rr.result.exited());
+  REQUIRE(rr.result.exit_code == 0);
+  REQUIRE(rr.has_report);
+  const json& r = rr.report;
   INFO(ftl << ": " << r["ftl_metrics"].dump() << " " << r["integrity"].dump());
   CHECK(u64(r["host"]["requests"]) == std::stoull(count));
   CHECK(u64(r["integrity"]["mismatches"]) == 0);
