@@ -25,6 +25,7 @@ void check(uc_err e, const std::string& what) {
 }
 
 constexpr std::uint32_t kPageBytes = 4096;
+constexpr std::uint32_t kBkptException = 7;  // Unicorn's (QEMU's) EXCP_BKPT
 
 }  // namespace
 
@@ -57,8 +58,13 @@ IssCore::IssCore(sc_core::sc_module_name name, const IssConfig& config)
                     this, 1, 0),
         "code hook");
   check(uc_hook_add(uc_, &interrupt, UC_HOOK_INTR,
-                    reinterpret_cast<void*>(+[](uc_engine* uc, std::uint32_t, void* self) {
-                      static_cast<IssCore*>(self)->halted_ = true;  // BKPT (or any exception): the core stops
+                    reinterpret_cast<void*>(+[](uc_engine* uc, std::uint32_t exception, void* self) {
+                      // BKPT (or any exception: no vector table is modeled): the core stops.
+                      IssCore& core = *static_cast<IssCore*>(self);
+                      core.halted_ = true;
+                      if (core.failure_.empty() && (core.cfg_.halt_is_failure || exception != kBkptException))
+                        core.failure_ = "the core took exception " + std::to_string(exception) + " at pc " +
+                                        std::to_string(core.pc()) + (exception == kBkptException ? " (BKPT)" : "");
                       uc_emu_stop(uc);
                     }),
                     this, 1, 0),
@@ -97,12 +103,12 @@ void IssCore::map_registers(IssRegisterWindow window) {
 void IssCore::add_register_hooks(uc_struct* uc, IssRegisterWindow& w) {
   check(uc_mmio_map(
             uc, w.core_base, w.size,
-            [](uc_engine*, std::uint64_t offset, unsigned, void* window) -> std::uint64_t {
-              return static_cast<IssRegisterWindow*>(window)->read(std::uint32_t(offset));
+            [](uc_engine*, std::uint64_t offset, unsigned bytes, void* window) -> std::uint64_t {
+              return static_cast<IssRegisterWindow*>(window)->read(std::uint32_t(offset), bytes);
             },
             &w,
-            [](uc_engine*, std::uint64_t offset, unsigned, std::uint64_t value, void* window) {
-              static_cast<IssRegisterWindow*>(window)->write(std::uint32_t(offset), std::uint32_t(value));
+            [](uc_engine*, std::uint64_t offset, unsigned bytes, std::uint64_t value, void* window) {
+              static_cast<IssRegisterWindow*>(window)->write(std::uint32_t(offset), bytes, std::uint32_t(value));
             },
             &w),
         "map register window " + w.name);
@@ -218,6 +224,11 @@ void IssCore::synchronize() {
 }
 
 void IssCore::fail(const std::string& why) {
+  if (debugging_) {  // the debug call fails, not the core
+    if (debug_failure_.empty()) debug_failure_ = why;
+    uc_emu_stop(debugger_);
+    return;
+  }
   failure_ = why;
   halted_ = true;
   uc_emu_stop(uc_);
@@ -279,9 +290,12 @@ std::uint32_t IssCore::call(const std::string& name, std::initializer_list<std::
   int reg = UC_ARM_REG_R0;
   for (std::uint32_t a : args) uc_reg_write(debugger_, reg++, &a);
   const bool was_untimed = untimed_;
-  untimed_ = true;
+  untimed_ = debugging_ = true;
+  debug_failure_.clear();
   const uc_err e = uc_emu_start(debugger_, function | 1u, back & ~1u, 0, 0);
   untimed_ = was_untimed;
+  debugging_ = false;
+  if (!debug_failure_.empty()) throw std::runtime_error(image_ + ": debug call of " + name + ": " + debug_failure_);
   std::uint32_t pc = 0, r0 = 0;
   uc_reg_read(debugger_, UC_ARM_REG_PC, &pc);
   if (e != UC_ERR_OK || (pc & ~1u) != (back & ~1u))

@@ -56,8 +56,9 @@ struct IssBusWindow {
 struct IssRegisterWindow {
   std::string name;
   std::uint32_t core_base = 0, size = 0;  // 4 KiB aligned
-  std::function<std::uint32_t(std::uint32_t offset)> read;  // 32-bit accesses
-  std::function<void(std::uint32_t offset, std::uint32_t value)> write;
+  // Accesses of `bytes` (1, 2 or 4) at `offset`; a read returns the value in its low bytes.
+  std::function<std::uint32_t(std::uint32_t offset, unsigned bytes)> read;
+  std::function<void(std::uint32_t offset, unsigned bytes, std::uint32_t value)> write;
 };
 
 struct IssConfig {
@@ -66,6 +67,9 @@ struct IssConfig {
   sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
   std::uint32_t tcm_base = 0, tcm_bytes = 256 << 10;  // 4 KiB aligned
   std::vector<IssBusWindow> bus_windows;
+  // Whether a halt (BKPT, or an exception the core took) is the end of a program (tests) or a
+  // failure of firmware that should run for ever (the platform's image).
+  bool halt_is_failure = false;
   // L1 data cache over the bus windows (hw/iss/data_cache.h); 0 bytes: none.
   std::uint32_t dcache_bytes = 0, dcache_ways = 4, dcache_line_bytes = 32;
 };
@@ -166,6 +170,8 @@ class IssCore : public sc_core::sc_module {
   std::vector<Region> regions_;    // host memory behind the core's, shared with the debugger
   std::vector<std::unique_ptr<IssRegisterWindow>> registers_;
   bool untimed_ = false;           // booting or debugging: no time, no counts, no bus
+  bool debugging_ = false;         // in call(): a failure is the debug call's
+  std::string debug_failure_;
   std::string failure_;
   InstructionClassifier classifier_;
   DataCache dcache_;

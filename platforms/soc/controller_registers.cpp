@@ -24,10 +24,20 @@ template <typename F>
 auto guarded(hw::IssCore& core, F&& f) -> decltype(f()) {
   try {
     return f();
+  } catch (const sc_core::sc_unwind_exception&) {
+    throw;  // the kernel ending the thread: not the firmware's failure
   } catch (const std::exception& e) {
     core.fail(e.what());
     return decltype(f())();
   }
+}
+
+// Registers are 32-bit words, accessed whole.
+std::uint32_t word_register(std::uint32_t offset, unsigned bytes) {
+  if (bytes != 4 || offset % 4 != 0)
+    throw std::runtime_error("the firmware accessed register " + hex(offset) + " with " + std::to_string(bytes) +
+                             " bytes (registers are aligned 32-bit words)");
+  return offset;
 }
 
 }  // namespace
@@ -49,14 +59,18 @@ ControllerRegisters::ControllerRegisters(sc_core::sc_module_name name, const hw:
   hw::stats_of(*this, metrics).report_as("cores");
   hw::stats_of(*this, "core0", metrics).report_as("per_core", 0);
   core_->map_registers({"registers", mmio::kRegistersBase, mmio::kRegistersBytes,
-                        [this](std::uint32_t offset) { return guarded(*core_, [&] { return read_register(offset); }); },
-                        [this](std::uint32_t offset, std::uint32_t value) {
-                          guarded(*core_, [&] { write_register(offset, value); });
+                        [this](std::uint32_t offset, unsigned bytes) {
+                          return guarded(*core_, [&] { return read_register(word_register(offset, bytes)); });
+                        },
+                        [this](std::uint32_t offset, unsigned bytes, std::uint32_t value) {
+                          guarded(*core_, [&] { write_register(word_register(offset, bytes), value); });
                         }});
   core_->map_registers({"host tokens", mmio::kTokenWindowBase, mmio::kTokenWindowBytes,
-                        [this](std::uint32_t offset) { return guarded(*core_, [&] { return read_token(offset); }); },
-                        [this](std::uint32_t offset, std::uint32_t value) {
-                          guarded(*core_, [&] { write_token(offset, value); });
+                        [this](std::uint32_t offset, unsigned bytes) {
+                          return guarded(*core_, [&] { return read_token(offset, bytes); });
+                        },
+                        [this](std::uint32_t offset, unsigned bytes, std::uint32_t value) {
+                          guarded(*core_, [&] { write_token(offset, bytes, value); });
                         }});
   // The heap: from the SRAM window's start on into the DRAM window (common/controller_mmio.h).
   heap_start_ = heap_end_ = mmio::kBusWindowsSplit;
@@ -187,6 +201,9 @@ void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
     throw std::runtime_error("host command id " + std::to_string(cmd.id) + " is beyond the token window");
   const std::uint64_t first = cmd.lba * kSectorBytes / page_bytes_,
                       last = (cmd.lba + cmd.sectors - 1) * kSectorBytes / page_bytes_;
+  if (last - first + 1 > mmio::kTokensPerCommand)
+    throw std::runtime_error("host command " + std::to_string(cmd.id) + " moves " + std::to_string(last - first + 1) +
+                             " pages, more than the token window's " + std::to_string(mmio::kTokensPerCommand));
   if (tokens_.size() <= cmd.id) tokens_.resize(cmd.id + 1);
   tokens_[cmd.id] = {cmd.write ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens,
                      static_cast<std::uint32_t>(last - first + 1)};
@@ -232,7 +249,8 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
     case mmio::kWorkCounters: work_counters_ = value; return;
     case mmio::kSubmitOp: {
       const auto d = fetch<mmio::OpDescriptor>(value);
-      if (d.kind > static_cast<std::uint8_t>(fw::OpKind::ReadOob) || d.origin > static_cast<std::uint8_t>(fw::OpOrigin::Mapping))
+      if (d.kind > static_cast<std::uint8_t>(fw::OpKind::ReadOob) || d.kind == static_cast<std::uint8_t>(fw::OpKind::Join) ||
+          d.origin > static_cast<std::uint8_t>(fw::OpOrigin::Mapping))
         throw std::runtime_error("the firmware submitted an operation of kind " + std::to_string(d.kind) + ", origin " +
                                  std::to_string(d.origin) + ", which do not exist");
       fw::HalOp op;
@@ -298,6 +316,8 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
 
 void ControllerRegisters::place_table(std::uint32_t address) {
   auto p = fetch<mmio::TablePlacement>(address);
+  if (p.preferred > static_cast<std::uint32_t>(fw::MemoryKind::Dram))
+    throw std::runtime_error("the firmware asked for table memory of kind " + std::to_string(p.preferred));
   try {
     const fw::TableRegion r = hal_->place_table(core_->read_string(p.name), p.bytes, static_cast<fw::MemoryKind>(p.preferred));
     p.memory = static_cast<std::uint32_t>(r.memory);
@@ -339,8 +359,21 @@ Token* ControllerRegisters::token_slot(std::uint32_t offset) {
   return tokens_[id].tokens + page;
 }
 
-std::uint32_t ControllerRegisters::read_token(std::uint32_t offset) { return *token_slot(offset); }
-void ControllerRegisters::write_token(std::uint32_t offset, std::uint32_t value) { *token_slot(offset) = value; }
+// A token is a 32-bit word; the firmware may move it in smaller pieces (a byte copy).
+std::uint32_t ControllerRegisters::read_token(std::uint32_t offset, unsigned bytes) {
+  const unsigned shift = 8 * (offset % 4);
+  if (bytes > 4 || offset % 4 + bytes > 4) throw std::runtime_error("the firmware read across host data tokens");
+  const std::uint64_t mask = (std::uint64_t(1) << (8 * bytes)) - 1;
+  return static_cast<std::uint32_t>((*token_slot(offset & ~3u) >> shift) & mask);
+}
+
+void ControllerRegisters::write_token(std::uint32_t offset, unsigned bytes, std::uint32_t value) {
+  const unsigned shift = 8 * (offset % 4);
+  if (bytes > 4 || offset % 4 + bytes > 4) throw std::runtime_error("the firmware wrote across host data tokens");
+  const std::uint64_t mask = ((std::uint64_t(1) << (8 * bytes)) - 1) << shift;
+  Token& t = *token_slot(offset & ~3u);
+  t = static_cast<Token>((t & ~mask) | ((std::uint64_t(value) << shift) & mask));
+}
 
 void ControllerRegisters::locate(Lpn first, std::uint32_t count, Ppn* out) {
   core_->read_memory(core_->call("ssd_debug_locate", {first, count}), out, count * std::uint32_t(sizeof(Ppn)));
@@ -375,6 +408,7 @@ void ControllerRegisters::export_metrics(MetricsRegistry& metrics) {
 }
 
 void ControllerRegisters::finalize(sc_time end) {
+  if (job_log_ && running_ != mmio::EventKind::None) log_job();  // the job still running at the end
   if (!waiting_) busy_->add(busy_since_, std::max<std::uint64_t>(end.value(), busy_since_));
   const hw::IssCore::Counts& c = core_->counts();
   const std::uint64_t busy = busy_->ticks();

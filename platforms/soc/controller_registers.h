@@ -101,8 +101,8 @@ class ControllerRegisters : public sc_core::sc_module,
     core_->read_memory(address, &value, sizeof value);
     return value;
   }
-  std::uint32_t read_token(std::uint32_t offset);
-  void write_token(std::uint32_t offset, std::uint32_t value);
+  std::uint32_t read_token(std::uint32_t offset, unsigned bytes);
+  void write_token(std::uint32_t offset, unsigned bytes, std::uint32_t value);
   Token* token_slot(std::uint32_t offset);
 
   std::unique_ptr<hw::IssCore> core_;

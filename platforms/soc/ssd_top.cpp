@@ -73,6 +73,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
 hw::IssConfig SsdTop::iss_config(const PlatformConfig& c) const {
   hw::IssConfig iss = c.iss;
   iss.clock_mhz = c.core.clock_mhz;
+  iss.halt_is_failure = true;  // the firmware serves for ever
   iss.tcm_base = mmio::kTcmBase;
   const auto sram = static_cast<std::uint32_t>(map_.sram_size);
   const auto dram = static_cast<std::uint32_t>(std::min<std::uint64_t>(map_.dram_size, mmio::kDramWindowMaxBytes) & ~0xfffull);
