@@ -7,7 +7,11 @@
 #include <unicorn/unicorn.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -26,6 +30,13 @@ void check(uc_err e, const std::string& what) {
 
 constexpr std::uint32_t kPageBytes = 4096;
 constexpr std::uint32_t kBkptException = 7;  // Unicorn's (QEMU's) EXCP_BKPT
+
+// "_ZN3ssd2fw11OpScheduler5issueEm" -> "ssd::fw::OpScheduler::issue(unsigned long)" (C names as they are).
+std::string demangled(const char* name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
 
 }  // namespace
 
@@ -181,7 +192,7 @@ void IssCore::read_symbols(Elf* elf) {
       symbols_.emplace(n, std::uint32_t(sym.st_value));
       if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size > 0) {
         const std::uint32_t start = std::uint32_t(sym.st_value) & ~1u;
-        functions_.push_back({start, start + std::uint32_t(sym.st_size), n, 0, 0, {}});
+        functions_.push_back({start, start + std::uint32_t(sym.st_size), demangled(n), 0, 0, {}});
       }
     }
   }
@@ -194,6 +205,12 @@ std::uint32_t IssCore::symbol(const std::string& name) const {
   const auto it = symbols_.find(name);
   if (it == symbols_.end()) throw std::runtime_error(image_ + ": no symbol '" + name + "'");
   return it->second;
+}
+
+std::vector<std::string> IssCore::function_names() const {
+  std::vector<std::string> names;
+  for (const Function& f : functions_) names.push_back(f.name);
+  return names;
 }
 
 std::vector<IssCore::FunctionCost> IssCore::profile() const {
@@ -343,6 +360,14 @@ void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
     const double whole = std::floor(fractional_cycles_);
     fractional_cycles_ -= whole;
     quantum_keeper_.inc(period_ * whole);
+  }
+  if (sampler_) {
+    const sc_time now = sc_core::sc_time_stamp() + quantum_keeper_.get_local_time();
+    if (now >= next_sample_) {
+      sampler_(now, d.function, counts_.instructions - sampled_instructions_);
+      sampled_instructions_ = counts_.instructions;
+      next_sample_ = now + cfg_.sample_period;
+    }
   }
 }
 

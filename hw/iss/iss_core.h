@@ -70,6 +70,9 @@ struct IssConfig {
   // Whether a halt (BKPT, or an exception the core took) is the end of a program (tests) or a
   // failure of firmware that should run for ever (the platform's image).
   bool halt_is_failure = false;
+  // Every `sample_period` of the core's time, the sampler (set_sampler) hears which function runs
+  // and how many instructions retired since the last sample (the waveform).
+  sc_core::sc_time sample_period = sc_core::sc_time(1, sc_core::SC_US);
   // L1 data cache over the bus windows (hw/iss/data_cache.h); 0 bytes: none.
   std::uint32_t dcache_bytes = 0, dcache_ways = 4, dcache_line_bytes = 32;
 };
@@ -106,6 +109,12 @@ class IssCore : public sc_core::sc_module {
   };
   // Functions that ran, in no particular order (code outside any function: "(unknown)").
   std::vector<FunctionCost> profile() const;
+  // The image's functions by index (as the sampler names them; the last is "(unknown)").
+  std::vector<std::string> function_names() const;
+  // Called at each sample: when (absolute SystemC time), the function running, the instructions
+  // retired since the previous sample.
+  using Sampler = std::function<void(sc_core::sc_time at, std::uint32_t function, std::uint64_t instructions)>;
+  void set_sampler(Sampler sampler) { sampler_ = std::move(sampler); }
   const Counts& counts() const { return counts_; }
   const IssConfig& config() const { return cfg_; }
   const std::string& image() const { return image_; }
@@ -185,6 +194,9 @@ class IssCore : public sc_core::sc_module {
   };
   std::vector<Function> functions_;  // sorted by start; the last is "(unknown)"
   std::uint32_t current_function_ = 0;
+  Sampler sampler_;
+  sc_core::sc_time next_sample_ = sc_core::SC_ZERO_TIME;
+  std::uint64_t sampled_instructions_ = 0;
   std::unordered_map<std::string, std::uint32_t> symbols_;
   tlm_utils::tlm_quantumkeeper quantum_keeper_;
   tlm::tlm_generic_payload access_;

@@ -236,6 +236,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.process_cpu_seconds = process_cpu_seconds();
   RunOutcome out;
   if (vcd) out.waveform_signals = vcd->kept_signals();
+  if (ControllerRegisters* image = bench.top().image()) out.firmware_functions = image->core().function_names();
   out.report = build_report(o.platform, bench.metrics(), facts);
   check_report_invariants(out.report, {scan.requests, scan.bytes});
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped");

@@ -45,6 +45,7 @@ struct RunOutcome {
   nlohmann::json report;
   bool integrity_ok = true;
   std::vector<tlmx::VcdTracer::SignalInfo> waveform_signals;  // what the waveform holds (for its view)
+  std::vector<std::string> firmware_functions;  // core.model = iss: the image's functions by index (the view's filter)
 };
 
 class RunError : public std::runtime_error {

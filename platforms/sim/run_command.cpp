@@ -234,7 +234,7 @@ void write_run_outputs(RunCommand& c, const RunOutcome& out) {
   if (!run.vcd_path.empty()) {
     view = view_path_for(run.vcd_path);
     write_waveform_view({run.vcd_path, view, tlmx::seconds_to_time(run.vcd_start_us * 1e-6, "--vcd-start-us").value(),
-                         out.waveform_signals});
+                         out.waveform_signals, out.firmware_functions});
   }
   if (!c.csv_path.empty()) {
     std::ofstream f(c.csv_path, std::ios::app);

@@ -63,7 +63,8 @@ class SaveFile {
   int filter_ = 0;
 };
 
-void write_filter(const fs::path& path, const char* what, const char* const* names, std::size_t count) {
+template <typename Names>
+void write_filter(const fs::path& path, const char* what, const Names& names, std::size_t count) {
   std::ofstream f(path);
   f << "# GTKWave translate filter for " << what << " (written by ssdsim with the view)\n";
   for (std::size_t i = 0; i < count; ++i) f << i << ' ' << names[i] << '\n';
@@ -94,6 +95,12 @@ void write_waveform_view(const WaveformView& view) {
   SaveFile save(out);
   save.add_filter(state_filter.string());
   save.add_filter(origin_filter.string());
+  if (!view.firmware_functions.empty()) {  // filter 3: the ISS core's function (its index in the symbol table)
+    const fs::path functions_filter = folder / "firmware_functions.filter";
+    write_filter(functions_filter, "the function the ISS core runs (the image's symbol table)", view.firmware_functions,
+                 view.firmware_functions.size());
+    save.add_filter(functions_filter.string());
+  }
 
   // Signals by part of the drive, in the order the models declared them.
   const std::regex channel_scope(R"(ssd\.channel(\d+))"), die_scope(R"(ssd\.channel(\d+)\.die(\d+))");
@@ -122,8 +129,9 @@ void write_waveform_view(const WaveformView& view) {
     save.end_group();
   }
   if (!cores.empty()) {
-    save.group("Firmware cores: busy per core, jobs waiting", false);
-    plain(cores, "ssd.cores");
+    save.group("Firmware cores: busy per core, jobs waiting (ISS: function running, instructions per sample)", false);
+    for (const Signal* s : cores)
+      save.signal(*s, s->name, s->name == "core0_function" && !view.firmware_functions.empty() ? 3 : 0);
     save.end_group();
   }
   if (!firmware.empty()) {

@@ -19,12 +19,14 @@ struct WaveformView {
   std::string view_path;    // the .gtkw file to write
   std::uint64_t start_ticks = 0;  // the traced window's start (kernel ticks, the dump's unit)
   std::vector<tlmx::VcdTracer::SignalInfo> signals;
+  std::vector<std::string> firmware_functions;  // core.model = iss: names of ssd.cores.core0_function's values
 };
 
 // "results/run.vcd" -> "results/run.gtkw" (also for .fst).
 std::string view_path_for(const std::string& dump_path);
 
-// Writes the view and its filters (die_state.filter, die_origin.filter in the view's folder);
+// Writes the view and its filters (die_state.filter, die_origin.filter in the view's folder, and
+// firmware_functions.filter from the image's symbol table on the ISS core);
 // throws ConfigError when a file cannot be written.
 void write_waveform_view(const WaveformView& view);
 

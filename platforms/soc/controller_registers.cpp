@@ -80,6 +80,15 @@ ControllerRegisters::ControllerRegisters(sc_core::sc_module_name name, const hw:
   }
 }
 
+void ControllerRegisters::trace_to(tlmx::VcdTracer* vcd) {
+  if (!vcd) return;
+  const int function = vcd->add(name(), "core0_function", 16), instructions = vcd->add(name(), "core0_instructions", 32);
+  core_->set_sampler([vcd, function, instructions](sc_time at, std::uint32_t f, std::uint64_t n) {
+    vcd->change_at(function, f, at.value());
+    vcd->change_at(instructions, n, at.value());
+  });
+}
+
 const FirmwareBoot& ControllerRegisters::boot(const std::string& image, const std::string& boot_text, CoSimHal& hal) {
   hal_ = &hal;
   page_bytes_ = hal.geometry().page_bytes;

@@ -36,6 +36,7 @@
 #include "hw/core/firmware_core.h"
 #include "hw/iss/iss_core.h"
 #include "hw/stats.h"
+#include "tlm/vcd_tracer.h"
 
 namespace ssd::platform {
 
@@ -58,6 +59,11 @@ class ControllerRegisters : public sc_core::sc_module,
   ControllerRegisters(sc_core::sc_module_name name, const hw::IssConfig& core, MetricsRegistry& metrics);
 
   hw::IssCore& core() { return *core_; }
+  // Traces, per sample of the core's time (hw::IssConfig::sample_period), the function running
+  // (ssd.cores.core0_function: its index into function_names(), which the waveform view turns into
+  // names with a translate filter) and the instructions retired (ssd.cores.core0_instructions).
+  // Before boot.
+  void trace_to(tlmx::VcdTracer* vcd);
   const FirmwareBoot& boot_report() const { return boot_; }
 
   // Loads `image`, hands it `boot_text` (fw/firmware/boot_config.h) and runs it untimed until it

@@ -31,6 +31,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   if (c.core.model == "iss") {
     registers_ = std::make_unique<ControllerRegisters>("cores", iss_config(c), metrics);
     registers_->core().bus.bind(bus_->initiators);
+    registers_->trace_to(vcd);
     core = registers_.get();
   } else {
     core_ = std::make_unique<hw::EmbeddedCore>("cores", c.core, metrics, vcd);

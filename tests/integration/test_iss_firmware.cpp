@@ -93,3 +93,23 @@ TEST_CASE("iss: impossible ISS configurations are refused naming the parameter",
   CHECK(not_elf.exit_code != 0);
   CHECK_THAT(not_elf.err, Catch::Contains("not an ELF file"));
 }
+
+TEST_CASE("iss: the waveform shows the function the core runs, named by a filter from the image's symbols",
+          "[cli][iss][waveform]") {
+  TempDir dir;
+  const auto r = run_ssdsim({"run", "-p", tiny_platform(), "--set", "core.model=iss", "--synthetic", "random",
+                             "--count", "300", "--precondition", "none", "-q", "-r", dir.file("r.json"), "--vcd",
+                             dir.file("run.vcd")},
+                            dir, 600);
+  INFO(r.describe());
+  REQUIRE(r.exit_code == 0);
+  const std::string vcd = read_text(dir.file("run.vcd")), view = read_text(dir.file("run.gtkw")),
+                    filter = read_text(dir.file("firmware_functions.filter"));
+  CHECK_THAT(vcd, Catch::Contains("core0_function"));
+  CHECK_THAT(vcd, Catch::Contains("core0_instructions"));
+  CHECK_THAT(view, Catch::Contains("^3 " + dir.file("firmware_functions.filter")));
+  CHECK_THAT(view, Catch::Contains("ssd.cores.core0_function"));
+  // The filter names the image's functions, demangled: the firmware's own among them.
+  CHECK_THAT(filter, Catch::Contains("ssd::fw::OpScheduler::issue"));
+  CHECK_THAT(filter, Catch::Contains("main"));
+}
