@@ -1,5 +1,6 @@
 #include "fw/target/target_hal.h"
 
+#include "fw/hal/op_descriptor.h"
 #include "fw/hal/table_placer.h"
 
 namespace ssd::fw {
@@ -34,18 +35,7 @@ void TargetHal::write_register(mmio::Register r, std::uint32_t value) {
 }
 
 void TargetHal::issue(const HalOp& op) {
-  op_.tag = op.tag;
-  op_.kind = static_cast<std::uint8_t>(op.kind);
-  op_.origin = static_cast<std::uint8_t>(op.origin);
-  op_.background = op.background ? 1 : 0;
-  op_.ppn = op.ppn;
-  op_.lpn = op.lpn;
-  op_.token = op.token;
-  op_.bytes = op.bytes;
-  op_.host_cmd = op.host_cmd;
-  op_.partner_wait_ns = op.partner_wait_ns;
-  op_.buffer_addr = op.buffer_addr;
-  op_.trail = op.trail;
+  op_ = to_descriptor(op);
   write_register(mmio::kSubmitOp, &op_);
 }
 

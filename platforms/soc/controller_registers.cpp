@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "fw/hal/firmware_work.h"
+#include "fw/hal/op_descriptor.h"
 
 #include "platforms/soc/cosim_hal.h"
 
@@ -258,24 +259,10 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
     case mmio::kWorkCounters: work_counters_ = value; return;
     case mmio::kSubmitOp: {
       const auto d = fetch<mmio::OpDescriptor>(value);
-      if (d.kind > static_cast<std::uint8_t>(fw::OpKind::ReadOob) || d.kind == static_cast<std::uint8_t>(fw::OpKind::Join) ||
-          d.origin > static_cast<std::uint8_t>(fw::OpOrigin::Mapping))
+      if (!fw::is_hardware_operation(d))
         throw std::runtime_error("the firmware submitted an operation of kind " + std::to_string(d.kind) + ", origin " +
-                                 std::to_string(d.origin) + ", which do not exist");
-      fw::HalOp op;
-      op.tag = d.tag;
-      op.kind = static_cast<fw::OpKind>(d.kind);
-      op.ppn = d.ppn;
-      op.lpn = d.lpn;
-      op.token = d.token;
-      op.bytes = d.bytes;
-      op.host_cmd = d.host_cmd;
-      op.buffer_addr = d.buffer_addr;
-      op.partner_wait_ns = d.partner_wait_ns;
-      op.background = d.background != 0;
-      op.origin = static_cast<fw::OpOrigin>(d.origin);
-      op.trail = d.trail;
-      hal_->issue(op);
+                                 std::to_string(d.origin) + ", which the hardware does not run");
+      hal_->issue(fw::from_descriptor(d));
       return;
     }
     case mmio::kCompleteHost: {

@@ -11,6 +11,38 @@ using namespace ssd;
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
+namespace {
+
+// tests/data/iss/loop.S on a core alone on its bus with 64 KiB of SRAM behind it (at the core's
+// 0x20000000): bus 8 bytes at 200 MHz, SRAM 10 ns plus 4,000 MB/s. `name` prefixes the models, so
+// several rigs can share one elaboration.
+struct LoopRig {
+  hw::SystemBus bus;
+  hw::MemoryTarget sram;
+  hw::IssCore core;
+  LoopRig(const std::string& name, MetricsRegistry& m, sc_time quantum = sc_time(1, sc_core::SC_US),
+          std::uint32_t dcache_bytes = 0)
+      : bus((name + "bus").c_str(), hw::SystemBusConfig{8, 200}, m),
+        sram((name + "sram").c_str(), hw::MemoryConfig{64 << 10, sc_time(10, SC_NS), 4000}, m),
+        core((name + "core").c_str(), config(quantum, dcache_bytes)) {
+    core.bus.bind(bus.initiators);
+    bus.targets.bind(sram.socket);
+    bus.map(0, 64 << 10, 0, "sram");
+    core.load_elf(SSD_ISS_LOOP_ELF);
+  }
+  static hw::IssConfig config(sc_time quantum, std::uint32_t dcache_bytes) {
+    hw::IssConfig c;
+    c.clock_mhz = 400;
+    c.tcm_bytes = 64 << 10;
+    c.bus_windows.push_back({"sram", 0x20000000u, 64 << 10, 0});
+    c.quantum = quantum;
+    c.dcache_bytes = dcache_bytes;
+    return c;
+  }
+};
+
+}  // namespace
+
 TEST_CASE("ISS core: a loop of N loads and stores over the bus takes its instructions' cycles plus the bus time",
           "[model][iss]") {
   // tests/data/iss/loop.S, from the TCM: 2 set-up moves (the SRAM address, the count), then
@@ -21,19 +53,8 @@ TEST_CASE("ISS core: a loop of N loads and stores over the bus takes its instruc
   // so each access adds 5 + 10 + 1 = 16 ns.
   constexpr std::uint64_t N = 100;
   MetricsRegistry metrics;
-  hw::SystemBus bus("bus", hw::SystemBusConfig{8, 200}, metrics);
-  hw::MemoryTarget sram("sram", hw::MemoryConfig{64 << 10, sc_time(10, SC_NS), 4000}, metrics);
-  hw::IssConfig config;
-  config.clock_mhz = 400;
-  config.tcm_base = 0;
-  config.tcm_bytes = 64 << 10;
-  config.bus_windows.push_back({"sram", 0x20000000u, 64 << 10, 0});
-  config.quantum = sc_time(1, sc_core::SC_US);
-  hw::IssCore core("core", config);
-  core.bus.bind(bus.initiators);
-  bus.targets.bind(sram.socket);
-  bus.map(0, 64 << 10, 0, "sram");
-  core.load_elf(SSD_ISS_LOOP_ELF);
+  LoopRig rig("", metrics);
+  hw::IssCore& core = rig.core;
   sc_core::sc_start();
 
   REQUIRE(core.halted());
@@ -60,17 +81,8 @@ TEST_CASE("ISS core: with a data cache the loop's loads and stores hit after one
   // evicted, so nothing is written back).
   constexpr std::uint64_t N = 100;
   MetricsRegistry metrics;
-  hw::SystemBus bus("bus", hw::SystemBusConfig{8, 200}, metrics);
-  hw::MemoryTarget sram("sram", hw::MemoryConfig{64 << 10, sc_time(10, SC_NS), 4000}, metrics);
-  hw::IssConfig config;
-  config.tcm_bytes = 64 << 10;
-  config.bus_windows.push_back({"sram", 0x20000000u, 64 << 10, 0});
-  config.dcache_bytes = 4096;
-  hw::IssCore core("core", config);
-  core.bus.bind(bus.initiators);
-  bus.targets.bind(sram.socket);
-  bus.map(0, 64 << 10, 0, "sram");
-  core.load_elf(SSD_ISS_LOOP_ELF);
+  LoopRig rig("", metrics, sc_time(1, sc_core::SC_US), 4096);
+  hw::IssCore& core = rig.core;
   sc_core::sc_start();
   REQUIRE(core.halted());
   CHECK(core.counts().instructions == 2 + 5 * N + 1);
@@ -105,28 +117,7 @@ TEST_CASE("ISS core: temporal decoupling does not change the time of a core alon
   // The same loop on two independent cores, one synchronising every 1 us and one every 20 ns:
   // with no other initiator nothing contends, so both halt at the same time with the same counts.
   MetricsRegistry metrics;
-  struct Side {
-    hw::SystemBus bus;
-    hw::MemoryTarget sram;
-    hw::IssCore core;
-    Side(const char* name, sc_time quantum, MetricsRegistry& m)
-        : bus((std::string(name) + "_bus").c_str(), hw::SystemBusConfig{8, 200}, m),
-          sram((std::string(name) + "_sram").c_str(), hw::MemoryConfig{64 << 10, sc_time(10, SC_NS), 4000}, m),
-          core((std::string(name) + "_core").c_str(), config(quantum)) {
-      core.bus.bind(bus.initiators);
-      bus.targets.bind(sram.socket);
-      bus.map(0, 64 << 10, 0, "sram");
-      core.load_elf(SSD_ISS_LOOP_ELF);
-    }
-    static hw::IssConfig config(sc_time quantum) {
-      hw::IssConfig c;
-      c.tcm_bytes = 64 << 10;
-      c.bus_windows.push_back({"sram", 0x20000000u, 64 << 10, 0});
-      c.quantum = quantum;
-      return c;
-    }
-  };
-  Side coarse("coarse", sc_time(1, sc_core::SC_US), metrics), fine("fine", sc_time(20, SC_NS), metrics);
+  LoopRig coarse("coarse_", metrics, sc_time(1, sc_core::SC_US)), fine("fine_", metrics, sc_time(20, SC_NS));
   sc_core::sc_start();
   REQUIRE(coarse.core.halted());
   REQUIRE(fine.core.halted());
