@@ -5,7 +5,7 @@
 # (ASan, UBSan, libFuzzer) are in libclang-rt-dev, which clang only recommends.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev catch2 libyaml-cpp-dev nlohmann-json3-dev
-          libcli11-dev libfmt-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev python3 python3-matplotlib python3-jsonschema python3-yaml python3-numpy python3-distributed python3-tqdm gtkwave xvfb xauth imagemagick
+          libcli11-dev libfmt-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev python3 python3-matplotlib python3-jsonschema python3-yaml python3-numpy python3-scipy python3-distributed python3-tqdm gtkwave xvfb xauth imagemagick
           clang libclang-rt-dev
           gcc-arm-none-eabi picolibc-arm-none-eabi libstdc++-arm-none-eabi-picolibc
           libunicorn-dev libcapstone-dev libelf-dev)

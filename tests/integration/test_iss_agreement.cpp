@@ -5,13 +5,10 @@
 // per unit of work, stands for the instructions the firmware really executes. A stale
 // calibration (the firmware changed, the costs did not) fails it: rerun tools/calibrate.py.
 //
-// Hidden ([.]: not run by ctest) until it passes. With the costs tools/calibrate.py measures on
-// tiny today (every FTL's calibration runs charged within 1% of the ISS's cycles in total), it
-// passes for page mapping's reads (55.5 k IOPS annotated against 57.2 k on the ISS) and BAST's
-// writes, and fails for DFTL's reads (51.5 k against 59.8 k: a fresh drive's lookups find
-// nothing, cheaper than the pooled lookup cost), BAST's reads (8%) and the 50/50 mixes (5-8%): one
-// cost per kind and FTL, pooled over workloads, cannot follow a kind whose cost depends on what
-// the workload makes it do. The shipped platforms keep their costs until it passes (issue 33).
+// The calibration fits the costs to random reads, random writes and a 50/50 mix (seed 7; 6,000
+// mixed requests; 20,000 random writes over the whole drive, 4,000 for a hybrid); this runs them
+// at seed 3 with 4,000 requests, the writes within 16 MiB. Large sequential writes are outside what one cost per kind carries (the ISS spends a
+// quarter less per page on them: tools/calibrate.py prints the error), so they are not asserted.
 #include <catch2/catch.hpp>
 
 #include "cli_support.h"
@@ -37,7 +34,7 @@ Figures run(const std::string& ftl, const std::string& read_fraction, const std:
 }  // namespace
 
 TEST_CASE("iss agreement: the calibrated annotated core matches the ISS core within 5 percent",
-          "[.][cli][iss][calibration]") {
+          "[cli][iss][calibration]") {
   const std::string ftl = GENERATE(as<std::string>{}, "page_mapping", "dftl", "bast");
   const std::string read_fraction = GENERATE(as<std::string>{}, "1", "0", "0.5");
   TempDir dir;

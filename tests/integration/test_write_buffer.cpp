@@ -80,18 +80,24 @@ TEST_CASE("write buffer: block_lru keeps a logical block larger than the flush l
 
 TEST_CASE("write buffer: reads of buffered pages are served from DRAM, faster than tR", "[cli][write_buffer]") {
   // 200 pages written, then read back: every read hits the buffer (nothing was evicted), the FTL
-  // reads nothing, and a read takes less than the flash's 25 us tR.
+  // reads nothing, and the slowest read is faster than the same reads take on average from the
+  // flash (the write buffer off: tR and the page's transfer added to the same firmware path; the
+  // report gives no minimum).
   std::vector<std::pair<bool, std::uint64_t>> requests;
   for (std::uint64_t p = 0; p < 200; ++p) requests.emplace_back(true, 7 * p);
   for (std::uint64_t p = 0; p < 200; ++p) requests.emplace_back(false, 7 * p);
   TempDir dir;
   write_text(dir.file("wr.csv"), msr_trace(requests));
   const json r = successful_run({"-p", tiny_platform(), "-t", dir.file("wr.csv"), "--precondition", "none"}, dir);
+  const json flash = successful_run({"-p", tiny_platform(), "-t", dir.file("wr.csv"), "--precondition", "none", "--set",
+                                     "firmware.write_buffer=off"},
+                                    dir, "flash.json");
+  REQUIRE(flash["ftl_metrics"]["host_pages_read"] == 200);
   CHECK(r["write_buffer"]["read_hits"] == 200);
   CHECK(r["write_buffer"]["evictions"] == 0);
   CHECK(r["ftl_metrics"]["host_pages_read"] == 0);
   CHECK(r["ftl_metrics"]["flash_pages_programmed"] == 0);
-  CHECK(r["host"]["read_latency_us"]["max"].get<double>() < 25);
+  CHECK(r["host"]["read_latency_us"]["max"].get<double>() < flash["host"]["read_latency_us"]["mean"].get<double>());
   CHECK(r["integrity"]["pages_checked"] == 200);
   CHECK(r["integrity"]["mismatches"] == 0);
 }
