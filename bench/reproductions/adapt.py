@@ -111,6 +111,7 @@ def main():
     blocks_for = lambda pages: max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
     sizes = {t: blocks_for(full[t]) for t in traces}
     dsizes = {t: blocks_for(short[t]) for t in traces}
+    loop_sizes = {} if args.quick else {t: blocks_for(p) for t, p in repro.excerpt_footprints(args, traces, 2048).items()}
     probes = {} if args.quick else repro.run_matrix(args, {
         f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t, writes=detail)]
         for t in traces})
@@ -134,10 +135,10 @@ def main():
         if args.quick:
             continue
         if not repro.is_synthetic(traces, t):  # the excerpt looped, as before: the labelled comparison
-            looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}",
+            looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={loop_sizes[t]}",
                       *repro.trace_args(args, traces, t, looped=True), "--precondition", "fill"]
             for f in FTLS:
-                jobs[f"loop-{t}-{f}"] = [*looped, *ftl_args(f, sizes[t])]
+                jobs[f"loop-{t}-{f}"] = [*looped, *ftl_args(f, loop_sizes[t])]
         for ratio_target, blocks in sweep[t].items():
             if repro.is_synthetic(traces, t) and blocks < dsizes[t]:
                 continue  # a job file's fixed address ranges need a drive that holds them (no smaller sizes)
@@ -510,16 +511,19 @@ def write_markdown(args, r, traces, sizes, ablations, sized, sweep, dsizes):
     loops = [t for t in real(traces) if f"loop-{t}-adapt" in r]
     if loops:
         w("## The excerpts looped, as this reproduction ran them before (a comparison, not the headline)\n")
-        w("Each excerpt replayed back to back (`--repeat`, the passes in `adapt.py`'s TRACES) on the same chip; "
+        w("Each excerpt replayed back to back (`--repeat`, the passes in `adapt.py`'s TRACES) on a chip sized by "
+          "the headline's rule from the excerpt's own footprint (as these runs were sized before the stand-ins); "
           "every page is rewritten once a pass, far later than a rotation of the random area, and the adaptive "
           "threshold sees a few intervals.\n")
         rows = []
         for t in loops:
-            rows.append([t, r[f"loop-{t}-adapt"]["host"]["writes"], r[f"chip-{t}-adapt"]["host"]["writes"],
+            rows.append([t, r[f"loop-{t}-adapt"]["platform"]["effective"]["geometry.blocks_per_plane"],
+                         r[f"loop-{t}-adapt"]["host"]["writes"],
+                         r[f"chip-{t}-adapt"]["host"]["writes"],
                          *[norm(r, t, f, prefix="loop") for f in FTLS[1:]], *[norm(r, t, f) for f in FTLS[1:]]])
-        rows.append(["sum", "", "", *[total_norm(r, loops, f, flash_ms, prefix="loop") for f in FTLS[1:]],
+        rows.append(["sum", "", "", "", *[total_norm(r, loops, f, flash_ms, prefix="loop") for f in FTLS[1:]],
                      *[total_norm(r, loops, f, flash_ms) for f in FTLS[1:]]])
-        w(table(["trace", "looped writes", "stand-in writes", *[f"looped {f} / FASTer" for f in FTLS[1:]],
+        w(table(["trace", "looped chip blocks", "looped writes", "stand-in writes", *[f"looped {f} / FASTer" for f in FTLS[1:]],
                  *[f"stand-in {f} / FASTer" for f in FTLS[1:]]], rows))
         w("")
 

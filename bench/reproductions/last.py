@@ -67,6 +67,7 @@ def main():
     blocks_for = lambda pages: max(MIN_BLOCKS, int(pages / 64 / PRESSURE / LOG_SHARE))
     sizes = {t: blocks_for(full[t]) for t in traces}
     dsizes = {t: blocks_for(short[t]) for t in traces}
+    loop_sizes = {} if args.quick else {t: blocks_for(p) for t, p in repro.excerpt_footprints(args, traces, 2048).items()}
     # 2. The matrix: every hybrid and page mapping on each trace's drive (million-write stand-ins),
     #    LAST's ablations on the shorter stand-ins, and (full runs) every hybrid at its defaults on the
     #    default platform.
@@ -86,7 +87,7 @@ def main():
             jobs[f"detail-{t}-{a}"] = [*ddrive, "--ftl", "last", *PAPER_FTL, *extra, *dtrace, "--precondition", "fill"]
         if not args.quick and not repro.is_synthetic(traces, t):  # the excerpt looped, as before: a comparison
             for f in HYBRIDS:
-                jobs[f"loop-{t}-{f}"] = [*drive, "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t, looped=True),
+                jobs[f"loop-{t}-{f}"] = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={loop_sizes[t]}", "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t, looped=True),
                                          "--precondition", "fill"]
         if not args.quick:
             for f in HYBRIDS + ["page_mapping"]:
@@ -263,7 +264,8 @@ def write_markdown(args, r, traces, sizes):
     if loops:
         w("## The excerpts looped, as this reproduction ran them before (a comparison, not the headline)\n")
         w("GC overhead (ms) of each hybrid with the excerpt replayed back to back (`--repeat`, the passes in "
-          "`last.py`'s TRACES), beside the stand-in's, on the same drive.\n")
+          "`last.py`'s TRACES) on a drive sized by the headline's rule from the excerpt's own footprint (as these "
+          "runs were sized before the stand-ins), beside the stand-in's on its own drive.\n")
         rows = []
         for t in loops:
             rows.append([t, r[f"loop-{t}-last"]["host"]["writes"], *[fmt(gc_overhead_ms(r[f"loop-{t}-{f}"]), 0) for f in HYBRIDS],

@@ -82,6 +82,7 @@ def main():
     per_plane = lambda pages: max(MIN_BLOCKS_PER_PLANE, math.ceil(pages / 64 / PRESSURE / LOG_SHARE / 32))
     sizes = {t: per_plane(full[t]) for t in traces}
     dsizes = {t: per_plane(short[t]) for t in traces}
+    loop_sizes = {} if args.quick else {t: per_plane(p) for t, p in repro.excerpt_footprints(args, traces, 2048).items()}
     jobs = {}
     for t in traces:
         chip = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}", *repro.trace_args(args, traces, t),
@@ -102,7 +103,7 @@ def main():
         for f in FTLS:
             jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t, writes=detail)]
         if not repro.is_synthetic(traces, t):  # the excerpt looped, as before: the labelled comparison
-            looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={sizes[t]}",
+            looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={loop_sizes[t]}",
                       *repro.trace_args(args, traces, t, looped=True), "--precondition", "fill", *BUFFERS["bplru"]]
             for f in FTLS:
                 jobs[f"loop-{t}-bplru-{f}"] = [*looped, *ftl_args(f)]

@@ -190,6 +190,15 @@ def written_footprints(args, traces, chip, page_bytes):
     return full, {t: footprint_pages(args, traces, t, probes, page_bytes, detail) for t in traces}
 
 
+def excerpt_footprints(args, traces, page_bytes):
+    """Each real trace's excerpt's written footprint in pages of `page_bytes` (its stand-in's
+    statistics hold it), to size the drive its looped comparison runs on as the looped runs were
+    sized before the stand-ins: a looped excerpt on a drive sized for a million-write stand-in
+    would never fill its log."""
+    return {t: standin_stats(args, traces, t)["excerpt"]["written_pages"] * 4096 // page_bytes
+            for t in traces if not is_synthetic(traces, t)}
+
+
 def standin_stats(args, traces, name, writes=None):
     """The statistics `ssdsim standin` wrote for traces[name]'s stand-in (the excerpt's beside it)."""
     return json.load(open(standin(args, traces, name, writes).replace(".csv.gz", ".json")))
