@@ -25,7 +25,7 @@ relative terms, within a tenth and ten times) so that every fitted workload's to
 measured one. --fit names those workloads; the default is the small random I/O that loads a
 firmware core most (random reads, random writes, a 50/50 mix: the agreement test's
 workloads at another seed, count and range); the other workloads are measured and their error
-printed, as a check of how far the calibration carries (large sequential writes: +24-35% on
+printed, as a check of how far the calibration carries (64 KiB sequential writes: +1-46% on
 tiny: the calibrated model overcharges them).
 
 The section holds, per kind, the median of the FTLs' fitted costs, and per FTL (subsection
