@@ -140,12 +140,16 @@ def write_markdown(args, r, traces, drives, budgets):
         ["CAST", "ABL, current blocks not stated (Fig. 3: four), 8-bit run length", "ABL, 4 current blocks, "
          "8-bit run length (9-byte entries: 8/9 of DFTL's)", "the paper's examples"],
         ["traces", "MSR subset, Financial1, Laptop (private), WebSearch2",
-         "MSR rsrch_1, hm_0, wdev_1; WebSearch excerpt; TPC-C excerpt (extra)",
-         "Financial1 is not among the shared traces, Laptop was never published"],
+         "stand-ins (`ssdsim standin`) of a million write requests reconstructed from the excerpts of MSR "
+         "rsrch_1, hm_0, wdev_1 and TPC-C (extra); WebSearch, read-only (0.016% writes), as a stand-in of a "
+         "million requests instead (a million writes would take billions)",
+         "Financial1 is not among the shared traces, Laptop was never published; looping an excerpt rewrites "
+         "every page once a pass (kept as a labelled comparison)"],
         ["drive state", "not stated", "sequential fill, then one capacity of random page writes (GC in steady "
          "state) for every FTL", "equal footing"],
-        ["replay", "not stated", "open loop on trace times, passes back to back (" +
-         ", ".join(f"{t} x{v[1]}" for t, v in traces.items()) + "); TPC-C arrivals x20", "writes enough to keep GC busy"],
+        ["replay", "not stated", "open loop on the stand-ins' times (TPC-C's arrivals x20); the looped "
+         "comparison: the excerpts back to back (" + ", ".join(f"{t} x{v[1]}" for t, v in traces.items()) + ")",
+         "long enough to keep GC busy"],
     ]))
     w("")
 
