@@ -75,7 +75,6 @@ struct HostCommandEvent {
   std::uint64_t lba;
   std::uint32_t sectors;
   std::uint32_t issuer;
-  LatencyTrail trail;
 };
 
 struct OpDoneEvent {
@@ -83,7 +82,6 @@ struct OpDoneEvent {
   std::uint32_t lpn;
   std::uint32_t token;
   std::uint32_t reserved;
-  LatencyTrail trail;
 };
 
 struct EventMailbox {
@@ -99,13 +97,11 @@ struct OpDescriptor {
   std::uint8_t reserved;
   std::uint32_t ppn, lpn, token, bytes, host_cmd, partner_wait_ns;
   std::uint64_t buffer_addr;
-  LatencyTrail trail;
 };
 
 struct HostCompletion {
   std::uint32_t id;
   std::uint32_t reserved;
-  LatencyTrail trail;
 };
 
 struct TablePlacement {
@@ -169,11 +165,10 @@ struct PageRecord {
 };
 
 // The layouts the host and the target must agree on (AAPCS and x86-64 align 64-bit fields alike).
-static_assert(sizeof(LatencyTrail) == 112 && alignof(LatencyTrail) == 8);
-static_assert(sizeof(HostCommandEvent) == 136 && offsetof(HostCommandEvent, trail) == 24);
-static_assert(sizeof(OpDoneEvent) == 128 && offsetof(OpDoneEvent, trail) == 16);
-static_assert(sizeof(OpDescriptor) == 152 && offsetof(OpDescriptor, buffer_addr) == 32);
-static_assert(sizeof(HostCompletion) == 120);
+static_assert(sizeof(HostCommandEvent) == 24 && offsetof(HostCommandEvent, issuer) == 20);
+static_assert(sizeof(OpDoneEvent) == 16);
+static_assert(sizeof(OpDescriptor) == 40 && offsetof(OpDescriptor, buffer_addr) == 32);
+static_assert(sizeof(HostCompletion) == 8);
 static_assert(sizeof(TablePlacement) == 40 && offsetof(TablePlacement, base) == 24);
 static_assert(sizeof(BootReport) == 16 && sizeof(StateTrace) == 16 && sizeof(StateNote) == 16);
 static_assert(sizeof(MetricRecord) == 32 && offsetof(MetricRecord, gauge) == 24);

@@ -22,7 +22,6 @@ inline mmio::OpDescriptor to_descriptor(const HalOp& op) {
   d.host_cmd = op.host_cmd;
   d.partner_wait_ns = op.partner_wait_ns;
   d.buffer_addr = op.buffer_addr;
-  d.trail = op.trail;
   return d;
 }
 
@@ -44,8 +43,7 @@ inline HalOp from_descriptor(const mmio::OpDescriptor& d) {
   op.bytes = d.bytes;
   op.host_cmd = d.host_cmd;
   op.partner_wait_ns = d.partner_wait_ns;
-  op.buffer_addr = d.buffer_addr;
-  op.trail = d.trail;
+  op.buffer_addr = d.buffer_addr;  // the trail is the platform's (the image carries none)
   return op;
 }
 

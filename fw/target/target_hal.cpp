@@ -51,9 +51,8 @@ TableRegion TargetHal::place_table(const std::string& name, std::uint64_t bytes,
   return TableRegion{name, static_cast<MemoryKind>(p.memory), p.base, bytes};
 }
 
-void TargetHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) {
+void TargetHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail&) {
   completion_.id = host_cmd;
-  completion_.trail = trail;
   write_register(mmio::kCompleteHost, &completion_);
 }
 
@@ -95,13 +94,12 @@ void TargetHal::serve(HostCommandHandler& host) {
         cmd.write_tokens = tokens_of(e.id);
         cmd.read_tokens = tokens_of(e.id);
         cmd.issuer = e.issuer;
-        cmd.trail = e.trail;
         host.on_host_command(cmd);
         break;
       }
       case mmio::EventKind::OpDone: {
         const mmio::OpDoneEvent& e = mailbox_.done;
-        listener_->on_hal_complete(e.tag, HalResult{e.lpn, e.token, e.trail});
+        listener_->on_hal_complete(e.tag, HalResult{e.lpn, e.token, {}});
         break;
       }
       case mmio::EventKind::None: break;

@@ -30,6 +30,9 @@ void print_params() {
                              p.fallback.is_string() ? p.fallback.get<std::string>() : p.fallback.dump(), p.help);
   std::cout << fmt::format("{:34} {:8} {:5} {:28} default {:12} {}\n", "ftl.<parameter>", "ftl", "-",
                            "see `ssdsim ftls`", "-", "parameters of the chosen FTL");
+  std::cout << fmt::format("{:34} {:8} {:5} {:28} default {:12} {}\n", "firmware_cycles.<ftl>.<cost>", "count", "-",
+                           "[0, 10000000]", "-",
+                           "an FTL's own cost where it differs (tools/calibrate.py; effective as ftl.cycles.<cost>)");
 }
 
 void print_validation(const std::string& file, const std::vector<std::string>& overrides) {

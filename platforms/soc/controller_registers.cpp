@@ -217,13 +217,16 @@ void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
   if (tokens_.size() <= cmd.id) tokens_.resize(cmd.id + 1);
   tokens_[cmd.id] = {cmd.write ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens,
                      static_cast<std::uint32_t>(last - first + 1)};
-  const mmio::HostCommandEvent e{cmd.id, cmd.write ? 1u : 0u, cmd.lba, cmd.sectors, cmd.issuer, cmd.trail};
+  if (command_trails_.size() <= cmd.id) command_trails_.resize(cmd.id + 1);
+  command_trails_[cmd.id] = job_trail_ = cmd.trail;
+  const mmio::HostCommandEvent e{cmd.id, cmd.write ? 1u : 0u, cmd.lba, cmd.sectors, cmd.issuer};
   core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, command), &e, sizeof e);
   delivered_ = mmio::EventKind::HostCommand;
 }
 
 void ControllerRegisters::on_hal_complete(std::uint32_t tag, const fw::HalResult& result) {
-  const mmio::OpDoneEvent e{tag, result.lpn, result.token, 0, result.trail};
+  job_trail_ = result.trail;
+  const mmio::OpDoneEvent e{tag, result.lpn, result.token, 0};
   core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, done), &e, sizeof e);
   delivered_ = mmio::EventKind::OpDone;
 }
@@ -262,12 +265,15 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
       if (!fw::is_hardware_operation(d))
         throw std::runtime_error("the firmware submitted an operation of kind " + std::to_string(d.kind) + ", origin " +
                                  std::to_string(d.origin) + ", which the hardware does not run");
-      hal_->issue(fw::from_descriptor(d));
+      fw::HalOp op = fw::from_descriptor(d);
+      const bool host_dma = op.kind == fw::OpKind::HostDmaIn || op.kind == fw::OpKind::HostDmaOut;
+      op.trail = trail_for(host_dma ? op.host_cmd : kNoCommand);
+      hal_->issue(op);
       return;
     }
     case mmio::kCompleteHost: {
       const auto c = fetch<mmio::HostCompletion>(value);
-      hal_->complete_host_command(c.id, c.trail);
+      hal_->complete_host_command(c.id, trail_for(c.id));
       return;
     }
     case mmio::kBootFetch: core_->write_memory(value, boot_text_.data(), std::uint32_t(boot_text_.size())); return;
@@ -308,6 +314,19 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
       throw std::runtime_error("the firmware wrote register " + hex(offset) + ", which does not exist (at pc " +
                                hex(core_->pc()) + ")");
   }
+}
+
+LatencyTrail ControllerRegisters::trail_for(std::uint32_t host_cmd) {
+  const std::uint64_t now = sc_core::sc_time_stamp().value() + core_->local_time().value();
+  const bool of_a_command = host_cmd < command_trails_.size();
+  LatencyTrail t = job_trail_;
+  if (of_a_command && command_trails_[host_cmd].owner != job_trail_.owner) {
+    t = command_trails_[host_cmd];
+    t.advance(Stage::DependencyWait, now);
+  }
+  t.advance(Stage::Firmware, now);
+  if (of_a_command) command_trails_[host_cmd] = t;
+  return t;
 }
 
 void ControllerRegisters::place_table(std::uint32_t address) {

@@ -133,6 +133,16 @@ class ControllerRegisters : public sc_core::sc_module,
   };
   std::vector<Tokens> tokens_;
   std::uint32_t page_bytes_ = 0;
+  // Latency trails (common/latency_trail.h), which the image does not carry: what the image
+  // submits or completes while it handles an event continues that event's trail when it is work
+  // of the same request (or of none, as GC on a request's behalf); work of another request
+  // continues that request's own trail, its wait since counted as dependency_wait. The firmware's
+  // own rule, followed closely enough that a request's stages still add up to its latency.
+  // host_cmd: the command the work is for, or kNoCommand (a flash operation names none).
+  static constexpr std::uint32_t kNoCommand = ~0u;
+  LatencyTrail trail_for(std::uint32_t host_cmd);
+  LatencyTrail job_trail_;
+  std::vector<LatencyTrail> command_trails_;  // by command id: the latest of its request's trail
   // The job log (log_jobs): where the image keeps its work counters; the job's segments between
   // the image's charge marks, each attributed to the kind of work its mark names.
   struct Snapshot {

@@ -49,6 +49,17 @@ void check_intact_on_iss(const std::string& ftl) {
   for (const auto& [memory, c] : r["firmware_iss"]["stall_cycles"].items()) stalls += c.get<double>();
   CHECK(r["firmware_iss"]["cycles"].get<double>() ==
         Approx(r["firmware_iss"]["issue_cycles"].get<double>() + stalls).epsilon(1e-9));
+  // The image carries no latency trails; the platform keeps them for it, and a request's stages
+  // still add up to its latency.
+  for (const char* op : {"all", "read", "write"}) {
+    if (!r["latency_breakdown"].contains(op)) continue;
+    const json& b = r["latency_breakdown"][op];
+    double stages = 0;
+    for (const auto& [stage, figures] : b["stages"].items()) stages += figures["mean_us"].get<double>();
+    INFO(op << " latency " << b["mean_latency_us"] << " us, its stages " << stages << " us");
+    CHECK(stages == Approx(b["mean_latency_us"].get<double>()).epsilon(1e-6));
+    CHECK(b["stages"]["firmware"]["mean_us"].get<double>() > 0);
+  }
 }
 
 }  // namespace

@@ -9,8 +9,8 @@ from the point's effective parameters (its report) and the work one request give
             reads the old page first (read-modify-write) and programs two planes at once
             (multi-plane), a 128 KiB read pairs the pages of a die's two planes in one tR
   channel   command cycles plus one page transfer per flash operation
-  core      the firmware cycles the platform charges per request (firmware_cycles.*), at the
-            core clock, for every core
+  core      the firmware cycles the platform charges per request (firmware_cycles.*, the FTL's
+            own firmware_cycles.<ftl> where given), at the core clock, for every core
   host link request bytes over the PCIe link (lanes x GT/s x encoding)
   DRAM      every byte crosses the DRAM twice (flash <-> buffer, buffer <-> host)
 
@@ -45,7 +45,9 @@ def bounds(p, request_bytes, read):
     planes = p["geometry.planes_per_die"] if p["nand.multiplane"] else 1
     dies = p["geometry.channels"] * p["geometry.ways"] * p["geometry.dies_per_way"]
     read_cmd, prog_cmd = p["nand.read_cmd_cycles"] * cmd, p["nand.program_cmd_cycles"] * cmd
+    # The FTL's own costs (firmware_cycles.<ftl>, effective as ftl.cycles.*) over the platform's.
     c = {k[len("firmware_cycles."):]: v for k, v in p.items() if k.startswith("firmware_cycles.")}
+    c.update({k[len("ftl.cycles."):]: v for k, v in p.items() if k.startswith("ftl.cycles.")})
     # Per operation, by what it is (firmware_cycles splits flash reads, programs and host DMAs).
     flash_read = c["op_issue"] + c["op_complete"]
     program = c.get("op_issue_program", c["op_issue"]) + c.get("op_complete_program", c["op_complete"])
