@@ -8,6 +8,30 @@
 namespace ssd::fw {
 
 namespace {
+// What issuing and completing an operation of `kind` cost, and the kinds of work they are
+// (firmware_cycles splits programs and host DMAs from the flash reads and erases).
+struct OpCharges {
+  std::uint32_t FirmwareCosts::*issue_cycles;
+  FirmwareWork issue;
+  std::uint32_t FirmwareCosts::*complete_cycles;
+  FirmwareWork complete;
+};
+OpCharges charges_of(OpKind kind) {
+  switch (kind) {
+    case OpKind::Program:
+      return {&FirmwareCosts::op_issue_program, FirmwareWork::OpIssueProgram, &FirmwareCosts::op_complete_program,
+              FirmwareWork::OpCompleteProgram};
+    case OpKind::HostDmaIn:
+      return {&FirmwareCosts::op_issue_dma_in, FirmwareWork::OpIssueDmaIn, &FirmwareCosts::op_complete_dma_in,
+              FirmwareWork::OpCompleteDmaIn};
+    case OpKind::HostDmaOut:
+      return {&FirmwareCosts::op_issue_dma_out, FirmwareWork::OpIssueDmaOut, &FirmwareCosts::op_complete_dma_out,
+              FirmwareWork::OpCompleteDmaOut};
+    default:
+      return {&FirmwareCosts::op_issue, FirmwareWork::OpIssue, &FirmwareCosts::op_complete, FirmwareWork::OpComplete};
+  }
+}
+
 std::string where(const FlashGeometry& g, Ppn ppn) {
   PhysAddr a = g.decompose(ppn);
   return "ch" + std::to_string(a.channel) + "/way" + std::to_string(a.way) + "/die" + std::to_string(a.die) +
@@ -228,14 +252,8 @@ void OpScheduler::issue(std::uint32_t index) {
       if (next.state == State::Waiting && next.pending == 0) make_ready(op.chain_next.index);
     }
   }
-  if (op.kind == OpKind::Program)
-    hal_.charge_cycles(costs_.op_issue_program, FirmwareWork::OpIssueProgram);
-  else if (op.kind == OpKind::HostDmaIn)
-    hal_.charge_cycles(costs_.op_issue_dma_in, FirmwareWork::OpIssueDmaIn);
-  else if (op.kind == OpKind::HostDmaOut)
-    hal_.charge_cycles(costs_.op_issue_dma_out, FirmwareWork::OpIssueDmaOut);
-  else
-    hal_.charge_cycles(costs_.op_issue, FirmwareWork::OpIssue);
+  const OpCharges issue = charges_of(op.kind);
+  hal_.charge_cycles(costs_.*issue.issue_cycles, issue.issue);
   op.trail.advance(Stage::Firmware, hal_.now_ticks());
   HalOp h;
   h.tag = index;
@@ -257,14 +275,8 @@ void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   if (tag >= ops_.size() || ops_[tag].state != State::Issued)
     throw std::logic_error("HAL completed an operation that is not in flight (tag " + std::to_string(tag) + ")");
   const OpKind kind = ops_[tag].kind;
-  if (kind == OpKind::Program)
-    hal_.charge_cycles(costs_.op_complete_program, FirmwareWork::OpCompleteProgram);
-  else if (kind == OpKind::HostDmaIn)
-    hal_.charge_cycles(costs_.op_complete_dma_in, FirmwareWork::OpCompleteDmaIn);
-  else if (kind == OpKind::HostDmaOut)
-    hal_.charge_cycles(costs_.op_complete_dma_out, FirmwareWork::OpCompleteDmaOut);
-  else
-    hal_.charge_cycles(costs_.op_complete, FirmwareWork::OpComplete);
+  const OpCharges done = charges_of(kind);
+  hal_.charge_cycles(costs_.*done.complete_cycles, done.complete);
   if (kind == OpKind::Program && !ops_[tag].background) --host_programs_;
   complete(tag, result);
   drain();

@@ -17,6 +17,11 @@ std::vector<sc_time> times_us(const std::vector<double>& v) {
   for (double x : v) out.push_back(sc_time(x, sc_core::SC_US));
   return out;
 }
+// A firmware cost (firmware_cycles.<name>): cycles, its default the one fw::FirmwareCosts holds.
+Parameter cost_param(const std::string& name, std::uint32_t fw::FirmwareCosts::*cost, std::string help) {
+  return count_param("firmware_cycles." + name, 0, 1e7, double(fw::FirmwareCosts{}.*cost), std::move(help),
+                     [cost](C& c, std::uint64_t v) { c.firmware.costs.*cost = std::uint32_t(v); });
+}
 }  // namespace
 
 const std::vector<Parameter>& platform_parameters() {
@@ -184,44 +189,33 @@ const std::vector<Parameter>& platform_parameters() {
                   "so host reads and read-modify-writes do not queue behind eviction bursts (block_lru may "
                   "exceed it by one logical block's pages)",
                   [](C& c, std::uint64_t v) { c.firmware.write_buffer.flush_depth = std::uint32_t(v); }),
-      count_param("firmware_cycles.host_command", 0, 1e7, 1200, "cycles to fetch and decode one host command",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.host_command = std::uint32_t(v); }),
-      count_param("firmware_cycles.host_page", 0, 1e7, 150, "cycles per logical page of a command",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.host_page = std::uint32_t(v); }),
-      count_param("firmware_cycles.host_complete", 0, 1e7, 400, "cycles to post one completion",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.host_complete = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_issue", 0, 1e7, 120, "cycles to issue one flash read or erase",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_issue = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_complete", 0, 1e7, 100, "cycles to handle one flash read's or erase's completion",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_complete = std::uint32_t(v); }),
-      count_param("firmware_cycles.map_lookup", 0, 1e7, 12, "cycles of a mapping lookup (plus its table access)",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.map_lookup = std::uint32_t(v); }),
-      count_param("firmware_cycles.map_update", 0, 1e7, 20, "cycles of a mapping update (plus its table accesses)",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.map_update = std::uint32_t(v); }),
-      count_param("firmware_cycles.page_allocate", 0, 1e7, 40, "cycles to allocate a page from a write frontier",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.page_allocate = std::uint32_t(v); }),
-      count_param("firmware_cycles.gc_scan_per_block", 0, 1e7, 4,
-                  "cycles per block scanned by greedy victim selection",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.gc_scan_per_block = std::uint32_t(v); }),
-      count_param("firmware_cycles.buffer_insert", 0, 1e7, 0,
-                  "cycles to put a written page into the write buffer (0: not charged, as before the ISS "
-                  "calibration found it)",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.buffer_insert = std::uint32_t(v); }),
-      count_param("firmware_cycles.buffer_evict", 0, 1e7, 0,
-                  "cycles to hand a page from the write buffer to the FTL (0: not charged)",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.buffer_evict = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_issue_program", 0, 1e7, 120, "cycles to issue one flash program",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_issue_program = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_complete_program", 0, 1e7, 100, "cycles to handle one program's completion",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_complete_program = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_issue_dma_in", 0, 1e7, 120, "cycles to issue one host DMA of a write's data",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_issue_dma_in = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_complete_dma_in", 0, 1e7, 100, "cycles to handle the completion of a write's DMA",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_complete_dma_in = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_issue_dma_out", 0, 1e7, 120, "cycles to issue one host DMA of a read's data",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_issue_dma_out = std::uint32_t(v); }),
-      count_param("firmware_cycles.op_complete_dma_out", 0, 1e7, 100, "cycles to handle the completion of a read's DMA",
-                  [](C& c, std::uint64_t v) { c.firmware.costs.op_complete_dma_out = std::uint32_t(v); }),
+      cost_param("host_command", &fw::FirmwareCosts::host_command, "cycles to fetch and decode one host command"),
+      cost_param("host_page", &fw::FirmwareCosts::host_page, "cycles per logical page of a command"),
+      cost_param("host_complete", &fw::FirmwareCosts::host_complete, "cycles to post one completion"),
+      cost_param("op_issue", &fw::FirmwareCosts::op_issue, "cycles to issue one flash read or erase"),
+      cost_param("op_complete", &fw::FirmwareCosts::op_complete,
+                 "cycles to handle one flash read's or erase's completion"),
+      cost_param("map_lookup", &fw::FirmwareCosts::map_lookup, "cycles of a mapping lookup (plus its table access)"),
+      cost_param("map_update", &fw::FirmwareCosts::map_update, "cycles of a mapping update (plus its table accesses)"),
+      cost_param("page_allocate", &fw::FirmwareCosts::page_allocate, "cycles to allocate a page from a write frontier"),
+      cost_param("gc_scan_per_block", &fw::FirmwareCosts::gc_scan_per_block,
+                 "cycles per block scanned by greedy victim selection"),
+      cost_param("buffer_insert", &fw::FirmwareCosts::buffer_insert,
+                 "cycles to put a written page into the write buffer (0: not charged, as before the ISS calibration "
+                 "found it)"),
+      cost_param("buffer_evict", &fw::FirmwareCosts::buffer_evict,
+                 "cycles to hand a page from the write buffer to the FTL (0: not charged)"),
+      cost_param("op_issue_program", &fw::FirmwareCosts::op_issue_program, "cycles to issue one flash program"),
+      cost_param("op_complete_program", &fw::FirmwareCosts::op_complete_program,
+                 "cycles to handle one program's completion"),
+      cost_param("op_issue_dma_in", &fw::FirmwareCosts::op_issue_dma_in,
+                 "cycles to issue one host DMA of a write's data"),
+      cost_param("op_complete_dma_in", &fw::FirmwareCosts::op_complete_dma_in,
+                 "cycles to handle the completion of a write's DMA"),
+      cost_param("op_issue_dma_out", &fw::FirmwareCosts::op_issue_dma_out,
+                 "cycles to issue one host DMA of a read's data"),
+      cost_param("op_complete_dma_out", &fw::FirmwareCosts::op_complete_dma_out,
+                 "cycles to handle the completion of a read's DMA"),
       text_param("firmware_cycles.source", "hand-picked, not measured",
                  "where the firmware_cycles costs come from (tools/calibrate.py writes its ISS measurement's "
                  "provenance: compiler, flags, CPU model, CPI table)",
