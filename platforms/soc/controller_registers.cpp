@@ -214,11 +214,10 @@ void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
   if (last - first + 1 > mmio::kTokensPerCommand)
     throw std::runtime_error("host command " + std::to_string(cmd.id) + " moves " + std::to_string(last - first + 1) +
                              " pages, more than the token window's " + std::to_string(mmio::kTokensPerCommand));
-  if (tokens_.size() <= cmd.id) tokens_.resize(cmd.id + 1);
-  tokens_[cmd.id] = {cmd.write ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens,
-                     static_cast<std::uint32_t>(last - first + 1)};
-  if (command_trails_.size() <= cmd.id) command_trails_.resize(cmd.id + 1);
-  command_trails_[cmd.id] = job_trail_ = cmd.trail;
+  if (commands_.size() <= cmd.id) commands_.resize(cmd.id + 1);
+  commands_[cmd.id] = {cmd.write ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens,
+                       static_cast<std::uint32_t>(last - first + 1), cmd.trail};
+  job_trail_ = cmd.trail;
   const mmio::HostCommandEvent e{cmd.id, cmd.write ? 1u : 0u, cmd.lba, cmd.sectors, cmd.issuer};
   core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, command), &e, sizeof e);
   delivered_ = mmio::EventKind::HostCommand;
@@ -318,14 +317,14 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
 
 LatencyTrail ControllerRegisters::trail_for(std::uint32_t host_cmd) {
   const std::uint64_t now = sc_core::sc_time_stamp().value() + core_->local_time().value();
-  const bool of_a_command = host_cmd < command_trails_.size();
+  const bool of_a_command = host_cmd < commands_.size();
   LatencyTrail t = job_trail_;
-  if (of_a_command && command_trails_[host_cmd].owner != job_trail_.owner) {
-    t = command_trails_[host_cmd];
+  if (of_a_command && commands_[host_cmd].trail.owner != job_trail_.owner) {
+    t = commands_[host_cmd].trail;
     t.advance(Stage::DependencyWait, now);
   }
   t.advance(Stage::Firmware, now);
-  if (of_a_command) command_trails_[host_cmd] = t;
+  if (of_a_command) commands_[host_cmd].trail = t;
   return t;
 }
 
@@ -368,10 +367,10 @@ void ControllerRegisters::booted(std::uint32_t address) {
 Token* ControllerRegisters::token_slot(std::uint32_t offset) {
   const std::uint32_t id = offset / (mmio::kTokensPerCommand * sizeof(Token)),
                       page = offset / sizeof(Token) % mmio::kTokensPerCommand;
-  if (id >= tokens_.size() || !tokens_[id].tokens || page >= tokens_[id].pages)
+  if (id >= commands_.size() || !commands_[id].tokens || page >= commands_[id].pages)
     throw std::runtime_error("the firmware touched host data token " + std::to_string(page) + " of command " +
                              std::to_string(id) + ", which it does not have");
-  return tokens_[id].tokens + page;
+  return commands_[id].tokens + page;
 }
 
 // A token is a 32-bit word; the firmware may move it in smaller pieces (a byte copy).

@@ -126,12 +126,14 @@ class ControllerRegisters : public sc_core::sc_module,
   sc_core::sc_event posted_;
   std::uint64_t busy_since_ = 0;
   bool waiting_ = false;
-  // Per command id: its host data tokens and how many pages they cover.
-  struct Tokens {
+  // Per command id: its host data tokens, how many pages they cover, and the latest of its
+  // request's latency trail (below).
+  struct Command {
     Token* tokens = nullptr;
     std::uint32_t pages = 0;
+    LatencyTrail trail;
   };
-  std::vector<Tokens> tokens_;
+  std::vector<Command> commands_;
   std::uint32_t page_bytes_ = 0;
   // Latency trails (common/latency_trail.h), which the image does not carry: what the image
   // submits or completes while it handles an event continues that event's trail when it is work
@@ -142,7 +144,6 @@ class ControllerRegisters : public sc_core::sc_module,
   static constexpr std::uint32_t kNoCommand = ~0u;
   LatencyTrail trail_for(std::uint32_t host_cmd);
   LatencyTrail job_trail_;
-  std::vector<LatencyTrail> command_trails_;  // by command id: the latest of its request's trail
   // The job log (log_jobs): where the image keeps its work counters; the job's segments between
   // the image's charge marks, each attributed to the kind of work its mark names.
   struct Snapshot {
