@@ -107,6 +107,10 @@ def main():
                       *repro.trace_args(args, traces, t, looped=True), "--precondition", "fill", *BUFFERS["bplru"]]
             for f in FTLS:
                 jobs[f"loop-{t}-bplru-{f}"] = [*looped, *ftl_args(f)]
+    # The headline first (Fig. 7 on every trace), then the looped comparison and the sweeps: a
+    # run cut short leaves the most useful reports behind (--reuse picks them up).
+    order = ["chip", "loop", "detail", "default"]
+    jobs = dict(sorted(jobs.items(), key=lambda job: order.index(job[0].split("-")[0])))
     r = repro.run_matrix(args, jobs)
     rows = []
     for name, rep in sorted(r.items()):

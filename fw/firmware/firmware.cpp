@@ -56,6 +56,15 @@ std::vector<std::pair<Lpn, Token>> Firmware::buffered_pages() const {
   return pages;
 }
 
+std::string Firmware::unfinished_work() const {
+  std::string out = ops_.describe_unfinished();
+  const auto add = [&out](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
+  if (!waiting_.empty()) add(std::to_string(waiting_.size()) + " command(s) waiting for data-buffer pages");
+  if (!wbuf_waiting_.empty()) add(std::to_string(wbuf_waiting_.size()) + " write(s) waiting for write-buffer entries");
+  if (wbuf_ && wbuf_->flushing()) add(std::to_string(wbuf_->flushing()) + " evicted page(s) not released");
+  return out;
+}
+
 std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
   if (scratch_free_.empty()) {
     scratch_free_.push_back(static_cast<std::uint32_t>(scratch_.size()));

@@ -68,6 +68,11 @@ class Firmware : public HostCommandHandler {
   // check compares instead of the flash for them (one pass, no lookup per logical page).
   std::vector<std::pair<Lpn, Token>> buffered_pages() const;
 
+  // What the firmware has not finished (operations, commands waiting for buffer room, evicted
+  // pages not programmed): "" when idle. At the end of a run, when nothing is left to happen,
+  // anything here is a deadlock that the host did not see (its writes were acknowledged).
+  std::string unfinished_work() const;
+
   Ftl& ftl() { return *ftl_; }
   const Ftl& ftl() const { return *ftl_; }
   OpScheduler& ops() { return ops_; }

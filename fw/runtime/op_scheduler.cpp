@@ -352,6 +352,23 @@ OpRef OpScheduler::program_in_flight(Ppn ppn) const {
   return found;
 }
 
+std::string OpScheduler::describe_unfinished(std::size_t most) const {
+  if (live_ == 0) return "";
+  static const char* states[] = {"free", "building", "waiting", "issued"};
+  std::string out = std::to_string(live_) + " operation(s) unfinished";
+  std::size_t shown = 0;
+  for (std::uint32_t i = 0; i < ops_.size() && shown < most; ++i) {
+    const Op& op = ops_[i];
+    if (op.state == State::Free) continue;
+    out += std::string(shown++ ? "; " : ": ") + to_string(op.kind) + " " + states[static_cast<int>(op.state)];
+    if (op.ppn != kNoPpn) out += " at " + where(geo_, op.ppn);
+    if (op.pending) out += ", waiting for " + std::to_string(op.pending) + " predecessor(s)";
+    if (op.wait_chain) out += ", behind an earlier program of its block";
+    if (op.held) out += ", held by its block's order";
+  }
+  return out;
+}
+
 void OpScheduler::drain() {
   if (draining_) return;
   draining_ = true;

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "common/metrics.h"
@@ -106,6 +107,9 @@ class OpScheduler : public HalListener {
 
   bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
   std::uint64_t in_flight() const { return live_; }
+  // The operations not finished, the first `most` described (kind, state, page, what holds
+  // them): "" when none. At the end of a run, when nothing is left to happen, any is a deadlock.
+  std::string describe_unfinished(std::size_t most = 8) const;
   // Programs submitted outside a Background scope (the host's data) and not completed yet.
   std::uint64_t host_programs_in_flight() const { return host_programs_; }
 

@@ -108,6 +108,13 @@ extern "C" {
   return result.c_str();
 }
 
+// What the firmware has not finished, "" when idle (fw::Firmware::unfinished_work).
+[[gnu::used]] const char* ssd_debug_unfinished_work() {
+  static std::string result;
+  result = firmware->unfinished_work();
+  return result.c_str();
+}
+
 // Every counter and gauge of the firmware's metric sets, one record at a time.
 [[gnu::used]] void ssd_debug_export_metrics() {
   for (const auto& [path, set] : metrics->sets()) {

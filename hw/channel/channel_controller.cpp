@@ -66,7 +66,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       die->vcd_queue = vcd_->add(scope, "queue", 32);
       if (cache) die->vcd_cache = vcd_->add(scope, "cache_state", 4);
     }
-    sensitive << die->event;
+    sensitive << die->event << die->partner_due;
     dies_.push_back(std::move(die));
   }
   dont_initialize();
@@ -244,7 +244,7 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
     if (t.group.size() == 1 && now < deadline && first->opcode == tlmx::FlashOpcode::Program) {
       die.queue.insert(die.queue.begin() + static_cast<std::ptrdiff_t>(head), t.group[0]);
       t.group.clear();
-      die.event.notify(deadline - now);
+      die.partner_due.notify(deadline - now);
       return false;
     }
     if (t.group.size() > 1) ++*die.multiplane;
@@ -515,6 +515,25 @@ void ChannelController::complete_outgoing(sc_time now) {
     }
   }
   if (!outgoing_.empty()) outgoing_done_.notify(next - now);
+}
+
+std::string ChannelController::describe_unfinished() const {
+  static const char* phases[] = {"idle", "dma-in", "wants-bus-cmd", "array", "wants-bus-out", "data-out",
+                                 "loading", "staged", "wait-cache", "suspending"};
+  const FlashGeometry& g = cfg_.geometry;
+  std::string out;
+  for (const auto& d : dies_) {
+    if (d->queue.empty() && d->array.phase == Phase::Idle && d->cache.phase == Phase::Idle && d->suspended.empty()) continue;
+    out += std::string(out.empty() ? "" : "; ") + "ch" + std::to_string(cfg_.channel) + " die" + std::to_string(d->index) +
+           ": array " + phases[static_cast<int>(d->array.phase)] + ", cache " + phases[static_cast<int>(d->cache.phase)] +
+           ", " + std::to_string(d->suspended.size()) + " suspended, queue";
+    for (const QueuedCommand& q : d->queue)
+      out += std::string(" ") + tlmx::to_string(q.cmd->opcode) + "@plane" +
+             std::to_string(g.plane_of_block(g.block_of(q.cmd->ppn)) % g.planes_per_die) + "/page" +
+             std::to_string(g.page_in_block(q.cmd->ppn));
+    if (d->queue.empty()) out += " empty";
+  }
+  return out;
 }
 
 void ChannelController::end_of_simulation_stats(sc_time end) {

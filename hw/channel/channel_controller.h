@@ -74,6 +74,9 @@ class ChannelController : public sc_core::sc_module {
   SC_HAS_PROCESS(ChannelController);
 
   void end_of_simulation_stats(sc_core::sc_time end);
+  // The dies holding work (queued, on a track, suspended), each with its tracks' phases: "" when
+  // none. At the end of a run, when nothing is left to happen, any is a lost wake-up.
+  std::string describe_unfinished() const;
 
  private:
   using Phase = DiePhase;

@@ -89,7 +89,10 @@ struct FlashDie {
   std::uint32_t reads_passed = 0;
   bool two_tracks = false;  // the cache track was working when the controller woke
   BusyUnion busy;
-  sc_core::sc_event event;
+  sc_core::sc_event event;  // a track's phase ends (re-armed in step() when both tracks work)
+  // A lone program's wait for its multi-plane partner ends. Its own event: an event keeps only
+  // its earliest notification, so on `event` the deadline hid a DMA that ended after it.
+  sc_core::sc_event partner_due;
   tlm::tlm_generic_payload dma_trans;
   std::uint64_t *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr,
                 *suspends = nullptr, *cache_ops = nullptr;

@@ -20,6 +20,8 @@ class MappingView {
   // The write buffer's pages (each one's newest copy), by logical page.
   virtual std::vector<std::pair<Lpn, Token>> buffered_pages() const = 0;
   virtual std::string check_metadata(const fw::Ftl::PageReader& read_page) const = 0;
+  // Work the firmware has not finished ("" when idle; fw::Firmware::unfinished_work).
+  virtual std::string unfinished_work() const = 0;
 };
 
 class FirmwareMapping final : public MappingView {
@@ -32,6 +34,7 @@ class FirmwareMapping final : public MappingView {
   std::string check_metadata(const fw::Ftl::PageReader& read_page) const override {
     return firmware_.ftl().check_metadata(read_page);
   }
+  std::string unfinished_work() const override { return firmware_.unfinished_work(); }
 
  private:
   const fw::Firmware& firmware_;

@@ -162,7 +162,14 @@ sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts, double stall_s
   if (!host.finished())
     throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
                    std::to_string(host.completed()) + " requests completed: nothing left to happen (firmware deadlock?)");
-  return bench.top().finalize(sc_core::sc_time_stamp());
+  const sc_core::sc_time idle = bench.top().finalize(sc_core::sc_time_stamp());
+  // The host saw every request complete, but acknowledged writes may still be on their way:
+  // with nothing left to happen, the firmware must have finished them.
+  const std::string unfinished = bench.top().unfinished_work();
+  if (!unfinished.empty())
+    throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() +
+                   " with work unfinished (nothing left to happen: a deadlock or a lost wake-up): " + unfinished);
+  return idle;
 }
 
 // What the report needs beyond the statistics registry: the workload, the run's times, the

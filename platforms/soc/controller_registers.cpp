@@ -415,6 +415,10 @@ std::string ControllerRegisters::check_metadata(const fw::Ftl::PageReader& read_
   return core_->read_string(at, 1 << 16);
 }
 
+std::string ControllerRegisters::unfinished_work() {
+  return core_->read_string(core_->call("ssd_debug_unfinished_work", {}), 1 << 16);
+}
+
 void ControllerRegisters::export_metrics(MetricsRegistry& metrics) {
   export_to_ = &metrics;
   core_->call("ssd_debug_export_metrics", {});

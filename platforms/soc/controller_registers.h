@@ -85,6 +85,7 @@ class ControllerRegisters : public sc_core::sc_module,
   void valid_pages(Ppn first, std::uint32_t count, std::uint8_t* out);
   std::vector<std::pair<Lpn, Token>> buffered_pages();
   std::string check_metadata(const fw::Ftl::PageReader& read_page);
+  std::string unfinished_work();
   // Copies the image's metric sets (counters and gauges) into `metrics`.
   void export_metrics(MetricsRegistry& metrics);
   // Writes one CSV line per firmware job (each event the image took, up to its next wait for

@@ -38,6 +38,7 @@ class ImageMapping final : public MappingView {
   std::string check_metadata(const fw::Ftl::PageReader& read_page) const override {
     return registers_.check_metadata(read_page);
   }
+  std::string unfinished_work() const override { return registers_.unfinished_work(); }
 
  private:
   static constexpr std::uint32_t kWindow = 1u << 20;

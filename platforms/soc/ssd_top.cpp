@@ -97,6 +97,15 @@ std::map<std::string, std::string> SsdTop::ftl_parameters() const {
   return firmware_->config().ftl_options.effective();
 }
 
+std::string SsdTop::unfinished_work() const {
+  std::string out = mapping_->unfinished_work();
+  for (const auto& ch : channels_) {
+    const std::string held = ch->describe_unfinished();
+    if (!held.empty()) out += (out.empty() ? "flash: " : "; flash: ") + held;
+  }
+  return out;
+}
+
 sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {
   const sc_core::sc_time idle = core_ ? std::max(end, core_->drained_at()) : end;
   for (auto& ch : channels_) ch->end_of_simulation_stats(idle);

@@ -62,6 +62,9 @@ class SsdTop : public sc_core::sc_module {
   // before reporting, for a run whose last event was at `end`. Returns when the drive went idle:
   // `end`, or later if a firmware job was still running (its charges need no kernel event).
   sc_core::sc_time finalize(sc_core::sc_time end);
+  // Work left unfinished when nothing is left to happen (a deadlock or a lost wake-up): the
+  // firmware's, then the flash channels'. "" when the drive is idle.
+  std::string unfinished_work() const;
 
  private:
   hw::IssConfig iss_config(const PlatformConfig& c) const;

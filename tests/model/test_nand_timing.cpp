@@ -70,6 +70,25 @@ TEST_CASE("Multi-plane program runs both planes in one array time", "[model][nan
   CHECK(b.metrics.set(std::string(b.ctrl.name()) + ".die0").counter("multiplane_operations") == 1);
 }
 
+// A lone program waits for its partner up to the deadline; the partner arrives just before it
+// and their DMA ends after it. The die must still wake at the DMA's end (the deadline's wake-up
+// once hid it: the die stayed in dma-in for ever, found by a 200,000-write ISS run).
+TEST_CASE("A partner arriving just before the multi-plane deadline still runs", "[model][nand][timing]") {
+  ChannelBenchConfig c = mlc_channel(1, 2);
+  c.nand.multiplane_wait = sc_time(10, SC_US);
+  ChannelBench b(c);
+  const FlashGeometry& g = b.cfg.geometry;
+  const sc_time partner_at = c.nand.multiplane_wait - b.dma(2) / 2.0;
+  REQUIRE(partner_at + b.dma(2) > c.nand.multiplane_wait);
+  auto a = b.script.post(FlashOpcode::Program, g.first_page(g.block_at(0, 3)), sc_core::SC_ZERO_TIME);
+  auto d = b.script.post(FlashOpcode::Program, g.first_page(g.block_at(1, 5)), partner_at);
+  sc_core::sc_start();
+  REQUIRE(b.script.completed() == 2);
+  const sc_time expected = partner_at + b.dma(2) + (b.cmd(7) + b.transfer()) * 2.0 + sc_time(600, SC_US);
+  CHECK(diff_ticks(b.script.done_at(a), expected) <= 1);
+  CHECK(b.script.done_at(d) == b.script.done_at(a));
+}
+
 TEST_CASE("Without multi-plane the same two programs take two array times", "[model][nand][timing]") {
   ChannelBenchConfig c = mlc_channel(1, 2);
   c.nand.multiplane = false;

@@ -179,3 +179,19 @@ TEST_CASE("OOB reads follow the read hazards and report the spare area", "[sched
   CHECK(seen.lpn == 42);
   CHECK(f.hal.has(OpKind::Erase, f.page(7, 0)));
 }
+
+TEST_CASE("Unfinished operations are described until they complete", "[fw][ops]") {
+  Fixture f;
+  CHECK(f.ops.describe_unfinished().empty());
+  const OpRef program = f.ops.program(f.page(1, 0), 7, 70);
+  const OpRef after = f.ops.join();
+  f.ops.depend(program, after);
+  f.ops.submit(program);
+  f.ops.submit(after);
+  const std::string held = f.ops.describe_unfinished();
+  CHECK_THAT(held, Catch::StartsWith("2 operation(s) unfinished: ") &&
+                       Catch::Contains("program issued at ch0/way0/die0/plane0/block1/page0") &&
+                       Catch::Contains("join waiting, waiting for 1 predecessor(s)"));
+  f.hal.finish(OpKind::Program, f.page(1, 0));
+  CHECK(f.ops.describe_unfinished().empty());
+}
