@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/geometry.h"
+#include "common/narrow_division.h"
 
 namespace ssd {
 
@@ -17,9 +18,10 @@ struct PageSpan {
   Lpn first = 0;
   std::uint32_t count = 0;
 };
+// (Pages are whole sectors: counted in sectors, the addresses of drives below 2 TiB divide in 32 bits.)
 inline PageSpan page_span(std::uint64_t lba, std::uint32_t sectors, std::uint32_t page_bytes) {
-  const std::uint64_t begin = lba * kSectorBytes, end = (lba + sectors) * kSectorBytes;
-  const std::uint64_t first = begin / page_bytes, last = (end - 1) / page_bytes;
+  const std::uint32_t page_sectors = page_bytes / kSectorBytes;
+  const std::uint64_t first = quotient_of(lba, page_sectors), last = quotient_of(lba + sectors - 1, page_sectors);
   return PageSpan{static_cast<Lpn>(first), static_cast<std::uint32_t>(last - first + 1)};
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/narrow_division.h"
 #include "common/tokens.h"
 
 namespace ssd::fw {
@@ -229,8 +230,8 @@ void OpScheduler::make_ready(std::uint32_t index) {
 }
 
 std::uint64_t OpScheduler::buffer_address() {
-  std::uint64_t slots = data_buffer_.bytes / geo_.page_bytes;
-  return data_buffer_.base + (buffer_slot_++ % slots) * geo_.page_bytes;
+  const auto slots = static_cast<std::uint32_t>(data_buffer_.bytes / geo_.page_bytes);
+  return data_buffer_.base + std::uint64_t(remainder_of(buffer_slot_++, slots)) * geo_.page_bytes;
 }
 
 void OpScheduler::issue(std::uint32_t index) {

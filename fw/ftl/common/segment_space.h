@@ -24,6 +24,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/narrow_division.h"
 #include "fw/ftl/common/valid_page_map.h"
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
@@ -67,7 +68,9 @@ class SegmentSpace {
 
   // Global plane index of the k-th plane in channel-first order, so consecutive allocations
   // striped over planes go to different channels, then different ways, dies and planes.
-  std::uint32_t stripe_plane(std::uint64_t k) const { return stripe_[k % stripe_.size()]; }
+  std::uint32_t stripe_plane(std::uint64_t k) const {
+    return stripe_[remainder_of(k, static_cast<std::uint32_t>(stripe_.size()))];
+  }
   // PlaneBlocks: the frontier of `stream` on `plane`.
   std::uint32_t plane_frontier(std::uint32_t plane, std::uint32_t stream) const { return plane * streams_ + stream; }
 

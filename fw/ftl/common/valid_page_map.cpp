@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/narrow_division.h"
+
 namespace ssd::fw {
 
 ValidPageMap::ValidPageMap(Hal& hal, const std::string& name, std::uint64_t pages, std::uint32_t pages_per_unit,
@@ -19,18 +21,18 @@ ValidPageMap::ValidPageMap(Hal& hal, const std::string& name, std::uint64_t page
 
 void ValidPageMap::touch(std::uint64_t page) {
   hal_.touch(bitmap_table_, (page >> 6) * 8, 8, Access::Write);
-  hal_.touch(count_table_, (page / pages_per_unit_) * count_bytes_, count_bytes_, Access::Write);
+  hal_.touch(count_table_, (quotient_of(page, pages_per_unit_)) * count_bytes_, count_bytes_, Access::Write);
 }
 
 void ValidPageMap::mark_valid(std::uint64_t page) {
   touch(page);
   bits_[page >> 6] |= std::uint64_t(1) << (page & 63);
-  ++counts_[page / pages_per_unit_];
+  ++counts_[quotient_of(page, pages_per_unit_)];
 }
 
 void ValidPageMap::mark_valid_range(std::uint64_t first, std::uint32_t count) {
-  const std::uint64_t unit = first / pages_per_unit_;
-  if (count == 0 || (first + count - 1) / pages_per_unit_ != unit)
+  const std::uint64_t unit = quotient_of(first, pages_per_unit_);
+  if (count == 0 || quotient_of(first + count - 1, pages_per_unit_) != unit)
     throw std::logic_error("mark_valid_range of " + std::to_string(count) + " pages from " + std::to_string(first) +
                            ": not within one unit");
   for (std::uint64_t page = first; page < first + count; ++page) {
@@ -44,7 +46,7 @@ void ValidPageMap::invalidate(std::uint64_t page) {
   if (!is_valid(page)) throw std::logic_error("invalidate() of page " + std::to_string(page) + " that is not valid");
   touch(page);
   bits_[page >> 6] &= ~(std::uint64_t(1) << (page & 63));
-  --counts_[page / pages_per_unit_];
+  --counts_[quotient_of(page, pages_per_unit_)];
 }
 
 void ValidPageMap::touch_counts(std::uint64_t first_unit, std::uint64_t units) {

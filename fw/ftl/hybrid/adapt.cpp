@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/narrow_division.h"
+
 namespace ssd::fw {
 
 AdaptParams AdaptParams::parse(FtlOptions& o, const FlashGeometry& g) {
@@ -107,7 +109,7 @@ void AdaptFtl::on_host_write(const PageWrite& page) {
   if (page.lpn != page.request.first_lpn) return;  // once per request, at its first page
   const std::uint32_t page_bytes = context().hal.geometry().page_bytes;
   const auto pages = static_cast<std::uint32_t>(
-      std::max<std::uint64_t>(1, (std::uint64_t(page.request.sectors) * 512 + page_bytes - 1) / page_bytes));
+      std::max<std::uint64_t>(1, quotient_of(std::uint64_t(page.request.sectors) * 512 + page_bytes - 1, page_bytes)));
   // The interval ends when the request after its last arrives, so that its last request is
   // placed under the threshold it was counted with.
   if (writes_in_interval_ >= p_.interval_writes) end_of_interval();
@@ -136,7 +138,7 @@ std::uint64_t AdaptFtl::hat_key(const HatEntry& e) const {
 
 void AdaptFtl::record_request(Lpn base, std::uint32_t pages) {
   context().hal.charge_cycles(context().costs.map_update, FirmwareWork::MapUpdate);
-  context().hal.touch(hat_table_, (std::uint64_t(base) % p_.hat_entries) * 6, 6, Access::Write);
+  context().hal.touch(hat_table_, std::uint64_t(remainder_of(base, p_.hat_entries)) * 6, 6, Access::Write);
   auto cover = [&](const HatEntry& e, int delta) {
     if (!p_.hat_covers_range) return;
     for (std::uint32_t k = 0; k < e.pages; ++k) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/narrow_division.h"
+
 namespace ssd::fw {
 
 MnkParams MnkParams::parse(MnkVariant variant, FtlOptions& o, const FlashGeometry& g) {
@@ -222,7 +224,7 @@ std::uint32_t MnkFtl::open_balanced(bool sequential) {
 // ---- reclaim -------------------------------------------------------------------------------------
 
 void MnkFtl::before_merge(std::uint32_t victim) {
-  utilization_.record(std::uint64_t(write_pointer(victim)) * 100 / pages_per_block());
+  utilization_.record(quotient_of(std::uint64_t(write_pointer(victim)) * 100, pages_per_block()));
 }
 
 void MnkFtl::on_log_block_gone(std::uint32_t block) {

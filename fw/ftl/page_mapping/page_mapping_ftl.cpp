@@ -1,5 +1,6 @@
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
+#include "common/narrow_division.h"
 #include "fw/ftl/common/page_ops.h"
 
 #include <algorithm>
@@ -97,7 +98,7 @@ std::uint32_t PageMappingFtl::next_plane_first() {
   const FlashGeometry& g = blocks_.geometry();
   const std::uint32_t dies = g.total_dies(), planes = g.planes_per_die;
   for (std::uint32_t tries = 0; tries <= dies; ++tries) {
-    const std::uint32_t first = blocks_.stripe_plane(die_cursor_ % dies);  // plane 0 of the die
+    const std::uint32_t first = blocks_.stripe_plane(remainder_of(die_cursor_, dies));  // plane 0 of the die
     std::uint32_t best = kNoPlane;
     for (std::uint32_t plane = first; plane < first + planes; ++plane)
       if (has_host_room(plane) && (best == kNoPlane || host_pages_[plane] < host_pages_[best]))
@@ -138,7 +139,7 @@ std::uint32_t PageMappingFtl::next_adaptive() {
   // write-saturated), the die's level planes take the pages after this one (see the header).
   const bool saturated = planes > 1 && ctx_.ops.host_programs_in_flight() > dies;
   for (std::uint32_t tries = 0; tries < dies; ++tries) {
-    const std::uint32_t first = blocks_.stripe_plane(die_cursor_++ % dies);  // plane 0 of the die
+    const std::uint32_t first = blocks_.stripe_plane(remainder_of(die_cursor_++, dies));  // plane 0 of the die
     const std::uint32_t best = most_behind_plane(first);
     if (best == kNoPlane) continue;
     if (saturated) {
