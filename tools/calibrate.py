@@ -224,7 +224,7 @@ def main():
     source = provenance(report, a.platform, a.fit) + \
         (f"; not measured, kept: {', '.join(unmeasured)}" if unmeasured else "")
     section = "firmware_cycles:\n" + "".join(f"  {KEY[k]}: {int(round(costs[k]))}\n" for k in KINDS) + \
-        f"  source: \"{source}\"\n" + "".join(
+        f"  clock_mhz: {report['platform']['effective']['core.clock_mhz']:g}\n" + f"  source: \"{source}\"\n" + "".join(
             f"  {f}:\n" + "".join(f"    {KEY[k]}: {int(round(v))}\n" for k, v in overrides[f].items())
             for f in ftls if overrides[f])
     print("\n" + section)

@@ -1,5 +1,6 @@
 #include "platforms/config/platform_config.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -288,6 +289,19 @@ void record_overrides(const std::vector<std::pair<std::string, std::string>>& ke
   if (!named && !suffix.empty()) c.name += " [" + suffix + "]";
 }
 
+// Calibrated cycles hold the ISS's memory stalls as cycles of the calibration clock; they do not
+// scale with the clock as the core's own cycles do (bench/sweeps/firmware_cores_iss measures how
+// far they carry).
+void check_calibration_clock(const std::string& path, PlatformConfig& c) {
+  const double at = c.firmware_cycles_clock_mhz, clock = c.core.clock_mhz;
+  if (c.core.model != "annotated" || at <= 0 || std::abs(clock / at - 1) < 0.01) return;
+  c.warnings.push_back(path + ": core.clock_mhz = " + fmt::format("{:g}", clock) +
+                       " but the firmware_cycles were calibrated at " + fmt::format("{:g}", at) +
+                       " MHz (firmware_cycles.clock_mhz): their memory stalls scale with the clock as if they were "
+                       "core cycles, so the firmware's cost is off at this clock (bench/sweeps/firmware_cores_iss: "
+                       "up to tens of percent); run core.model = iss, or calibrate at this clock");
+}
+
 }  // namespace
 
 PlatformConfig load_platform_text(const std::string& text, const std::string& path,
@@ -303,6 +317,7 @@ PlatformConfig load_platform_text(const std::string& text, const std::string& pa
   c.firmware.ftl_options = fw::FtlOptions(ftl_params);
   r.reject_unknown(root, "");
   check_ftl_parameters(ftl_params, path, c);
+  check_calibration_clock(path, c);
   record_overrides(override_keys, c);
   return c;
 }

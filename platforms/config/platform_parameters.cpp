@@ -216,6 +216,11 @@ const std::vector<Parameter>& platform_parameters() {
                  "cycles to issue one host DMA of a read's data"),
       cost_param("op_complete_dma_out", &fw::FirmwareCosts::op_complete_dma_out,
                  "cycles to handle the completion of a read's DMA"),
+      quantity_param("firmware_cycles.clock_mhz", "MHz", 0, 10000, false, 0,
+                     "the core clock the costs were calibrated at (tools/calibrate.py; 0: not calibrated): the "
+                     "measured cycles include memory stalls at that clock, so an annotated core at another clock "
+                     "is warned",
+                     [](C& c, double v) { c.firmware_cycles_clock_mhz = v; }),
       text_param("firmware_cycles.source", "hand-picked, not measured",
                  "where the firmware_cycles costs come from (tools/calibrate.py writes its ISS measurement's "
                  "provenance: compiler, flags, CPU model, CPI table)",
