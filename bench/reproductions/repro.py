@@ -55,6 +55,10 @@ def arguments(description, paper):
                    help="write requests in the stand-ins that sweeps and ablations replay (default %(default)s)")
     p.add_argument("--no-default-platform", action="store_true",
                    help="leave out the runs of the same FTLs on platforms/default.yaml (their tables are omitted)")
+    p.add_argument("--from-end", action="store_true",
+                   help="run the matrix last job first: a second process with --reuse on another core works "
+                        "through it from the other end (each skips the reports already made; only the job "
+                        "both reach last runs twice)")
     p.add_argument("--reuse", action="store_true",
                    help="read the reports of runs already made (same names) instead of running them again: "
                         "for rewriting the Markdown after editing the notes")
@@ -76,8 +80,11 @@ def run_matrix(args, jobs):
             with open(report) as f:
                 return name, json.load(f)
         return name, run_ssdsim(cmd, report)
+    items = list(jobs.items())
+    if args.from_end:
+        items.reverse()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        return dict(pool.map(one, jobs.items()))
+        return dict(pool.map(one, items))
 
 
 def trace_args(args, traces, name, looped=False, writes=None):
