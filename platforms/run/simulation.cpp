@@ -159,9 +159,12 @@ sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts, double stall_s
   if (sc_core::sc_time_stamp() >= tlmx::max_simulated_time())
     throw RunError("simulated time reached the simulator's limit of " + tlmx::describe_limit() + " with " +
                    std::to_string(host.completed()) + " requests completed: the run cannot be simulated faithfully");
-  if (!host.finished())
+  if (!host.finished()) {
+    const std::string held = bench.top().unfinished_work();
     throw RunError("simulation stalled at " + sc_core::sc_time_stamp().to_string() + " with " +
-                   std::to_string(host.completed()) + " requests completed: nothing left to happen (firmware deadlock?)");
+                   std::to_string(host.completed()) + " requests completed: nothing left to happen (" +
+                   (held.empty() ? "firmware deadlock?" : "a deadlock or a lost wake-up: " + held) + ")");
+  }
   const sc_core::sc_time idle = bench.top().finalize(sc_core::sc_time_stamp());
   // The host saw every request complete, but acknowledged writes may still be on their way:
   // with nothing left to happen, the firmware must have finished them.
