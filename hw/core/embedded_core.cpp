@@ -38,6 +38,11 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
     c.cycles = &m.counter("cycles");
     c.table_accesses = &m.counter("table_accesses");
     c.jobs = &m.counter("jobs");
+    if (cfg_.dcache_bytes) {
+      c.dcache = std::make_unique<DataCache>(cfg_.dcache_bytes, kCortexR5CacheWays, kCortexR5CacheLineBytes);
+      c.dcache_hits = &m.counter("dcache_hits");
+      c.dcache_misses = &m.counter("dcache_misses");
+    }
     if (vcd_) c.vcd_busy = vcd_->add(this->name(), "core" + std::to_string(k) + "_busy", 1);
   }
   sc_core::sc_spawn_options opts;
@@ -81,6 +86,28 @@ void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
 
 void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write) {
   if (!in_job_) return;
+  Core& c = cores_[current_];
+  if (!c.dcache) {
+    bus_access(c, address, bytes, write);
+    return;
+  }
+  // Line by line: a hit costs nothing; a miss writes back a dirty victim and fills the line.
+  const std::uint64_t line = c.dcache->line_bytes();
+  for (std::uint64_t at = address / line * line; at < address + std::max<std::uint32_t>(bytes, 1); at += line) {
+    const DataCache::Outcome o = c.dcache->access(at, write);
+    if (o.hit) {
+      ++*c.dcache_hits;
+      continue;
+    }
+    ++*c.dcache_misses;
+    if (o.writeback) bus_access(c, o.writeback_line, kCortexR5CacheLineBytes, true);
+    bus_access(c, o.fill_line, kCortexR5CacheLineBytes, false);
+  }
+}
+
+// One table access (or line fill, or write-back) over the system bus at the job's local time:
+// its latency and contention are the core's memory wait.
+void EmbeddedCore::bus_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write) {
   if (bytes > scratch_.size()) scratch_.resize(bytes);
   tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, scratch_.data(),
                            bytes);
@@ -91,7 +118,6 @@ void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write
                              access_.get_response_string())
                                 .c_str());
   const std::uint64_t waited = (offset_ - before).value();  // latency and contention on the way
-  Core& c = cores_[current_];
   ++accesses_;
   ++*c.table_accesses;
   access_ticks_ += waited;

@@ -16,6 +16,9 @@
 // core that finds several jobs waiting runs them back to back in one activation (the same
 // timing as one after the other, with fewer kernel events).
 //
+// With a data cache (CoreConfig::dcache_bytes), a table access goes to the bus only for the
+// lines it misses (a dirty victim written back first), as the ISS core's loads and stores do.
+//
 // Each core's time splits into compute (cycles / clock), memory wait (table accesses: bus and
 // memory latency plus contention) and idle (the rest of the run): compute_ticks,
 // memory wait and, after finalize(), idle: durations under <name>.coreN (hw/stats.h).
@@ -32,6 +35,7 @@
 
 #include "common/metrics.h"
 #include "hw/core/core_dispatch.h"
+#include "hw/core/data_cache.h"
 #include "hw/core/firmware_core.h"
 #include "hw/stats.h"
 #include "tlm/vcd_tracer.h"
@@ -45,6 +49,10 @@ struct CoreConfig {
   // annotated: host-compiled firmware charging cycles (this model); iss: the firmware image on
   // the instruction-set simulator (platforms/soc/controller_registers.h).
   std::string model = "annotated";
+  // annotated: an L1 data cache per core in front of the table accesses (4-way, 32-byte lines,
+  // write-back, as the ISS core's): a hit costs no bus transaction, a miss fills its line. 0: none,
+  // every access is a bus transaction of its own bytes.
+  std::uint32_t dcache_bytes = 0;
 };
 
 class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
@@ -75,8 +83,11 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
     std::deque<Job> waiting;  // assigned to this core by the dispatch policy
     BusyTime* busy;
     std::uint64_t *compute_ticks, *memory_wait_ticks, *idle_ticks, *cycles, *table_accesses, *jobs;
+    std::unique_ptr<DataCache> dcache;  // null: none
+    std::uint64_t *dcache_hits = nullptr, *dcache_misses = nullptr;
     int vcd_busy = -1;
   };
+  void bus_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write);
   void schedule();                      // the method process: starts what can start, arms the next wake-up
   void run_jobs(unsigned core, sc_core::sc_time now);
   void arm_wake(sc_core::sc_time now);  // for the earliest free time of a core with work waiting

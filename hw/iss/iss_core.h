@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "hw/iss/cpi_table.h"
-#include "hw/iss/data_cache.h"
+#include "hw/core/data_cache.h"
 #include "hw/iss/instruction_class.h"
 
 struct uc_struct;
@@ -73,8 +73,8 @@ struct IssConfig {
   // Every `sample_period` of the core's time, the sampler (set_sampler) hears which function runs
   // and how many instructions retired since the last sample (the waveform).
   sc_core::sc_time sample_period = sc_core::sc_time(1, sc_core::SC_US);
-  // L1 data cache over the bus windows (hw/iss/data_cache.h); 0 bytes: none.
-  std::uint32_t dcache_bytes = 0, dcache_ways = 4, dcache_line_bytes = 32;
+  // L1 data cache over the bus windows (hw/core/data_cache.h); 0 bytes: none.
+  std::uint32_t dcache_bytes = 0, dcache_ways = kCortexR5CacheWays, dcache_line_bytes = kCortexR5CacheLineBytes;
 };
 
 class IssCore : public sc_core::sc_module {

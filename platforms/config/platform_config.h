@@ -49,6 +49,7 @@ struct PlatformConfig {
   hw::HostLinkConfig host;
   fw::FirmwareConfig firmware;
   double write_buffer_dram_share = 0;  // firmware.write_buffer.bytes = this x the DRAM
+  bool annotated_dcache = false;  // core.annotated_dcache: the annotated core's table accesses through core.dcache_kib
   double firmware_cycles_clock_mhz = 0;  // the core clock the firmware_cycles were calibrated at (0: not calibrated)
   // The effective parameters as dotted key -> typed value (numbers, flags, text, lists), for
   // reports and `validate`.

@@ -144,6 +144,11 @@ const std::vector<Parameter>& platform_parameters() {
                   "core.model = iss: the core's L1 data cache over SRAM and DRAM, KiB (4-way, 32-byte lines, "
                   "write-back; 0: none, every load and store goes over the bus)",
                   [](C& c, std::uint64_t v) { c.iss.dcache_bytes = std::uint32_t(v << 10); }),
+      flag_param("core.annotated_dcache", false,
+                 "core.model = annotated: the firmware's annotated table accesses go through an L1 data cache of "
+                 "core.dcache_kib per core (a hit costs no bus transaction, a miss fills its 32-byte line), as the "
+                 "ISS core's loads and stores do; off: each access is a bus transaction of its own",
+                 [](C& c, bool v) { c.annotated_dcache = v; }),
       quantity_param("core.quantum_ns", "ns", 1, 1e6, false, 1000,
                      "core.model = iss: how far the ISS may run ahead of SystemC time before it synchronises (it "
                      "also synchronises at every register access)",

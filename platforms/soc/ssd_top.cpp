@@ -34,7 +34,9 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     registers_->trace_to(vcd);
     core = registers_.get();
   } else {
-    core_ = std::make_unique<hw::EmbeddedCore>("cores", c.core, metrics, vcd);
+    hw::CoreConfig annotated = c.core;
+    annotated.dcache_bytes = c.annotated_dcache ? c.iss.dcache_bytes : 0;
+    core_ = std::make_unique<hw::EmbeddedCore>("cores", annotated, metrics, vcd);
     core_->bus.bind(bus_->initiators);
     core = core_.get();
   }

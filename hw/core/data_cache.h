@@ -1,4 +1,5 @@
-// The ISS core's L1 data cache in front of its bus windows: set-associative, least recently used
+// A core's L1 data cache in front of the system bus (the ISS core's loads and stores; the annotated
+// core's table accesses with core.annotated_dcache): set-associative, least recently used
 // replacement, write-back and write-allocate, as a Cortex-R5's L1 data cache runs on normal
 // write-back memory (ARM DDI 0460D, Cortex-R5 TRM chapter 8: 4-way, 32-byte lines, 4-64 KiB).
 // It decides timing only: a hit costs no bus transaction, a miss fills its line with one burst
@@ -12,6 +13,9 @@
 #include <vector>
 
 namespace ssd::hw {
+
+// The Cortex-R5's L1 data cache geometry (its size is the platform's: core.dcache_kib).
+inline constexpr std::uint32_t kCortexR5CacheWays = 4, kCortexR5CacheLineBytes = 32;
 
 class DataCache {
  public:
