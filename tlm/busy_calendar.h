@@ -57,6 +57,9 @@ class BusyCalendar {
   std::int32_t leftmost(std::int32_t t) const;
   std::int32_t rightmost(std::int32_t t) const;
   void insert(std::uint64_t begin, std::uint64_t end);
+  // A booking at or after every other (the common case): extends the last booking when it
+  // touches it, else joins the tree as its last node; no split.
+  void append(std::uint64_t begin, std::uint64_t end);
 
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
   std::vector<Node> nodes_;
@@ -195,6 +198,17 @@ inline void BusyCalendar::insert(std::uint64_t begin, std::uint64_t end) {
   root_ = merge(merge(lo, make(begin, end)), hi);
 }
 
+inline void BusyCalendar::append(std::uint64_t begin, std::uint64_t end) {
+  std::int32_t last = rightmost(root_);
+  if (last != kNil && nodes_[last].end == begin) {
+    // Only the right spine's spans grow; no gap changes (the last booking has nothing after it).
+    for (std::int32_t t = root_; t != kNil; t = nodes_[t].right) nodes_[t].max_end = end;
+    nodes_[last].end = end;
+    return;
+  }
+  root_ = merge(root_, make(begin, end));
+}
+
 inline std::uint64_t BusyCalendar::book(std::uint64_t arrival, std::uint64_t duration, std::uint64_t now) {
   steps_ = 0;
   if (root_ != kNil && nodes_[leftmost(root_)].end <= now) {  // forget what ended
@@ -204,7 +218,7 @@ inline std::uint64_t BusyCalendar::book(std::uint64_t arrival, std::uint64_t dur
     root_ = rest;
   }
   if (root_ == kNil || arrival >= nodes_[root_].max_end) {  // the common case: after everything
-    if (duration > 0) insert(arrival, arrival + duration);
+    if (duration > 0) append(arrival, arrival + duration);
     return arrival;
   }
   std::uint64_t start = first_fit(root_, arrival, duration, 0);
