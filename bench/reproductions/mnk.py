@@ -104,7 +104,7 @@ def main():
                 jobs[f"detail-{t}-{b}-nk{n}x{k}"] = [*dchip, *buf, *ftl_args("mnk", n, k)]
             for th in RECYCLE:
                 jobs[f"detail-{t}-{b}-th{th}"] = [*dchip, *buf, *ftl_args("mnk", recycle=th)]
-        for f in FTLS:
+        for f in [] if args.no_default_platform else FTLS:
             jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t, writes=detail)]
         if not repro.is_synthetic(traces, t):  # the excerpt looped, as before: the labelled comparison
             looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={loop_sizes[t]}",
