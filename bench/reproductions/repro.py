@@ -239,6 +239,17 @@ def translation_io(report):
             g("translation_writes_host") + g("translation_writes_gc"))
 
 
+# An open-loop replay whose drive serves less than this share of the offered rate has fallen
+# behind the trace: its latencies grow with the queue, not with the FTL, and are not compared.
+KEPT_UP = 0.95
+
+
+def kept_up(report):
+    """The share of the trace's offered request rate the drive served (open loop; 1 closed loop)."""
+    offered = report["host"].get("offered_iops") or 0
+    return min(1.0, report["host"]["iops"] / offered) if offered else 1.0
+
+
 def ratio(a, b):
     return a / b if b else float("nan")
 
