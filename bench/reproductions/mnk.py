@@ -99,11 +99,10 @@ def main():
             continue
         # The N/K and RECYCLE_TH sweeps (twenty runs a trace) on the shorter stand-ins, with the
         # paper's buffer.
-        for b, buf in (("bplru", BUFFERS["bplru"]),):
-            for n, k in NK:
-                jobs[f"detail-{t}-{b}-nk{n}x{k}"] = [*dchip, *buf, *ftl_args("mnk", n, k)]
-            for th in RECYCLE:
-                jobs[f"detail-{t}-{b}-th{th}"] = [*dchip, *buf, *ftl_args("mnk", recycle=th)]
+        for n, k in NK:
+            jobs[f"detail-{t}-bplru-nk{n}x{k}"] = [*dchip, *BUFFERS["bplru"], *ftl_args("mnk", n, k)]
+        for th in RECYCLE:
+            jobs[f"detail-{t}-bplru-th{th}"] = [*dchip, *BUFFERS["bplru"], *ftl_args("mnk", recycle=th)]
         for f in [] if args.no_default_platform else FTLS:
             jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t, writes=detail)]
         if not repro.is_synthetic(traces, t):  # the excerpt looped, as before: the labelled comparison

@@ -518,14 +518,12 @@ void ChannelController::complete_outgoing(sc_time now) {
 }
 
 std::string ChannelController::describe_unfinished() const {
-  static const char* phases[] = {"idle", "dma-in", "wants-bus-cmd", "array", "wants-bus-out", "data-out",
-                                 "loading", "staged", "wait-cache", "suspending"};
   const FlashGeometry& g = cfg_.geometry;
   std::string out;
   for (const auto& d : dies_) {
     if (d->queue.empty() && d->array.phase == Phase::Idle && d->cache.phase == Phase::Idle && d->suspended.empty()) continue;
     out += std::string(out.empty() ? "" : "; ") + "ch" + std::to_string(cfg_.channel) + " die" + std::to_string(d->index) +
-           ": array " + phases[static_cast<int>(d->array.phase)] + ", cache " + phases[static_cast<int>(d->cache.phase)] +
+           ": array " + to_string(d->array.phase) + ", cache " + to_string(d->cache.phase) +
            ", " + std::to_string(d->suspended.size()) + " suspended, queue";
     for (const QueuedCommand& q : d->queue)
       out += std::string(" ") + tlmx::to_string(q.cmd->opcode) + "@plane" +

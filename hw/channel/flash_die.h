@@ -37,6 +37,12 @@ enum class DiePhase : std::uint8_t {
   Suspending,  // array track: a program or erase is being suspended (nand.t_suspend_us)
 };
 
+inline const char* to_string(DiePhase p) {
+  static const char* const names[] = {"idle",    "dma-in", "wants-bus-cmd", "array",      "wants-bus-out",
+                                      "data-out", "loading", "staged",       "wait-cache", "suspending"};
+  return names[static_cast<int>(p)];
+}
+
 // A die's busy time as the union of intervals added in order of their start (the array and the
 // cache register may work at once; the die counts once).
 class BusyUnion {

@@ -100,8 +100,8 @@ void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write
       continue;
     }
     ++*c.dcache_misses;
-    if (o.writeback) bus_access(c, o.writeback_line, kCortexR5CacheLineBytes, true);
-    bus_access(c, o.fill_line, kCortexR5CacheLineBytes, false);
+    if (o.writeback) bus_access(c, o.writeback_line, std::uint32_t(line), true);
+    bus_access(c, o.fill_line, std::uint32_t(line), false);
   }
 }
 
