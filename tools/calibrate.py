@@ -14,7 +14,14 @@ first kind. Each kind's cost is first attributed:
     a_k = (cycles attributed to k - what the annotated model adds for k's table accesses) / units of k
 
 summed over every job of a few workloads, per FTL; the table-access time subtracted is each
-access's uncontended memory and bus time (the annotated model charges it apart).
+access's uncontended memory and bus time (the annotated model charges it apart). On a platform
+whose annotated core models its data cache (core.annotated_dcache), what it charges apart is
+the misses of the declared tables and of the firmware's records (operations in flight,
+write-buffer entries: fw::Hal::touch_record), which depend on the workload: each workload is then
+also run on the annotated core, and its memory wait is what is taken out (from every kind in
+proportion). The costs then hold the issue cycles and the stalls the records and tables do not
+explain (stack, heap nodes, code paths' own data), so that the misses that grow with the range,
+the queue depth and the clock are timed by the cache model rather than frozen into cycles.
 
 One cost per kind cannot follow what the ISS measures: the same code costs what its data cache
 and its callers make it cost (a mix's reads find a full write buffer and a colder cache than pure
@@ -71,15 +78,17 @@ PAGE_LEVEL = {"page_mapping", "dftl", "cast", "superblock", "subgroup"}
 
 def workloads(ftl):
     """Random writes long enough for reclamation and random writes within 16 MiB that reclaim
-    nothing (so the write path's costs are told from reclamation's), a read/write mix whose reads
+    little (so the write path's costs are told from reclamation's), a read/write mix whose reads
     find written pages, reads of a fresh drive (nothing mapped), and large sequential writes (many
-    pages per command)."""
+    pages per command). The writes within 16 MiB, alone and in the mix, make two passes over the
+    range, so that the write buffer is past filling and pages are overwritten (a hybrid merges),
+    as in a steady state rather than a first fill."""
     writes = "20000" if ftl in PAGE_LEVEL else "4000"
     return {
         "random-write": ["--synthetic", "random", "--read-fraction", "0", "--request-bytes", "4096", "--count", writes],
         "random-write-16m": ["--synthetic", "random", "--read-fraction", "0", "--request-bytes", "4096", "--count",
-                             "4000", "--range-bytes", "16777216"],
-        "mix-50": ["--synthetic", "random", "--read-fraction", "0.5", "--request-bytes", "4096", "--count", "6000",
+                             "8000", "--range-bytes", "16777216"],
+        "mix-50": ["--synthetic", "random", "--read-fraction", "0.5", "--request-bytes", "4096", "--count", "16000",
                    "--range-bytes", "16777216"],
         "random-read": ["--synthetic", "random", "--read-fraction", "1", "--request-bytes", "4096", "--count", "4000",
                         "--range-bytes", "16777216"],
@@ -104,6 +113,22 @@ def run(platform, ftl, name, args, work, extra, reuse):
         return jobs, json.load(f)
 
 
+def annotated_wait(platform, ftl, name, args, work, extra, reuse):
+    """The annotated core's memory wait on the same workload, in core cycles (with its data cache
+    model: the misses of the declared tables and of the firmware's records, which it times apart
+    from the cycles it charges)."""
+    report = os.path.join(work, f"{ftl}-{name}-annotated.json")
+    if not (reuse and os.path.exists(report)):
+        cmd = [SSDSIM, "run", "-p", platform, "--ftl", ftl, "--set", "core.model=annotated", "--precondition", "none",
+               "--seed", "7", "--qd", "16", *args, *extra, "--no-vcd", "-q", "-r", report]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"calibrate: {' '.join(cmd)} failed:\n{p.stderr}")
+    with open(report) as f:
+        r = json.load(f)
+    return r["hardware"]["cores"]["per_core"][0]["memory_wait_us"] * r["platform"]["effective"]["core.clock_mhz"]
+
+
 def access_cycles(touches, touch_bytes, memory, eff):
     """What the annotated model adds for `touches` table accesses of `touch_bytes` in `memory`,
     uncontended, in core cycles: each access's latency, its bytes at the memory's bandwidth and
@@ -116,9 +141,12 @@ def access_cycles(touches, touch_bytes, memory, eff):
     return touches * ns * eff["core.clock_mhz"] / 1e3
 
 
-def load(jobs_csv, eff):
-    """Per kind: units, cycles (table accesses taken out), over every job of the log; and the
-    jobs' total cycles and unmarked cycles."""
+def load(jobs_csv, eff, wait=None):
+    """Per kind: units, cycles (what the annotated model times apart taken out), over every job of
+    the log; and the jobs' total cycles and unmarked cycles. Without a data cache model the
+    annotated core times each declared table access at its memory's uncontended latency, taken out
+    per kind; with one (wait: its memory wait on the workload, in cycles) the misses it times
+    depend on the workload, so its wait is taken out of every kind in proportion."""
     units, cycles = np.zeros(len(KINDS)), np.zeros(len(KINDS))
     total = unmarked = 0.0
     with open(jobs_csv) as f:
@@ -127,9 +155,11 @@ def load(jobs_csv, eff):
             unmarked += float(row["unmarked_cycles"])
             for i, k in enumerate(KINDS):
                 units[i] += float(row[f"units_{k}"])
-                cycles[i] += float(row[f"cycles_{k}"]) - sum(
+                cycles[i] += float(row[f"cycles_{k}"]) - (0 if wait is not None else sum(
                     access_cycles(float(row[f"touches_{m}_{k}"]), float(row[f"touch_bytes_{m}_{k}"]), m, eff)
-                    for m in ("sram", "dram"))
+                    for m in ("sram", "dram")))
+    if wait is not None:
+        cycles *= 1 - wait / cycles.sum()
     return units, cycles, total, unmarked
 
 
@@ -162,7 +192,7 @@ def provenance(report, platform, fitted):
     cpi = ", ".join(f"{k[len('core.cpi.'):]} {eff[k]:g}" for k in sorted(eff) if k.startswith("core.cpi."))
     return (f"ISS calibration ({datetime.date.today().isoformat()}, ssdsim {commit}, tools/calibrate.py on "
             f"{os.path.relpath(platform, ROOT)}): {report['firmware_iss']['cpu']}, {eff['core.clock_mhz']:g} MHz, "
-            f"{eff['core.dcache_kib']} KiB data cache; image by {gcc}, {flags} -O2; CPI table: {cpi}; "
+            f"{eff['core.dcache_kib']} KiB data cache{' (modeled on the annotated core too)' if eff['core.annotated_dcache'] else ''}; image by {gcc}, {flags} -O2; CPI table: {cpi}; "
             f"fitted to {', '.join(fitted)}")
 
 
@@ -187,7 +217,12 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         done = list(pool.map(lambda r: (r[0], r[1], *run(a.platform, *r, work, extra, a.reuse)), runs))
     eff = done[0][3]["platform"]["effective"]
-    measured = {(ftl, name): load(jobs_csv, eff) for ftl, name, jobs_csv, report in done}
+    waits = {}
+    if eff["core.annotated_dcache"]:
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+            waits = dict(zip([(f, n) for f, n, _ in runs], pool.map(
+                lambda r: annotated_wait(a.platform, r[0], r[1], r[2], work, extra, a.reuse), runs)))
+    measured = {(ftl, name): load(jobs_csv, eff, waits.get((ftl, name))) for ftl, name, jobs_csv, report in done}
     print("cycles per unit of work each FTL's runs measured, pooled over its workloads ('-': not done):")
     print(f"  {'ftl':<13}" + "".join(f"{k:>20}" for k in KINDS) + "   unmarked")
     own = {}

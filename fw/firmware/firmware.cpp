@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/narrow_division.h"
 #include "fw/ftl/registry.h"
 
 namespace ssd::fw {
@@ -33,6 +34,8 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
     hal_.place_table("write_buffer", std::uint64_t(pages) * hal_.geometry().page_bytes, MemoryKind::Dram);
     const std::uint32_t block = ftl_->logical_block_pages();
     wbuf_ = std::make_unique<WriteBuffer>(pages, wb.policy, block ? block : hal_.geometry().pages_per_block);
+    wbuf_entries_ = hal_.place_records("write_buffer.entries", std::uint64_t(pages) * WriteBuffer::kEntryBytes);
+    wbuf_index_ = hal_.place_records("write_buffer.index", wbuf_->index().heads_bytes() + wbuf_->index().slots_bytes());
     high_water_pages_ = static_cast<std::uint32_t>(wb.high_water * pages);
     max_flushing_ = wb.flush_depth * hal_.geometry().total_planes();
     read_hits_ = &metrics_.counter("write_buffer_read_hits");
@@ -179,7 +182,7 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
     hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
     const Lpn lpn = span.first + i;
     if (wbuf_) {  // the buffer's copy is the newest (also while bypassed, should it hold any)
-      const std::uint32_t e = wbuf_->find(lpn);
+      const std::uint32_t e = find_buffered(lpn);
       if (e != WriteBuffer::kNoEntry) {
         cmd.read_tokens[i] = wbuf_->entry(e).value();
         wbuf_->read(e);
@@ -226,7 +229,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
     const Token token = cmd.write_tokens[i];
     partial_pages_ += partial;
     hal_.charge_cycles(config_.costs.buffer_insert, FirmwareWork::BufferInsert);
-    const std::uint32_t had = wbuf_->find(lpn);
+    const std::uint32_t had = find_buffered(lpn);
     if (had != WriteBuffer::kNoEntry && !wbuf_->entry(had).flushing) {  // absorbed in place
       WriteBuffer::Entry& x = wbuf_->entry(had);
       x.token = partial ? merge_tokens(x.value(), token) : token;
@@ -238,6 +241,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
       continue;
     }
     const std::uint32_t e = wbuf_->insert(lpn);
+    touch_entry(e, Access::Write);
     WriteBuffer::Entry& x = wbuf_->entry(e);
     x.ready = dma;
     x.request = request;
@@ -292,6 +296,8 @@ bool Firmware::evict_next() {
   if (!wbuf_->evict(victims_, room)) return false;
   for (const std::uint32_t e : victims_) {
     hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
+    hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes,
+                      Access::Write);
     WriteBuffer::Entry& x = wbuf_->entry(e);
     const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
     OpRef programmed = ops_.join();
@@ -306,6 +312,7 @@ bool Firmware::evict_next() {
 }
 
 void Firmware::entry_released(std::uint32_t e) {
+  touch_entry(e, Access::Write);
   wbuf_->release(e);
   note_occupancy();
   while (!wbuf_waiting_.empty()) {
@@ -320,13 +327,35 @@ void Firmware::entry_released(std::uint32_t e) {
   evict_as_needed();
 }
 
+std::uint32_t Firmware::find_buffered(Lpn lpn) {
+  const LpnIndex& index = wbuf_->index();
+  hal_.touch_record(wbuf_index_, index.head_offset(lpn), 4, Access::Read);
+  const std::uint32_t e = wbuf_->find(lpn);
+  if (e != WriteBuffer::kNoEntry) {
+    hal_.touch_record(wbuf_index_, index.heads_bytes() + std::uint64_t(e) * LpnIndex::kSlotBytes, LpnIndex::kSlotBytes,
+                      Access::Read);
+    hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes,
+                      Access::Read);
+  }
+  return e;
+}
+
+// An entry entering or leaving the index: the entry, its index slot and its chain's head.
+void Firmware::touch_entry(std::uint32_t e, Access access) {
+  const LpnIndex& index = wbuf_->index();
+  hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes, access);
+  hal_.touch_record(wbuf_index_, index.heads_bytes() + std::uint64_t(e) * LpnIndex::kSlotBytes, LpnIndex::kSlotBytes,
+                    access);
+  hal_.touch_record(wbuf_index_, index.head_offset(wbuf_->entry(e).lpn), 4, access);
+}
+
 void Firmware::note_occupancy() {
   const std::uint32_t used = wbuf_->capacity() - wbuf_->free_entries();
   const std::uint64_t now = hal_.now_ticks();
-  occupancy_integral_ += double(*occupancy_gauge_) * double(now - std::min(now, occupancy_since_));
+  occupancy_integral_ += *occupancy_gauge_ * as_double(now - std::min(now, occupancy_since_));
   occupancy_since_ = now;
   *occupancy_gauge_ = used;
-  if (now > 0) *mean_occupancy_gauge_ = occupancy_integral_ / double(now);
+  if (now > 0) *mean_occupancy_gauge_ = occupancy_integral_ / as_double(now);
   *wbuf_high_water_ = std::max<std::uint64_t>(*wbuf_high_water_, used);
   hal_.note_state(occupancy_trace_, used);
   hal_.note_state(dirty_trace_, wbuf_->dirty());

@@ -97,6 +97,9 @@ class Firmware : public HostCommandHandler {
   bool evict_next();
   void entry_released(std::uint32_t entry);
   void note_occupancy();
+  // wbuf_->find, and the accesses to the buffer's records it makes (Hal::touch_record).
+  std::uint32_t find_buffered(Lpn lpn);
+  void touch_entry(std::uint32_t entry, Access access);
   // Old-page tokens of a write's read-modify-writes: held until its programs are issued and
   // done, which (with the write cache) is after the host may reuse the command's id.
   std::uint32_t take_scratch(std::uint32_t pages);
@@ -118,6 +121,7 @@ class Firmware : public HostCommandHandler {
   std::uint32_t max_flushing_ = 0;  // evicted pages in flight, all planes (flush_depth x planes; 0: no limit)
   std::deque<std::pair<HostCommand, PageSpan>> wbuf_waiting_;  // admitted, waiting for buffer entries
   std::vector<std::uint32_t> victims_;
+  TableRegion wbuf_entries_, wbuf_index_;  // its records: the entries; the index's heads, then its slots
   std::uint64_t occupancy_since_ = 0;  // ticks of the last occupancy change
   double occupancy_integral_ = 0;      // page-ticks
   std::uint64_t *read_hits_ = nullptr, *absorbed_ = nullptr, *evicted_ = nullptr, *wbuf_waits_ = nullptr,

@@ -19,7 +19,7 @@ WriteBufferPolicy write_buffer_policy(const std::string& name) {
 
 WriteBuffer::WriteBuffer(std::uint32_t capacity, WriteBufferPolicy policy, std::uint32_t block_pages)
     : capacity_(capacity), policy_(policy), block_pages_(std::max<std::uint32_t>(1, block_pages)), entries_(capacity),
-      prev_(capacity, kNoEntry), next_(capacity, kNoEntry) {
+      index_(capacity), prev_(capacity, kNoEntry), next_(capacity, kNoEntry) {
   free_.reserve(capacity);
   for (std::uint32_t e = capacity; e-- > 0;) free_.push_back(e);  // entry 0 first
 }
@@ -31,7 +31,7 @@ std::uint32_t WriteBuffer::insert(Lpn lpn) {
   Entry& x = entries_[e];
   x = Entry{};
   x.lpn = lpn;
-  index_[lpn] = e;
+  index_.set(lpn, e);
   ++dirty_;
   if (policy_ == WriteBufferPolicy::kBlockLru) {
     const std::uint64_t lbn = lpn / block_pages_;
@@ -99,8 +99,7 @@ bool WriteBuffer::evict(std::vector<std::uint32_t>& out, std::uint32_t max_pages
 void WriteBuffer::release(std::uint32_t e) {
   Entry& x = entries_[e];
   if (!x.flushing) throw std::logic_error("write buffer: release of an entry that is not flushing");
-  const auto it = index_.find(x.lpn);
-  if (it != index_.end() && it->second == e) index_.erase(it);  // no newer copy: the flash has it
+  index_.erase(e);  // if it is the newest copy (no newer one): the flash has it now
   x = Entry{};
   free_.push_back(e);
 }

@@ -23,6 +23,7 @@
 
 #include "common/geometry.h"
 #include "common/tokens.h"
+#include "fw/firmware/lpn_index.h"
 #include "fw/ftl/ftl.h"
 
 namespace ssd::fw {
@@ -45,6 +46,10 @@ class WriteBuffer {
     HostRequestInfo request;   // the host request that wrote it last
     Token value() const { return merge ? merge_tokens(old, token) : token; }
   };
+  static constexpr std::uint32_t kEntryBytes = 36;  // an Entry's size in the Cortex-R5 image
+#ifdef SSD_TARGET_BUILD
+  static_assert(sizeof(Entry) == kEntryBytes, "kEntryBytes is an entry's size in the image");
+#endif
 
   // capacity: pages; block_pages: the logical block block_lru groups by.
   WriteBuffer(std::uint32_t capacity, WriteBufferPolicy policy, std::uint32_t block_pages);
@@ -57,16 +62,16 @@ class WriteBuffer {
 
   // The newest entry holding `lpn` (dirty or flushing), or kNoEntry.
   std::uint32_t find(Lpn lpn) const {
-    const auto it = index_.find(lpn);
-    return it == index_.end() ? kNoEntry : it->second;
+    return index_.find(lpn);
   }
   // Each buffered logical page's newest entry, in no particular order.
   template <typename F>
   void for_each_newest(F f) const {
-    for (const auto& [lpn, e] : index_) f(lpn, entries_[e]);
+    index_.for_each([&](Lpn lpn, std::uint32_t e) { f(lpn, entries_[e]); });
   }
   Entry& entry(std::uint32_t e) { return entries_[e]; }
   const Entry& entry(std::uint32_t e) const { return entries_[e]; }
+  const LpnIndex& index() const { return index_; }
 
   // A new dirty entry for `lpn` (a free entry must exist); it becomes the page's newest.
   std::uint32_t insert(Lpn lpn);
@@ -96,10 +101,10 @@ class WriteBuffer {
   std::uint32_t block_pages_;
   std::vector<Entry> entries_;  // fixed size: entries keep their addresses (Token* for merges)
   std::vector<std::uint32_t> free_;
-  // The index and block_lru's structures change on every write: their nodes come from a pool
-  // (declared first, destroyed last) instead of the heap, one allocation less per page.
+  LpnIndex index_;  // each buffered page's newest entry
+  // block_lru's structures change on every write: their nodes come from a pool (declared first,
+  // destroyed last) instead of the heap, one allocation less per page.
   std::pmr::unsynchronized_pool_resource pool_;
-  std::pmr::unordered_map<Lpn, std::uint32_t> index_{&pool_};
   std::uint32_t dirty_ = 0;
   // fifo / page_lru: dirty entries in eviction order, an intrusive list (kNoEntry ends it).
   std::vector<std::uint32_t> prev_, next_;

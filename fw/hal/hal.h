@@ -95,6 +95,20 @@ class Hal {
   // the DRAM buffer. Throws std::runtime_error when neither has room.
   virtual TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) = 0;
 
+  // The firmware's own records (operations in flight, write-buffer entries): memory the
+  // image's loads and stores reach on the ISS core like any other, but whose cost the annotated
+  // core's calibrated cycles already hold, stalls included, unless it models a data cache
+  // (core.annotated_dcache): then their accesses go through that cache, so their misses follow
+  // how many records are live and how far apart, as on the ISS. Placed as the image's heap lays
+  // them out, in the order they are made: in SRAM until something no longer fits there, then in
+  // DRAM. A HAL without a cache model places nothing.
+  virtual TableRegion place_records(const std::string& name, std::uint64_t bytes) {
+    return TableRegion{name, MemoryKind::Dram, 0, bytes};
+  }
+  virtual void touch_record(const TableRegion& records, std::uint64_t offset, std::uint32_t bytes, Access access) {
+    (void)records, (void)offset, (void)bytes, (void)access;
+  }
+
   // The host command `host_cmd` is finished: post its completion entry, which carries on `trail`.
   virtual void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) = 0;
 

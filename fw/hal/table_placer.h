@@ -22,26 +22,39 @@ class TablePlacer {
   TablePlacer(std::uint64_t sram_bytes, std::uint64_t dram_bytes) : sram_bytes_(sram_bytes), dram_bytes_(dram_bytes) {}
 
   TableRegion place(const std::string& name, std::uint64_t bytes, MemoryKind preferred) {
+    const TableRegion r = allocate(name, bytes, preferred, "firmware table");
+    tables_.push_back(r);
+    return r;
+  }
+  // The firmware's records (Hal::place_records), not listed among the tables: where the image's
+  // heap puts them. That heap runs from SRAM on into DRAM in the order things are made, so once a
+  // table wanting SRAM did not fit there, everything made after it is in DRAM.
+  TableRegion place_records(const std::string& name, std::uint64_t bytes) {
+    return allocate(name, bytes, spilled_ ? MemoryKind::Dram : MemoryKind::Sram, "firmware records");
+  }
+  const std::vector<TableRegion>& tables() const { return tables_; }
+
+ private:
+  TableRegion allocate(const std::string& name, std::uint64_t bytes, MemoryKind preferred, const char* what) {
     TableRegion r{name, preferred, 0, bytes};
     if (preferred == MemoryKind::Sram && sram_used_ + bytes <= sram_bytes_) {
       r.base = sram_used_;
       sram_used_ += bytes;
     } else if (dram_used_ + bytes <= dram_bytes_) {
+      spilled_ = spilled_ || preferred == MemoryKind::Sram;
       r.memory = MemoryKind::Dram;
       r.base = dram_used_;
       dram_used_ += bytes;
     } else {
-      throw ResourceError("firmware table '" + name + "' (" + std::to_string(bytes) +
-                               " bytes) fits neither in SRAM nor in the DRAM buffer (raise sram.size_kib or "
-                               "dram.size_mib)");
+      throw ResourceError(std::string(what) + " '" + name + "' (" + std::to_string(bytes) +
+                          " bytes) fits neither in SRAM nor in the DRAM buffer (raise sram.size_kib or "
+                          "dram.size_mib)");
     }
-    tables_.push_back(r);
     return r;
   }
-  const std::vector<TableRegion>& tables() const { return tables_; }
 
- private:
   std::uint64_t sram_bytes_, dram_bytes_, sram_used_ = 0, dram_used_ = 0;
+  bool spilled_ = false;  // something that wanted SRAM went to DRAM
   std::vector<TableRegion> tables_;
 };
 

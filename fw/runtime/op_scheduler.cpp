@@ -41,13 +41,23 @@ std::string where(const FlashGeometry& g, Ppn ppn) {
 }  // namespace
 
 OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots)
-    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()) {
+    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()), buffer_slots_(buffer_slots) {
+  if (buffer_slots == 0) throw std::invalid_argument("the data buffer needs at least one page slot");
   hal_.set_listener(this);
   data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
   static const char* names[7] = {"reads_issued",       "programs_issued",     "erases_issued", "host_dma_in_issued",
                                  "host_dma_out_issued", "joins", "oob_reads_issued"};
   for (int i = 0; i < 7; ++i) issued_[i] = &metrics.counter(names[i]);
   ops_.reserve(1024);
+  place_op_records();
+}
+
+void OpScheduler::place_op_records() {
+  op_records_ = hal_.place_records("op_records", std::uint64_t(ops_.capacity()) * kOpRecordBytes);
+}
+
+void OpScheduler::touch_op(std::uint32_t index, Access access) {
+  hal_.touch_record(op_records_, std::uint64_t(index) * kOpRecordBytes, kOpRecordBytes, access);
 }
 
 OpRef OpScheduler::allocate(OpKind kind) {
@@ -57,8 +67,11 @@ OpRef OpScheduler::allocate(OpKind kind) {
     free_.pop_back();
   } else {
     index = static_cast<std::uint32_t>(ops_.size());
+    const std::size_t capacity = ops_.capacity();
     ops_.emplace_back();
+    if (ops_.capacity() != capacity) place_op_records();  // the array moved, as it does in the image's heap
   }
+  touch_op(index, Access::Write);
   Op& op = ops_[index];
   op.state = State::Building;
   op.kind = kind;
@@ -230,11 +243,13 @@ void OpScheduler::make_ready(std::uint32_t index) {
 }
 
 std::uint64_t OpScheduler::buffer_address() {
-  const auto slots = static_cast<std::uint32_t>(data_buffer_.bytes / geo_.page_bytes);
-  return data_buffer_.base + std::uint64_t(remainder_of(buffer_slot_++, slots)) * geo_.page_bytes;
+  const std::uint64_t address = data_buffer_.base + std::uint64_t(buffer_slot_) * geo_.page_bytes;
+  if (++buffer_slot_ == buffer_slots_) buffer_slot_ = 0;
+  return address;
 }
 
 void OpScheduler::issue(std::uint32_t index) {
+  touch_op(index, Access::Write);
   Op& op = ops_[index];
   op.state = State::Issued;
   ++*issued_[static_cast<int>(op.kind)];
@@ -284,6 +299,7 @@ void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
 }
 
 void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
+  touch_op(index, Access::Write);
   const std::uint64_t now = hal_.now_ticks();
   LatencyTrail trail = ops_[index].kind == OpKind::Join ? ops_[index].trail : result.trail;
   trail.advance(Stage::Firmware, now);
@@ -327,6 +343,7 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
   // A successor of the same request continues this trail; one of another request (or of no
   // request) waited for this work.
   for (std::uint32_t s : op.successors) {
+    touch_op(s, Access::Write);
     Op& succ = ops_[s];
     if (succ.state == State::Waiting) {
       if (trail.owner != 0 && succ.trail.owner == trail.owner)

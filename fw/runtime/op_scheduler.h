@@ -152,6 +152,16 @@ class OpScheduler : public HalListener {
     bool erase_issued = false;
   };
 
+  // An operation's record as the Cortex-R5 image lays it out (the ops_ array), for the
+  // firmware's record accesses (Hal::touch_record): a record is written when it is built, issued
+  // and completed, and a successor's when a predecessor completes. Placed again wherever the
+  // array grows (it moves, as a vector does in the image's heap).
+  static constexpr std::uint32_t kOpRecordBytes = 100;
+#ifdef SSD_TARGET_BUILD
+  static_assert(sizeof(Op) == kOpRecordBytes, "kOpRecordBytes is an operation record's size in the image");
+#endif
+  void place_op_records();
+  void touch_op(std::uint32_t index, Access access);
   OpRef allocate(OpKind kind);
   void apply_hazards(std::uint32_t index);
   void make_ready(std::uint32_t index);
@@ -173,8 +183,9 @@ class OpScheduler : public HalListener {
   OpOrigin origin_ = OpOrigin::Host;  // see Purpose
   std::uint64_t host_programs_ = 0;
   std::uint64_t live_ = 0;
-  std::uint64_t buffer_slot_ = 0;
+  std::uint32_t buffer_slots_, buffer_slot_ = 0;  // the data-buffer ring: its size, the next slot
   TableRegion data_buffer_;
+  TableRegion op_records_;
   std::uint64_t* issued_[7];
   LatencyTrail context_;  // see Attribution
 };

@@ -26,6 +26,8 @@ class DataCache {
       throw std::invalid_argument("data cache of " + std::to_string(bytes) + " bytes cannot be " + std::to_string(ways) +
                                   "-way with " + std::to_string(line_bytes) + "-byte lines");
     lines_.resize(std::size_t(sets_) * ways_);
+    while ((1u << line_shift_) < line_bytes) ++line_shift_;
+    set_mask_ = sets_ && (sets_ & (sets_ - 1)) == 0 ? sets_ - 1 : 0;
   }
   bool enabled() const { return sets_ != 0; }
   std::uint32_t line_bytes() const { return line_bytes_; }
@@ -37,8 +39,9 @@ class DataCache {
     std::uint64_t fill_line = 0;       // the line to fill on a miss
   };
   Outcome access(std::uint64_t address, bool write) {
-    const std::uint64_t tag = address / line_bytes_;
-    Line* set = &lines_[std::size_t(tag % sets_) * ways_];
+    // Shifts and masks, not divisions: the lookup runs for every firmware access.
+    const std::uint64_t tag = address >> line_shift_;
+    Line* set = &lines_[std::size_t(set_mask_ ? tag & set_mask_ : tag % sets_) * ways_];
     ++clock_;
     Line* victim = set;
     for (std::uint32_t w = 0; w < ways_; ++w) {
@@ -65,6 +68,7 @@ class DataCache {
     bool valid = false, dirty = false;
   };
   std::uint32_t ways_, line_bytes_, sets_;
+  std::uint32_t line_shift_ = 0, set_mask_ = 0;  // set_mask_: sets_ - 1 when a power of two, else 0
   std::vector<Line> lines_;
   std::uint64_t clock_ = 0;
 };

@@ -87,13 +87,20 @@ void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
 void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write) {
   if (!in_job_) return;
   Core& c = cores_[current_];
-  if (!c.dcache) {
+  if (c.dcache)
+    cached_access(c, address, bytes, write);
+  else
     bus_access(c, address, bytes, write);
-    return;
-  }
+}
+
+void EmbeddedCore::access_record(std::uint64_t address, std::uint32_t bytes, bool write) {
+  if (in_job_ && cores_[current_].dcache) cached_access(cores_[current_], address, bytes, write);
+}
+
+void EmbeddedCore::cached_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write) {
   // Line by line: a hit costs nothing; a miss writes back a dirty victim and fills the line.
   const std::uint64_t line = c.dcache->line_bytes();
-  for (std::uint64_t at = address / line * line; at < address + std::max<std::uint32_t>(bytes, 1); at += line) {
+  for (std::uint64_t at = address & ~(line - 1); at < address + std::max<std::uint32_t>(bytes, 1); at += line) {
     const DataCache::Outcome o = c.dcache->access(at, write);
     if (o.hit) {
       ++*c.dcache_hits;

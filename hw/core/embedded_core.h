@@ -17,7 +17,10 @@
 // timing as one after the other, with fewer kernel events).
 //
 // With a data cache (CoreConfig::dcache_bytes), a table access goes to the bus only for the
-// lines it misses (a dirty victim written back first), as the ISS core's loads and stores do.
+// lines it misses (a dirty victim written back first), as the ISS core's loads and stores do,
+// and so do the firmware's accesses to its own records (access_record: operations in flight,
+// write-buffer entries), which cost nothing apart without a cache (the calibrated cycles hold
+// their stalls where the costs were measured).
 //
 // Each core's time splits into compute (cycles / clock), memory wait (table accesses: bus and
 // memory latency plus contention) and idle (the rest of the run): compute_ticks,
@@ -67,6 +70,8 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   // Annotation API for the running job (outside a job, e.g. at boot, charges are ignored).
   void charge_cycles(std::uint64_t cycles) override;
   void access(std::uint64_t address, std::uint32_t bytes, bool write) override;
+  void access_record(std::uint64_t address, std::uint32_t bytes, bool write) override;
+  bool models_data_cache() const override { return cfg_.dcache_bytes != 0; }
   sc_core::sc_time offset() const override { return offset_; }
   bool in_job() const override { return in_job_; }
   unsigned current_core() const { return current_; }  // the core running the job (valid in a job)
@@ -87,6 +92,7 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
     std::uint64_t *dcache_hits = nullptr, *dcache_misses = nullptr;
     int vcd_busy = -1;
   };
+  void cached_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write);
   void bus_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write);
   void schedule();                      // the method process: starts what can start, arms the next wake-up
   void run_jobs(unsigned core, sc_core::sc_time now);

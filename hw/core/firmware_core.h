@@ -22,6 +22,12 @@ class FirmwareCore {
   // Annotation of the running job: cycles spent, a table access (annotated core only).
   virtual void charge_cycles(std::uint64_t cycles) = 0;
   virtual void access(std::uint64_t address, std::uint32_t bytes, bool write) = 0;
+  // An access to the firmware's own records (fw::Hal::place_records): timed only through a
+  // data cache model, if the core has one.
+  virtual void access_record(std::uint64_t address, std::uint32_t bytes, bool write) {
+    (void)address, (void)bytes, (void)write;
+  }
+  virtual bool models_data_cache() const { return false; }
   // How far the running job is ahead of SystemC time.
   virtual sc_core::sc_time offset() const = 0;
   virtual bool in_job() const = 0;

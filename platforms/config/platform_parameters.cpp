@@ -145,9 +145,11 @@ const std::vector<Parameter>& platform_parameters() {
                   "write-back; 0: none, every load and store goes over the bus)",
                   [](C& c, std::uint64_t v) { c.iss.dcache_bytes = std::uint32_t(v << 10); }),
       flag_param("core.annotated_dcache", false,
-                 "core.model = annotated: the firmware's annotated table accesses go through an L1 data cache of "
+                 "core.model = annotated: the firmware's annotated table accesses, and its accesses to its own "
+                 "records (operations in flight, write-buffer entries), go through an L1 data cache of "
                  "core.dcache_kib per core (a hit costs no bus transaction, a miss fills its 32-byte line), as the "
-                 "ISS core's loads and stores do; off: each access is a bus transaction of its own",
+                 "ISS core's loads and stores do; off: each table access is a bus transaction of its own and the "
+                 "records cost only the cycles charged (costs calibrated with it on assume it on)",
                  [](C& c, bool v) { c.annotated_dcache = v; }),
       quantity_param("core.quantum_ns", "ns", 1, 1e6, false, 1000,
                      "core.model = iss: how far the ISS may run ahead of SystemC time before it synchronises (it "

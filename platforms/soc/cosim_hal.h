@@ -49,6 +49,12 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
     return placer_.place(name, bytes, preferred);
   }
+  // Records have addresses only where the core models a data cache (else no access is timed).
+  fw::TableRegion place_records(const std::string& name, std::uint64_t bytes) override {
+    return core_.models_data_cache() ? placer_.place_records(name, bytes) : fw::Hal::place_records(name, bytes);
+  }
+  void touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
+                    fw::Access access) override;
   void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) override;
   std::uint64_t now_ticks() const override {
     return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset().value() : 0);

@@ -31,6 +31,12 @@ class HalSwitch : public fw::Hal {
   fw::TableRegion place_table(const std::string& n, std::uint64_t b, fw::MemoryKind k) override {
     return placement_.place_table(n, b, k);
   }
+  fw::TableRegion place_records(const std::string& n, std::uint64_t b) override {
+    return placement_.place_records(n, b);
+  }
+  void touch_record(const fw::TableRegion& r, std::uint64_t o, std::uint32_t b, fw::Access a) override {
+    active_->touch_record(r, o, b, a);
+  }
   void complete_host_command(std::uint32_t id, const LatencyTrail& trail) override {
     active_->complete_host_command(id, trail);
   }
