@@ -1,9 +1,9 @@
 // 64-bit by 32-bit division (and 64-bit to double conversion, below) as the firmware's core does
-// it fast. The Cortex-R5 divides 32 bits
-// in hardware (a few cycles) but 64 bits in a software routine (__aeabi_uldivmod: hundreds of
-// instructions, more the larger the operands; 39% of a 4 KiB read's instructions on the default
-// drive before this). Counters and sector addresses kept 64-bit for headroom almost always fit
-// 32 bits: they are divided in 32 bits then. Same results as n / d and n % d on every host.
+// it fast. The Cortex-R5 divides 32 bits in hardware (a few cycles) but 64 bits in a software
+// routine (__aeabi_uldivmod: hundreds of instructions, more the larger the operands; 39% of a
+// 4 KiB read's instructions on the default drive before this). Counters and sector addresses
+// kept 64-bit for headroom almost always fit 32 bits: they are divided in 32 bits then. Same
+// results as n / d and n % d on every host.
 #pragma once
 
 #include <cstdint>
