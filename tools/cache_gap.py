@@ -5,9 +5,9 @@ core and on the annotated core with its data cache on (core.annotated_dcache); p
 ISS's stall time and line fills against the annotated core's table wait and misses.
 
 The ISS's loads and stores reach every structure of the firmware; the annotated core sees only
-the tables the firmware declares. Where the two part (deep queues, wide ranges) is what a model of
-the firmware's working set must explain (issue 33). One core, fresh drive (the ISS cannot
-precondition).
+the tables the firmware declares and its records (operations in flight, write-buffer entries:
+fw::Hal::touch_record). Where the two part (deep queues, wide ranges) is the firmware's working
+set the model does not yet follow (issue 33). One core, fresh drive (the ISS cannot precondition).
 
 Usage: tools/cache_gap.py [-p platforms/default.yaml] [--count 20000] [--clock 400]
 """

@@ -97,18 +97,20 @@ def workloads(ftl):
     }
 
 
-def run(platform, ftl, name, args, work, extra, reuse):
-    jobs = os.path.join(work, f"{ftl}-{name}.csv")
-    report = os.path.join(work, f"{ftl}-{name}.json")
-    if reuse and os.path.exists(jobs) and os.path.exists(report):
-        with open(report) as f:
-            return jobs, json.load(f)
-    cmd = [SSDSIM, "run", "-p", platform, "--ftl", ftl, "--set", "core.model=iss", "--precondition", "none",
-           "--seed", "7", "--qd", "16", *args, *extra,
-           "--no-vcd", "-q", "-r", report, "--firmware-jobs", jobs]
+def simulate(platform, ftl, model, args, extra, report, *more):
+    """One calibration run of a workload (seed 7, queue depth 16, fresh drive) on `model`'s core."""
+    cmd = [SSDSIM, "run", "-p", platform, "--ftl", ftl, "--set", f"core.model={model}", "--precondition", "none",
+           "--seed", "7", "--qd", "16", *args, *extra, "--no-vcd", "-q", "-r", report, *more]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"calibrate: {' '.join(cmd)} failed:\n{p.stderr}")
+
+
+def run(platform, ftl, name, args, work, extra, reuse):
+    jobs = os.path.join(work, f"{ftl}-{name}.csv")
+    report = os.path.join(work, f"{ftl}-{name}.json")
+    if not (reuse and os.path.exists(jobs) and os.path.exists(report)):
+        simulate(platform, ftl, "iss", args, extra, report, "--firmware-jobs", jobs)
     with open(report) as f:
         return jobs, json.load(f)
 
@@ -119,11 +121,7 @@ def annotated_wait(platform, ftl, name, args, work, extra, reuse):
     from the cycles it charges)."""
     report = os.path.join(work, f"{ftl}-{name}-annotated.json")
     if not (reuse and os.path.exists(report)):
-        cmd = [SSDSIM, "run", "-p", platform, "--ftl", ftl, "--set", "core.model=annotated", "--precondition", "none",
-               "--seed", "7", "--qd", "16", *args, *extra, "--no-vcd", "-q", "-r", report]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            sys.exit(f"calibrate: {' '.join(cmd)} failed:\n{p.stderr}")
+        simulate(platform, ftl, "annotated", args, extra, report)
     with open(report) as f:
         r = json.load(f)
     return r["hardware"]["cores"]["per_core"][0]["memory_wait_us"] * r["platform"]["effective"]["core.clock_mhz"]

@@ -296,8 +296,7 @@ bool Firmware::evict_next() {
   if (!wbuf_->evict(victims_, room)) return false;
   for (const std::uint32_t e : victims_) {
     hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
-    hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes,
-                      Access::Write);
+    touch_buffer_entry(e, Access::Write);  // marked flushing
     WriteBuffer::Entry& x = wbuf_->entry(e);
     const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
     OpRef programmed = ops_.join();
@@ -332,10 +331,8 @@ std::uint32_t Firmware::find_buffered(Lpn lpn) {
   hal_.touch_record(wbuf_index_, index.head_offset(lpn), 4, Access::Read);
   const std::uint32_t e = wbuf_->find(lpn);
   if (e != WriteBuffer::kNoEntry) {
-    hal_.touch_record(wbuf_index_, index.heads_bytes() + std::uint64_t(e) * LpnIndex::kSlotBytes, LpnIndex::kSlotBytes,
-                      Access::Read);
-    hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes,
-                      Access::Read);
+    hal_.touch_record(wbuf_index_, index.slot_offset(e), LpnIndex::kSlotBytes, Access::Read);
+    touch_buffer_entry(e, Access::Read);
   }
   return e;
 }
@@ -343,10 +340,13 @@ std::uint32_t Firmware::find_buffered(Lpn lpn) {
 // An entry entering or leaving the index: the entry, its index slot and its chain's head.
 void Firmware::touch_entry(std::uint32_t e, Access access) {
   const LpnIndex& index = wbuf_->index();
-  hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes, access);
-  hal_.touch_record(wbuf_index_, index.heads_bytes() + std::uint64_t(e) * LpnIndex::kSlotBytes, LpnIndex::kSlotBytes,
-                    access);
+  touch_buffer_entry(e, access);
+  hal_.touch_record(wbuf_index_, index.slot_offset(e), LpnIndex::kSlotBytes, access);
   hal_.touch_record(wbuf_index_, index.head_offset(wbuf_->entry(e).lpn), 4, access);
+}
+
+void Firmware::touch_buffer_entry(std::uint32_t e, Access access) {
+  hal_.touch_record(wbuf_entries_, std::uint64_t(e) * WriteBuffer::kEntryBytes, WriteBuffer::kEntryBytes, access);
 }
 
 void Firmware::note_occupancy() {

@@ -99,7 +99,8 @@ class Firmware : public HostCommandHandler {
   void note_occupancy();
   // wbuf_->find, and the accesses to the buffer's records it makes (Hal::touch_record).
   std::uint32_t find_buffered(Lpn lpn);
-  void touch_entry(std::uint32_t entry, Access access);
+  void touch_entry(std::uint32_t entry, Access access);         // the entry, its slot and chain head
+  void touch_buffer_entry(std::uint32_t entry, Access access);  // the entry alone
   // Old-page tokens of a write's read-modify-writes: held until its programs are issued and
   // done, which (with the write cache) is after the host may reuse the command's id.
   std::uint32_t take_scratch(std::uint32_t pages);

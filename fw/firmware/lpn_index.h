@@ -63,6 +63,7 @@ class LpnIndex {
   std::uint64_t heads_bytes() const { return buckets_.size() * 4; }
   std::uint64_t slots_bytes() const { return std::uint64_t(slots_.size()) * kSlotBytes; }
   std::uint32_t head_offset(Lpn lpn) const { return bucket_of(lpn) * 4; }
+  std::uint64_t slot_offset(std::uint32_t entry) const { return heads_bytes() + std::uint64_t(entry) * kSlotBytes; }
 
  private:
   // Fibonacci hashing: the top bits of the page number times 2^32 / golden ratio (one 32-bit
