@@ -101,7 +101,7 @@ struct OpDescriptor {
 
 struct HostCompletion {
   std::uint32_t id;
-  std::uint32_t reserved;
+  std::uint32_t status;  // HostStatus
 };
 
 struct TablePlacement {

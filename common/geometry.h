@@ -18,6 +18,9 @@ using Token = std::uint32_t;    // data token standing for a page's contents
 inline constexpr Ppn kNoPpn = std::numeric_limits<Ppn>::max();
 inline constexpr Lpn kNoLpn = std::numeric_limits<Lpn>::max();
 inline constexpr Token kUnwrittenToken = 0;  // what a never-written logical page reads back as
+// What a read returns whose data the ECC could not correct (the firmware reports it to the host
+// as an Unrecovered Read Error, and a copy of it stays marked so): never a written page's token.
+inline constexpr Token kUncorrectableToken = 0xffffffffu;
 
 struct PhysAddr {
   std::uint32_t channel = 0, way = 0, die = 0, plane = 0, block = 0, page = 0;

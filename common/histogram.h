@@ -42,6 +42,11 @@ class LatencyHistogram {
     return max_;
   }
 
+  // How many samples were exactly v; only values below 256, which have a bucket of their own.
+  std::uint64_t exact_count(std::uint64_t v) const {
+    return v < kExact && v < buckets_.size() ? buckets_[static_cast<std::size_t>(v)] : 0;
+  }
+
   void merge(const LatencyHistogram& o) {
     if (o.buckets_.size() > buckets_.size()) buckets_.resize(o.buckets_.size(), 0);
     for (std::size_t i = 0; i < o.buckets_.size(); ++i) buckets_[i] += o.buckets_[i];

@@ -29,13 +29,17 @@ enum class Stage : std::uint8_t {
   ChannelTransfer,  // command/address cycles and data on the channel
   Array,            // tR / tPROG / tBERS (with any suspension a program or erase went through)
   Completion,       // completion entry over the host link to the host
+  EccDecode,        // a flash read's first hard decode in the controller's ECC engine
+  ReadRetry,        // read-retry steps after a failed decode: re-reads with shifted voltages, their decodes
+  SoftDecode,       // soft sensing, the soft bits' transfer and the soft decode, once the retries are spent
 };
-inline constexpr std::size_t kStages = 12;
+inline constexpr std::size_t kStages = 15;
 
 inline const char* stage_name(Stage s) {
   static const char* const names[kStages] = {"host_queue", "submission",       "firmware",   "buffer_wait",
                                              "dependency_wait", "pcie",        "dram_bus",   "die_queue",
-                                             "channel_wait", "channel_transfer", "array",    "completion"};
+                                             "channel_wait", "channel_transfer", "array",    "completion",
+                                             "ecc_decode",   "read_retry",       "soft_decode"};
   return names[static_cast<std::size_t>(s)];
 }
 

@@ -17,14 +17,16 @@ inline Token mix_token(std::uint64_t x) {
   x *= 0xc4ceb9fe1a85ec53ULL;
   x ^= x >> 33;
   Token t = static_cast<Token>(x);
-  return t == kUnwrittenToken ? 1u : t;  // never collide with "unwritten"
+  return t == kUnwrittenToken || t == kUncorrectableToken ? 1u : t;  // never "unwritten" or "uncorrectable"
 }
 
 // Token of a host write of `lpn` with host write sequence number `seq`.
 inline Token write_token(Lpn lpn, std::uint64_t seq) { return mix_token((seq << 32) ^ lpn ^ 0x5bd1e995ULL); }
 
 // Content of a page after writing part of it: depends on both the old content and the new part.
+// An old page that could not be read stays unreadable (the firmware writes it marked so).
 inline Token merge_tokens(Token old_page, Token new_part) {
+  if (old_page == kUncorrectableToken) return kUncorrectableToken;
   return mix_token((std::uint64_t(old_page) << 32) | new_part);
 }
 

@@ -53,21 +53,34 @@ void IntegrityOracle::acknowledge_write(std::uint64_t lba, std::uint32_t sectors
   }
 }
 
-bool IntegrityOracle::check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens) {
+void IntegrityOracle::mismatch(const std::string& what) {
+  if (mismatches_++ == 0) first_mismatch_ = what;
+}
+
+bool IntegrityOracle::check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens, HostStatus status) {
   PageSpan span = page_span(lba, sectors, page_bytes_);
-  bool ok = true;
+  const bool failed = status == HostStatus::UnrecoveredReadError;
+  const std::uint64_t before = mismatches_, lost_before = reported_lost_pages_;
   for (std::uint32_t i = 0; i < span.count; ++i) {
     ++pages_checked_;
-    const Token want = expected(span.first + i);
-    if (tokens[i] != want) {
-      ok = false;
-      if (mismatches_++ == 0)
-        first_mismatch_ = "logical page " + std::to_string(span.first + i) + " read back token " +
-                          std::to_string(tokens[i]) + ", expected " + std::to_string(want) +
-                          " (last acknowledged write)";
+    const Lpn lpn = span.first + i;
+    if (tokens[i] == kUncorrectableToken) {
+      if (failed) ++reported_lost_pages_;
+      else mismatch("logical page " + std::to_string(lpn) + " could not be read, yet its read completed successfully");
+      continue;
     }
+    const Token want = expected(lpn);
+    if (tokens[i] != want)
+      mismatch("logical page " + std::to_string(lpn) + " read back token " + std::to_string(tokens[i]) + ", expected " +
+               std::to_string(want) + " (last acknowledged write)");
   }
-  return ok;
+  if (failed) {
+    ++failed_reads_;
+    if (reported_lost_pages_ == lost_before)
+      mismatch("a read of logical pages " + std::to_string(span.first) + ".." + std::to_string(span.first + span.count - 1) +
+               " completed with an unrecovered read error, yet every page read back");
+  }
+  return mismatches_ == before;
 }
 
 bool InFlightPages::conflicts(Lpn first, std::uint32_t count, bool write) const {

@@ -2,6 +2,9 @@
 // writes and, once the write is acknowledged, expects every later read of that page to return
 // exactly that token (or, for a partial-page write, merge_tokens(previous content, new part)).
 // Pages never written read back as kUnwrittenToken. A mismatch is a firmware bug, never noise.
+// A page the drive could not read (kUncorrectableToken, reliability.errors) is no mismatch when
+// its command completed with an Unrecovered Read Error: the loss was reported, and is counted;
+// the same page in a command that claims success, or an error with no such page, is a mismatch.
 //
 // The host never has two conflicting requests in flight on one logical page (see
 // InFlightPages), so "the last acknowledged write" is always well defined.
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "common/geometry.h"
+#include "common/host_status.h"
 #include "common/tokens.h"
 
 namespace ssd::stimuli {
@@ -32,7 +36,8 @@ class IntegrityOracle {
   // The write was acknowledged: its pages now hold what it wrote.
   void acknowledge_write(std::uint64_t lba, std::uint32_t sectors, const Token* tokens);
   // Checks a completed read; returns false (and records the first mismatch) on any wrong page.
-  bool check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens);
+  bool check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens,
+                  HostStatus status = HostStatus::Success);
 
   Token expected(Lpn lpn) const;
   void set_expected(Lpn lpn, Token t);
@@ -46,6 +51,9 @@ class IntegrityOracle {
 
   std::uint64_t pages_checked() const { return pages_checked_; }
   std::uint64_t mismatches() const { return mismatches_; }
+  // Pages of reads that completed with an Unrecovered Read Error, and those commands.
+  std::uint64_t reported_lost_pages() const { return reported_lost_pages_; }
+  std::uint64_t failed_reads() const { return failed_reads_; }
   const std::string& first_mismatch() const { return first_mismatch_; }
   std::uint32_t page_bytes() const { return page_bytes_; }
 
@@ -58,7 +66,8 @@ class IntegrityOracle {
   std::vector<std::uint32_t> chunk_of_;                    // per chunk of pages: index into chunks_
   std::deque<std::array<Token, kChunkPages>> chunks_;      // stable addresses, no reallocation peaks
   bool baseline_ = false, preconditioning_ = false;
-  std::uint64_t write_seq_ = 0, pages_checked_ = 0, mismatches_ = 0;
+  void mismatch(const std::string& what);
+  std::uint64_t write_seq_ = 0, pages_checked_ = 0, mismatches_ = 0, reported_lost_pages_ = 0, failed_reads_ = 0;
   std::string first_mismatch_;
 };
 

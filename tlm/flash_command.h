@@ -43,6 +43,12 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
   bool background = false;  // the firmware's own work (GC): channel.scheduler = host_first lets host work pass it
   CommandOrigin origin = CommandOrigin::Host;
+  // A read the ECC engine could not decode yet (reliability.errors): the read-retry step it is
+  // re-read at (1..ecc.retry_steps), or its soft sensing. Set by the channel controller only (it
+  // clears them when a command arrives); a read it finally cannot decode returns token
+  // kUncorrectableToken.
+  std::uint8_t retry_step = 0;
+  bool soft = false;
   LatencyTrail trail;             // the controller adds its stages (queue, channel, array, DMA)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/geometry.h"
+#include "common/host_status.h"
 #include "common/latency_trail.h"
 
 namespace ssd::tlmx {
@@ -30,6 +31,7 @@ struct HostCommandExtension : tlm::tlm_extension<HostCommandExtension> {
   std::uint32_t issuer = 0;       // trace device/process id
   std::vector<Token> tokens;      // write: data tokens per logical page; read: filled by the drive
   std::uint32_t host_tag = 0;     // host's own handle
+  HostStatus status = HostStatus::Success;  // set by the drive with the completion
   LatencyTrail trail;             // set by the host; comes back with the completion, all stages filled
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExtension(*this); }
@@ -65,6 +67,7 @@ struct HostDmaRequest : tlm::tlm_extension<HostDmaRequest> {
   std::uint32_t bytes = 0;         // DMA length
   std::uint64_t buffer_addr = 0;   // data-buffer offset (from the DRAM base) the data moves through
   std::uint32_t tag = 0;           // the firmware's handle, returned with BEGIN_RESP
+  HostStatus status = HostStatus::Success;  // Completion: the command's status
   LatencyTrail trail;              // the interface adds the link and DRAM stages
 
   tlm::tlm_extension_base* clone() const override { return new HostDmaRequest(*this); }

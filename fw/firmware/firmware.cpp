@@ -137,7 +137,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
   const std::uint32_t id = cmd.id, pages = span.count, scratch = take_scratch(span.count);
   auto complete = [this, id](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(id, ops_.attribution());
+    hal_.complete_host_command(id, ops_.attribution(), HostStatus::Success);
   };
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   std::vector<Token>& old = *scratch_[scratch];
@@ -172,9 +172,12 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
 void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
   OpRef dma = ops_.host_dma(OpKind::HostDmaOut, cmd.id, cmd.sectors * kSectorBytes);
   const std::uint32_t id = cmd.id, pages = span.count;
-  ops_.on_complete(dma, [this, id, pages](const HalResult&) {
+  const Token* tokens = cmd.read_tokens;
+  ops_.on_complete(dma, [this, id, pages, tokens](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(id, ops_.attribution());
+    // A page the ECC could not correct (or a copy of one) fails the whole command.
+    const bool lost = std::find(tokens, tokens + pages, kUncorrectableToken) != tokens + pages;
+    hal_.complete_host_command(id, ops_.attribution(), lost ? HostStatus::UnrecoveredReadError : HostStatus::Success);
     release(pages);
   });
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
@@ -265,7 +268,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
   const std::uint32_t id = cmd.id, pages = span.count;
   ops_.on_complete(acked, [this, id, pages](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(id, ops_.attribution());
+    hal_.complete_host_command(id, ops_.attribution(), HostStatus::Success);
     release(pages);
   });
   ops_.submit(dma);

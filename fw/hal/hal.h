@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/geometry.h"
+#include "common/host_status.h"
 #include "common/latency_trail.h"
 #include "fw/hal/firmware_work.h"
 
@@ -109,8 +110,9 @@ class Hal {
     (void)records, (void)offset, (void)bytes, (void)access;
   }
 
-  // The host command `host_cmd` is finished: post its completion entry, which carries on `trail`.
-  virtual void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) = 0;
+  // The host command `host_cmd` is finished: post its completion entry with `status`, which
+  // carries on `trail`.
+  virtual void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) = 0;
 
   // The firmware's present time in kernel ticks (a timed HAL: the running job's local time), for
   // latency trails; an untimed HAL has none.

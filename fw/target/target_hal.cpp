@@ -51,8 +51,9 @@ TableRegion TargetHal::place_table(const std::string& name, std::uint64_t bytes,
   return TableRegion{name, static_cast<MemoryKind>(p.memory), p.base, bytes};
 }
 
-void TargetHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail&) {
+void TargetHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail&, HostStatus status) {
   completion_.id = host_cmd;
+  completion_.status = static_cast<std::uint32_t>(status);
   write_register(mmio::kCompleteHost, &completion_);
 }
 

@@ -33,7 +33,7 @@ class TargetHal final : public Hal {
     counters_.touch_bytes[memory] += bytes;
   }
   TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) override;
-  void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) override;
+  void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) override;
   std::uint64_t now_ticks() const override;
   void note_gc(std::uint32_t in_progress) override;
   int trace_state(const std::string& name, unsigned width) override;

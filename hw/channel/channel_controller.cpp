@@ -1,6 +1,7 @@
 #include "hw/channel/channel_controller.h"
 
 #include "tlm/bus_access.h"
+#include "tlm/time_base.h"
 
 #include <algorithm>
 #include <iterator>
@@ -15,12 +16,15 @@ namespace {
 // VCD codes of a die's state; kDieStateNames (flash_die.h) names them in the waveform view.
 enum StateCode : std::uint64_t {
   kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7,
-  kStaged = 8, kWaitCache = 9, kSuspending = 10  // only with the cache commands or suspend (4-bit signals)
+  kStaged = 8, kWaitCache = 9, kSuspending = 10,  // only with the cache commands or suspend (4-bit signals)
+  kRetry = 11, kSoftSense = 12                     // only with reliability.errors (4-bit signals)
 };
-static_assert(std::size(kDieStateNames) == kSuspending + 1, "a name for every die state code");
-std::uint64_t array_code(tlmx::FlashOpcode op) {
-  return tlmx::is_read(op) ? kRead : op == tlmx::FlashOpcode::Program ? kProg : kErase;
+static_assert(std::size(kDieStateNames) == kSoftSense + 1, "a name for every die state code");
+std::uint64_t array_code(const tlmx::FlashCommand& c) {
+  if (!tlmx::is_read(c.opcode)) return c.opcode == tlmx::FlashOpcode::Program ? kProg : kErase;
+  return c.soft ? kSoftSense : c.retry_step ? kRetry : kRead;
 }
+sc_time us(double v) { return sc_time(v, sc_core::SC_US); }
 std::uint64_t ticks(sc_time t) { return t.value(); }  // kernel ticks, the VCD's unit
 }  // namespace
 
@@ -35,6 +39,7 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       array_(array),
       vcd_(vcd),
       posted_("posted"),
+      retried_("retried"),
       bus_busy_(stats_of(*this, metrics).busy("busy_fraction")),
       bus_transfers_(stats_of(*this, metrics).counter("transfers")),
       first_die_(config.channel * config.geometry.dies_per_channel()) {
@@ -44,9 +49,17 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   if (vcd_) vcd_owner_ = vcd_->add(ch, "bus_owner", 8);
   dma_dummy_.resize(std::max(cfg_.geometry.page_bytes, cfg_.geometry.oob_bytes));
   SC_METHOD(step);
-  sensitive << posted_.get_event() << bus_free_ << outgoing_done_;
+  sensitive << posted_.get_event() << retried_.get_event() << bus_free_ << outgoing_done_;
   const NandTiming& n = cfg_.nand;
   const bool cache = n.cache_read || n.cache_program, suspend = n.program_suspend || n.erase_suspend;
+  const ReliabilityConfig& rel = cfg_.reliability;
+  if (rel.errors) {
+    errors_ = std::make_unique<ReadErrorModel>(rel, cfg_.geometry.page_bytes, cfg_.channel);
+    t_decode_ = us(rel.ecc.t_decode_us), t_soft_decode_ = us(rel.ecc.t_soft_decode_us);
+    t_retry_setup_ = us(rel.ecc.t_retry_setup_us), t_soft_sense_ = us(rel.ecc.t_soft_sense_us);
+    stats_ = &stats_of(*this, metrics);
+    retry_steps_ = &stats_->histogram("retry_steps");
+  }
   for (std::uint32_t d = 0; d < cfg_.geometry.dies_per_channel(); ++d) {
     auto die = std::make_unique<Die>();
     die->index = d;
@@ -59,9 +72,14 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
     die->multiplane = &m.counter("multiplane_operations");
     if (cache) die->cache_ops = &m.counter("cache_operations");
     if (suspend) die->suspends = &m.counter("suspensions");
+    if (errors_) {
+      die->read_retries = &m.counter("read_retries");
+      die->soft_decodes = &m.counter("soft_decodes");
+      die->uncorrectable = &m.counter("uncorrectable_reads");
+    }
     if (vcd_) {
       const std::string scope = ch + ".die" + std::to_string(d);
-      die->vcd_state = vcd_->add(scope, "state", cache || suspend ? 4 : 3);
+      die->vcd_state = vcd_->add(scope, "state", cache || suspend || errors_ ? 4 : 3);
       die->vcd_origin = vcd_->add(scope, "origin", 2);  // whose work the array runs (tlmx::CommandOrigin)
       die->vcd_queue = vcd_->add(scope, "queue", 32);
       if (cache) die->vcd_cache = vcd_->add(scope, "cache_state", 4);
@@ -128,8 +146,19 @@ void ChannelController::step() {
                                std::to_string(cmd->ppn) + " sent to the wrong channel")
                                   .c_str());
     Die& d = *dies_[die - first_die_];
+    cmd->retry_step = 0;  // (the initiator may reuse an extension a retried read had)
+    cmd->soft = false;
     cmd->trail.advance(Stage::Firmware, now.value());  // posted with the issuing job's local time
     d.queue.push_back(QueuedCommand{trans, cmd, now});
+    trace_queue(d);
+  }
+  // Reads back from the ECC engine go first, after any retries already waiting.
+  while (tlm::tlm_generic_payload* trans = retried_.get_next_transaction()) {
+    tlmx::FlashCommand* cmd = trans->get_extension<tlmx::FlashCommand>();
+    Die& d = *dies_[cfg_.geometry.die_of_block(cfg_.geometry.block_of(cmd->ppn)) - first_die_];
+    const auto behind = std::find_if(d.queue.begin(), d.queue.end(),
+                                     [](const QueuedCommand& q) { return !q.cmd->retry_step && !q.cmd->soft; });
+    d.queue.insert(behind, QueuedCommand{trans, cmd, now});
     trace_queue(d);
   }
   complete_outgoing(now);
@@ -174,13 +203,14 @@ void ChannelController::schedule(Die& die, sc_time now) {
 // Moves each page of the operation (one per plane) between its own data-buffer slot and the
 // controller, all requested now; the system bus and the DRAM serialize them. Returns how long
 // until the last one is done.
-sc_time ChannelController::dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command) {
+sc_time ChannelController::dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command,
+                                        sc_time start) {
   tlm::tlm_generic_payload& t = die.dma_trans;
   sc_time last = SC_ZERO_TIME;
   const std::uint32_t bytes = data_bytes(group[0].cmd->opcode);
   for (const Op& o : group) {
     tlmx::prepare_bus_access(t, command, cfg_.dram_base + o.cmd->buffer_addr, dma_dummy_.data(), bytes);
-    sc_time delay = SC_ZERO_TIME;
+    sc_time delay = start;
     dma->b_transport(t, delay);
     if (t.is_response_error())
       SC_REPORT_ERROR(name(), ("DMA to data buffer failed: " + t.get_response_string()).c_str());
@@ -205,7 +235,8 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
   t.group.push_back(die.queue[head]);
   die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(head));
   const tlmx::FlashCommand* first = t.group[0].cmd;
-  if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1) {
+  const bool retried = first->retry_step || first->soft;  // a retry reads its one page alone
+  if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1 && !retried) {
     // Per other plane, the first queued command to that plane of the same kind and page offset,
     // passing only reads of that plane (reordering around a read is safe: the firmware never
     // has a page read while it is programmed or its block erased); a program or erase of that
@@ -224,7 +255,7 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
         ++i;
         continue;
       }
-      if (c->opcode == first->opcode && g.page_in_block(c->ppn) == page0) {
+      if (c->opcode == first->opcode && g.page_in_block(c->ppn) == page0 && !c->retry_step && !c->soft) {
         t.group.push_back(die.queue[i]);
         die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(i));
         done_mask |= 1u << plane;
@@ -305,7 +336,7 @@ void ChannelController::resume(Die& die, sc_time now) {
 void ChannelController::begin_array(Die& die, sc_time from, sc_time duration) {
   Track& a = die.array;
   set_phase(die, a, Phase::Array, from);
-  trace_state(die, a, array_code(a.opcode()), from);
+  trace_state(die, a, array_code(*a.group[0].cmd), from);
   die.array_start = from;
   a.until = from + duration;
   die.busy.add(from, a.until);
@@ -321,6 +352,9 @@ sc_time ChannelController::array_time(const Track& t) const {
                                 : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
                                                                    : cfg_.nand.t_erase);
   }
+  const tlmx::FlashCommand& c = *t.group[0].cmd;  // a retry is alone in its group
+  if (c.retry_step || c.soft) longest += t_retry_setup_;
+  if (c.soft) longest += t_soft_sense_ * double(cfg_.reliability.ecc.soft_levels);
   return longest;
 }
 
@@ -356,7 +390,7 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
   mark(t.group, Stage::ChannelWait, now);
   sc_time bus;
   if (t.phase == Phase::WantBusOut) {  // data out; the DMA to the data buffer follows
-    bus = cfg_.bus.transfer(std::uint64_t(data_bytes(op)) * planes);
+    bus = cfg_.bus.transfer(std::uint64_t(out_bytes(t)) * planes);
     mark(t.group, Stage::ChannelTransfer, now + bus);
     set_phase(die, t, Phase::DataOut, now);
     trace_state(die, t, kOut, now);
@@ -364,9 +398,11 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
     die.busy.add(now, t.until);
     die.event.notify(bus);
   } else {  // command/address (+ data in), then, on the array track, the array time
-    const std::uint32_t cycles = tlmx::is_read(op)                 ? cfg_.nand.read_cmd_cycles
-                                 : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
-                                                                    : cfg_.nand.erase_cmd_cycles;
+    const tlmx::FlashCommand& first = *t.group[0].cmd;
+    const std::uint32_t cycles = (tlmx::is_read(op)                 ? cfg_.nand.read_cmd_cycles
+                                  : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
+                                                                     : cfg_.nand.erase_cmd_cycles) +
+                                 (first.retry_step || first.soft ? cfg_.reliability.ecc.retry_cmd_cycles : 0);
     bus = cfg_.nand.cmd_cycle * double(cycles * planes);
     if (op == tlmx::FlashOpcode::Program) bus += cfg_.bus.transfer(std::uint64_t(cfg_.geometry.page_bytes) * planes);
     mark(t.group, Stage::ChannelTransfer, now + bus);
@@ -379,7 +415,7 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
     } else {
       const sc_time array = array_time(t);
       set_phase(die, t, Phase::Array, now);
-      trace_state(die, t, array_code(op), now + bus);
+      trace_state(die, t, array_code(first), now + bus);
       die.array_start = now + bus;
       t.until = now + bus + array;
       die.busy.add(now, t.until);
@@ -432,8 +468,11 @@ void ChannelController::end_array(Die& die, sc_time now) {
       cmd->lpn = pc.lpn;
       cmd->token = pc.token;
       ++*die.reads;
+      if (errors_)  // every sensing disturbs the block's other pages
+        for (std::uint32_t i = cmd->soft ? cfg_.reliability.ecc.soft_levels + 1 : 1; i > 0; --i)
+          array_.count_read(cfg_.geometry.block_of(cmd->ppn));
     } else if (op == tlmx::FlashOpcode::Program) {
-      array_.program(cmd->ppn, cmd->lpn, cmd->token);
+      array_.program(cmd->ppn, cmd->lpn, cmd->token, now.value());
       ++*die.programs;
     } else {
       array_.erase(cfg_.geometry.block_of(cmd->ppn));
@@ -469,15 +508,18 @@ void ChannelController::end_array(Die& die, sc_time now) {
 
 // A read's data is out of its register: the die can go on, the DMA to DRAM runs on.
 void ChannelController::send_out(Die& die, Track& t, sc_time now) {
-  const sc_time done = dma_transfer(die, t.group, tlm::TLM_WRITE_COMMAND);
-  Outgoing out{now + done, {}};
-  if (!spare_groups_.empty()) {
-    out.ops = std::move(spare_groups_.back());
-    spare_groups_.pop_back();
+  const sc_time decoded = decode(die, t.group, now);
+  if (!t.group.empty()) {  // (empty: every page goes back to the die)
+    const sc_time done = dma_transfer(die, t.group, tlm::TLM_WRITE_COMMAND, decoded);
+    Outgoing out{now + done, {}};
+    if (!spare_groups_.empty()) {
+      out.ops = std::move(spare_groups_.back());
+      spare_groups_.pop_back();
+    }
+    out.ops.swap(t.group);
+    outgoing_.push_back(std::move(out));
+    outgoing_done_.notify(done);  // keeps the earliest pending time
   }
-  out.ops.swap(t.group);
-  outgoing_.push_back(std::move(out));
-  outgoing_done_.notify(done);  // keeps the earliest pending time
   set_phase(die, t, Phase::Idle, now);
   if (&t == &die.cache && die.array.phase == Phase::WaitCache) {  // the next read moves up
     t.group.swap(die.array.group);
@@ -486,6 +528,62 @@ void ChannelController::send_out(Die& die, Track& t, sc_time now) {
     t.ready_since = now;
     set_phase(die, die.array, Phase::Idle, now);
   }
+}
+
+// The ECC engine decodes the pages just out of the die (reliability.errors; OOB-only reads and a
+// drive without errors decode at once). A page that decodes, or that never will, stays in the
+// group to be moved to DRAM once decoded (returned: how long from now); one that fails goes back
+// to the die for its next retry step or its soft sensing when the decode is over.
+sc_time ChannelController::decode(Die& die, std::vector<Op>& group, sc_time now) {
+  if (!errors_ || group[0].cmd->opcode != tlmx::FlashOpcode::Read) return SC_ZERO_TIME;
+  const sc_time latency = group[0].cmd->soft ? t_soft_decode_ : t_decode_;  // a retry is alone in its group
+  mark(group, Stage::EccDecode, now + latency);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    if (decodes(die, *group[i].cmd)) group[kept++] = group[i];
+    else retried_.notify(*group[i].trans, latency);  // to the die's queue front (step())
+  }
+  group.resize(kept);
+  return latency;
+}
+
+// One decode attempt of a page read; false: the page is to be read again (the command now
+// says how). A page past its last attempt decodes as uncorrectable.
+bool ChannelController::decodes(Die& die, tlmx::FlashCommand& cmd) {
+  const FlashGeometry& g = cfg_.geometry;
+  const EccConfig& ecc = cfg_.reliability.ecc;
+  const BlockId block = g.block_of(cmd.ppn);
+  const double days = tlmx::ticks_to_seconds(sc_core::sc_time_stamp().value() - array_.programmed_at(block)) / 86400.0;
+  const PageCondition page{double(array_.erase_count(block)), days + cfg_.reliability.initial_age_days,
+                           double(array_.reads_since_erase(block)), g.page_in_block(cmd.ppn)};
+  if (!cmd.retry_step && !cmd.soft) {
+    const double rber = errors_->rber(page, 0);
+    rber_sum_ += rber;
+    rber_max_ = std::max(rber_max_, rber);
+  }
+  if (errors_->decodes(page, cmd.retry_step, cmd.soft)) {
+    retry_steps_->record(cmd.soft ? ecc.retry_steps + 1 : cmd.retry_step);
+    return true;
+  }
+  if (cmd.retry_step < ecc.retry_steps && !cmd.soft) {
+    ++cmd.retry_step;
+    ++*die.read_retries;
+    return false;
+  }
+  if (!cmd.soft && ecc.soft_levels > 0) {
+    cmd.soft = true;
+    ++*die.soft_decodes;
+    return false;
+  }
+  retry_steps_->record(cmd.soft ? ecc.retry_steps + 1 : cmd.retry_step);
+  ++*die.uncorrectable;
+  cmd.token = kUncorrectableToken;
+  return true;
+}
+
+std::uint32_t ChannelController::out_bytes(const Track& t) const {
+  const tlmx::FlashCommand& c = *t.group[0].cmd;
+  return data_bytes(c.opcode) * (c.soft ? cfg_.reliability.ecc.soft_levels + 1 : 1);
 }
 
 void ChannelController::respond(const std::vector<Op>& ops) {
@@ -504,7 +602,7 @@ void ChannelController::complete_outgoing(sc_time now) {
   sc_time next = sc_core::sc_max_time();
   for (std::size_t i = 0; i < outgoing_.size();) {
     if (outgoing_[i].done <= now) {
-      mark(outgoing_[i].ops, Stage::DramBus, now);
+      for (const Op& o : outgoing_[i].ops) o.cmd->trail.advance(Stage::DramBus, now.value());  // (retried or not)
       respond(outgoing_[i].ops);
       outgoing_[i].ops.clear();
       spare_groups_.push_back(std::move(outgoing_[i].ops));
@@ -536,6 +634,12 @@ std::string ChannelController::describe_unfinished() const {
 
 void ChannelController::end_of_simulation_stats(sc_time end) {
   for (auto& d : dies_) d->busy.cut(end);
+  if (errors_) {  // the RBER of the pages' first reads
+    MetricSet& m = *stats_;
+    const std::uint64_t first_reads = retry_steps_->count();
+    m.gauge("rber_mean") = first_reads ? rber_sum_ / double(first_reads) : 0.0;
+    m.gauge("rber_max") = rber_max_;
+  }
 }
 
 }  // namespace ssd::hw

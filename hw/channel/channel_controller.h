@@ -18,6 +18,14 @@
 // plane (partners are looked for among the first 32 queued commands, and may pass reads of their
 // plane, nothing else).
 //
+// The ECC engine (reliability.errors): a page read's data is decoded once it is out of the die
+// (ecc.t_decode_us before its DMA). A page that does not decode (hw/nand/read_error_model.h)
+// is read again with shifted read voltages, as the die's next command: SET FEATURES and the read
+// (read-retry, ecc.retry_steps times at most), then soft sensing and a soft decode; a page that
+// still does not decode completes with kUncorrectableToken. The spare area of an OOB-only read
+// has its own strong code and always decodes. The waveform shows retry and soft sensing as die
+// states of their own, the latency breakdown as the read_retry and soft_decode stages.
+//
 // NAND command options (hw/nand/nand_timing.h, hw/channel/flash_die.h):
 //   cache read     a read whose tR ends moves to the cache register and leaves the array to the
 //                  die's next command if that is a read; its data out overlaps the next tR.
@@ -47,6 +55,7 @@
 #include "hw/channel/flash_die.h"
 #include "hw/nand/nand_array.h"
 #include "hw/nand/nand_timing.h"
+#include "hw/nand/read_error_model.h"
 #include "hw/stats.h"
 #include "tlm/flash_command.h"
 #include "tlm/vcd_tracer.h"
@@ -62,6 +71,7 @@ struct ChannelControllerConfig {
   std::string scheduler = "fifo";  // the die queue policy (hw/channel/die_queue_policy.h)
   std::uint64_t dram_base = 0;  // system-bus address of the data buffer's address 0
   std::string arbitration = "command_first";  // who gets the bus (hw/channel/bus_arbitration.h)
+  ReliabilityConfig reliability;  // bit errors, the ECC engine, read-retry (hw/nand/reliability_config.h)
 };
 
 class ChannelController : public sc_core::sc_module {
@@ -107,12 +117,21 @@ class ChannelController : public sc_core::sc_module {
   void grant(Die& die, Track& t, sc_core::sc_time now);
   void respond(const std::vector<Op>& ops);
   // The operations' latency trails (common/latency_trail.h) reach `at` in stage `s`.
+  // A read being retried spends every stage in read_retry, or soft_decode.
   static void mark(const std::vector<Op>& ops, Stage s, sc_core::sc_time at) {
-    for (const Op& o : ops) o.cmd->trail.advance(s, at.value());
+    for (const Op& o : ops) o.cmd->trail.advance(stage_of(*o.cmd, s), at.value());
   }
+  static Stage stage_of(const tlmx::FlashCommand& c, Stage s) {
+    return c.soft ? Stage::SoftDecode : c.retry_step ? Stage::ReadRetry : s;
+  }
+  // After a read's data out: which pages decode; the others go back to the die to be read again.
+  sc_core::sc_time decode(Die& die, std::vector<Op>& group, sc_core::sc_time now);
+  bool decodes(Die& die, tlmx::FlashCommand& cmd);
+  std::uint32_t out_bytes(const Track& t) const;  // a read's data out: the page, and its soft bits
   void send_out(Die& die, Track& t, sc_core::sc_time now);
   void complete_outgoing(sc_core::sc_time now);
-  sc_core::sc_time dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command);
+  sc_core::sc_time dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command,
+                               sc_core::sc_time start = sc_core::SC_ZERO_TIME);
   void set_phase(Die& die, Track& t, Phase p, sc_core::sc_time now);
   void trace_state(Die& die, const Track& t, std::uint64_t code, sc_core::sc_time at);
   bool anyone_waits_for_bus() const;
@@ -130,6 +149,7 @@ class ChannelController : public sc_core::sc_module {
   NandArray& array_;
   tlmx::VcdTracer* vcd_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> posted_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> retried_;  // reads the ECC engine sends back to their die
   std::vector<std::unique_ptr<Die>> dies_;
   sc_core::sc_time bus_free_at_;
   sc_core::sc_event bus_free_;  // notified only when a die waits for the bus
@@ -138,6 +158,12 @@ class ChannelController : public sc_core::sc_module {
   std::uint64_t& bus_transfers_;
   int vcd_owner_ = -1;
   std::uint32_t first_die_;  // global index of this channel's die 0
+  // reliability.errors: the decode outcomes (this channel's stream) and the ECC engine's times.
+  std::unique_ptr<ReadErrorModel> errors_;
+  sc_core::sc_time t_decode_, t_soft_decode_, t_retry_setup_, t_soft_sense_;
+  MetricSet* stats_ = nullptr;
+  LatencyHistogram* retry_steps_ = nullptr;  // per decoded page read: retry steps (soft: steps + 1)
+  double rber_sum_ = 0, rber_max_ = 0;      // the first read's RBER, over decoded page reads
 };
 
 }  // namespace ssd::hw

@@ -68,8 +68,9 @@ class BusyUnion {
 
 // The waveform's names for a die's `state` and `cache_state` codes (channel_controller.cpp) and
 // for its `origin` (tlmx::CommandOrigin; 0 while the array is idle).
-inline constexpr const char* kDieStateNames[] = {"idle",   "dma",    "cmd/data-in", "tR",         "tPROG",     "tBERS",
-                                                 "data-out", "wait-bus", "staged",    "wait-cache", "suspending"};
+inline constexpr const char* kDieStateNames[] = {"idle",     "dma",      "cmd/data-in", "tR",         "tPROG",
+                                                 "tBERS",    "data-out", "wait-bus",    "staged",     "wait-cache",
+                                                 "suspending", "tR-retry", "soft-sense"};
 inline constexpr const char* kDieOriginNames[] = {"-", "host", "gc", "mapping"};
 
 struct DieTrack {
@@ -102,6 +103,8 @@ struct FlashDie {
   tlm::tlm_generic_payload dma_trans;
   std::uint64_t *reads = nullptr, *programs = nullptr, *erases = nullptr, *multiplane = nullptr,
                 *suspends = nullptr, *cache_ops = nullptr;
+  // reliability.errors only: retry steps run, soft decodes, pages that never decoded.
+  std::uint64_t *read_retries = nullptr, *soft_decodes = nullptr, *uncorrectable = nullptr;
   int vcd_state = -1, vcd_queue = -1, vcd_cache = -1, vcd_origin = -1;
 };
 

@@ -105,7 +105,7 @@ tlm::tlm_sync_enum HostInterface::firmware_request(tlm::tlm_generic_payload& tra
   if (phase != tlm::BEGIN_REQ || !request)
     SC_REPORT_ERROR(name(), "firmware requests: BEGIN_REQ carrying a HostDmaRequest only");
   if (request->kind == tlmx::HostDmaRequest::Kind::Completion) {
-    complete(request->slot, delay, request->trail);
+    complete(request->slot, delay, request->trail, request->status);
     return tlm::TLM_COMPLETED;
   }
   start_dma(trans, *trans.get_extension<tlmx::HostDmaRequest>(), delay);
@@ -138,9 +138,10 @@ void HostInterface::start_dma(tlm::tlm_generic_payload& trans, tlmx::HostDmaRequ
   });
 }
 
-void HostInterface::complete(std::uint32_t slot, sc_time delay, const LatencyTrail& trail) {
+void HostInterface::complete(std::uint32_t slot, sc_time delay, const LatencyTrail& trail, HostStatus status) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time seen = link(up_, now + delay, kCqeBytes);
+  slots_[slot].ext->status = status;
   LatencyTrail& t = slots_[slot].ext->trail;
   t = trail;
   t.advance(Stage::Firmware, (now + delay).value());

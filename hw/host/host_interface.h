@@ -67,7 +67,7 @@ class HostInterface : public sc_core::sc_module {
   void accept();
   // The firmware's requests, effective at now + delay.
   void start_dma(tlm::tlm_generic_payload& trans, tlmx::HostDmaRequest& dma, sc_core::sc_time delay);
-  void complete(std::uint32_t slot, sc_core::sc_time delay, const LatencyTrail& trail);
+  void complete(std::uint32_t slot, sc_core::sc_time delay, const LatencyTrail& trail, HostStatus status);
   // Arrival time at the far end of a transfer of `bytes` that may start at `ready`.
   sc_core::sc_time link(Direction& dir, sc_core::sc_time ready, std::uint64_t bytes);
   sc_core::sc_time bus_transfer(bool to_dram, std::uint64_t addr, std::uint32_t bytes, sc_core::sc_time at);

@@ -31,7 +31,7 @@ void NandArray::beyond_the_array(Ppn ppn, const char* op) const {
                           std::to_string(geo_.total_pages()) + " pages)");
 }
 
-void NandArray::program(Ppn ppn, Lpn lpn, Token token) {
+void NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
   check_page(ppn, "program");
   Block& b = blocks_[geo_.block_of(ppn)];
   const std::uint32_t page = geo_.page_in_block(ppn);
@@ -44,7 +44,10 @@ void NandArray::program(Ppn ppn, Lpn lpn, Token token) {
     b.pages = new_block_pages();
     if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, false);
   }
-  if (b.written == 0) b.sequence = programs_ + 1;  // first program since the erase
+  if (b.written == 0) {  // first program since the erase
+    b.sequence = programs_ + 1;
+    b.programmed_at = at;
+  }
   b.pages[page] = PageContent{lpn, token};
   if (!sequential_) b.programmed_out_of_order[page] = true;
   ++b.written;
@@ -80,6 +83,8 @@ void NandArray::erase(BlockId block) {
   }
   b.written = 0;
   b.sequence = 0;
+  b.reads_since_erase = 0;
+  b.programmed_at = 0;
   ++b.erase_count;
   ++erases_;
 }

@@ -35,7 +35,9 @@ class NandArray {
 
   const FlashGeometry& geometry() const { return geo_; }
 
-  void program(Ppn ppn, Lpn lpn, Token token);  // throws NandRuleViolation
+  // throws NandRuleViolation. `at`: when (kernel ticks; the error model's retention clock starts
+  // at the block's first program since its erase).
+  void program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = 0);
   // An erased page reads as {kNoLpn, 0}. Inline: whole-drive checks read every page.
   PageContent read(Ppn ppn) const {
     check_page(ppn, "read");
@@ -68,6 +70,11 @@ class NandArray {
   }
   std::uint32_t write_pointer(BlockId b) const { return blocks_[b].written; }
   std::uint32_t erase_count(BlockId b) const { return blocks_[b].erase_count; }
+  // The error model's state of a block: when its first page since the erase was programmed
+  // (kernel ticks), and how many times it has been read (sensed) since the erase.
+  std::uint64_t programmed_at(BlockId b) const { return blocks_[b].programmed_at; }
+  std::uint32_t reads_since_erase(BlockId b) const { return blocks_[b].reads_since_erase; }
+  void count_read(BlockId b) { ++blocks_[b].reads_since_erase; }
   std::uint64_t block_sequence(BlockId b) const { return blocks_[b].sequence; }
   std::uint64_t pages_programmed() const { return programs_; }
   std::uint64_t blocks_erased() const { return erases_; }
@@ -79,7 +86,9 @@ class NandArray {
     std::vector<bool> programmed_out_of_order;  // only when !sequential_program
     std::uint32_t written = 0;                  // next page in order (== pages programmed when sequential)
     std::uint32_t erase_count = 0;
+    std::uint32_t reads_since_erase = 0;
     std::uint64_t sequence = 0;
+    std::uint64_t programmed_at = 0;
   };
   PageContent* new_block_pages();  // a block's pages, erased, from the current slab
   void check_page(Ppn ppn, const char* op) const {

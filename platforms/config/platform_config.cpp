@@ -181,6 +181,17 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
                       " pages; at most 4294967294 are addressable (reduce geometry.blocks_per_plane or pages)");
   if (c.channel.width_bits != 8 && c.channel.width_bits != 16)
     r.fail("channel.width_bits", std::to_string(c.channel.width_bits), "8 or 16");
+  const hw::EccConfig& ecc = c.reliability.ecc;
+  if (ecc.codeword_bytes > g.page_bytes)
+    r.fail("ecc.codeword_bytes", std::to_string(ecc.codeword_bytes),
+           "at most geometry.page_bytes = " + std::to_string(g.page_bytes) + " (a page holds whole codewords)");
+  if (ecc.correctable_bits >= ecc.codeword_bits())
+    r.fail("ecc.correctable_bits", std::to_string(ecc.correctable_bits),
+           "fewer than the codeword's " + std::to_string(ecc.codeword_bits()) + " bits");
+  if (ecc.soft_levels > 0 && (ecc.soft_correctable_bits <= ecc.correctable_bits || ecc.soft_correctable_bits >= ecc.codeword_bits()))
+    r.fail("ecc.soft_correctable_bits", std::to_string(ecc.soft_correctable_bits),
+           "more than ecc.correctable_bits = " + std::to_string(ecc.correctable_bits) + " and fewer than the codeword's " +
+               std::to_string(ecc.codeword_bits()) + " bits when ecc.soft_levels > 0");
   if (c.core.model == "iss") {
     if (c.core.count != 1)
       throw ConfigError(path + ": core.model = iss runs one core; core.count = " + std::to_string(c.core.count) +

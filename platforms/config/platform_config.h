@@ -19,6 +19,7 @@
 #include "hw/iss/iss_core.h"
 #include "hw/memory/memory_target.h"
 #include "hw/nand/nand_timing.h"
+#include "hw/nand/reliability_config.h"
 
 namespace ssd::platform {
 
@@ -36,6 +37,7 @@ struct PlatformConfig {
   hw::ChannelTiming channel;
   std::string scheduler = "fifo";  // die queue policy (hw/channel/die_queue_policy.h)
   std::string arbitration = "command_first";  // channel bus arbitration (hw/channel/bus_arbitration.h)
+  hw::ReliabilityConfig reliability;  // reliability.* and ecc.*
   hw::SystemBusConfig bus;
   hw::MemoryConfig sram, dram;
   hw::CoreConfig core;

@@ -129,7 +129,7 @@ std::string verify_mapping(const MappingView& ftl, const hw::NandArray& array, c
     Token want = oracle.expected(lpn);
     if (next_buffered != buffered.end() && next_buffered->first == lpn) {
       const Token held = (next_buffered++)->second;
-      if (held != want)
+      if (held != want && held != kUncorrectableToken)
         return "logical page " + std::to_string(lpn) + " in the write buffer holds token " + std::to_string(held) +
                ", expected " + std::to_string(want);
       located += ppn != kNoPpn && ftl.holds_valid_page(ppn) && array.read(ppn).lpn == lpn;
@@ -143,7 +143,8 @@ std::string verify_mapping(const MappingView& ftl, const hw::NandArray& array, c
     if (c.lpn != lpn)
       return "logical page " + std::to_string(lpn) + " maps to " + array.describe(ppn) +
              " whose OOB names logical page " + std::to_string(c.lpn);
-    if (c.token != want)
+    // A page the drive could not read, and kept marked so, reads back as a reported error.
+    if (c.token != want && c.token != kUncorrectableToken)
       return "logical page " + std::to_string(lpn) + " at " + array.describe(ppn) + " holds token " +
              std::to_string(c.token) + ", expected " + std::to_string(want);
     if (!ftl.holds_valid_page(ppn))

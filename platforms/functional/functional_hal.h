@@ -32,7 +32,7 @@ class FunctionalHal : public fw::Hal {
   }
   void preload(Ppn ppn, Lpn lpn, Token token) override { array_.program(ppn, lpn, token); }
   void preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages, std::uint64_t sequence) override;
-  void complete_host_command(std::uint32_t id, const LatencyTrail&) override {
+  void complete_host_command(std::uint32_t id, const LatencyTrail&, HostStatus) override {
     if (on_host_complete) on_host_complete(id);
   }
 

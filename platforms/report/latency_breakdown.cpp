@@ -15,12 +15,15 @@ using nlohmann::json;
 
 namespace {
 
-json operation_json(const std::array<const LatencyHistogram*, kStages>& stages) {
+bool ecc_stage(std::size_t s) { return s >= static_cast<std::size_t>(Stage::EccDecode); }
+
+json operation_json(const std::array<const LatencyHistogram*, kStages>& stages, bool ecc_stages) {
   const double us_per_tick = tlmx::ticks_to_seconds(1) * 1e6;
   double total = 0;
   for (const LatencyHistogram* h : stages) total += h->mean();
   json by_stage = json::object();
   for (std::size_t s = 0; s < kStages; ++s) {
+    if (ecc_stage(s) && !ecc_stages) continue;
     const LatencyHistogram& h = *stages[s];
     by_stage[stage_name(static_cast<Stage>(s))] = {{"mean_us", h.mean() * us_per_tick},
                                                    {"p99_us", double(h.percentile(0.99)) * us_per_tick},
@@ -31,7 +34,7 @@ json operation_json(const std::array<const LatencyHistogram*, kStages>& stages) 
 
 }  // namespace
 
-json latency_breakdown_section(const MetricsRegistry& metrics) {
+json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages) {
   std::array<const LatencyHistogram*, kStages> read{}, write{};
   std::array<LatencyHistogram, kStages> all_storage;
   std::array<const LatencyHistogram*, kStages> all{};
@@ -45,7 +48,9 @@ json latency_breakdown_section(const MetricsRegistry& metrics) {
     all_storage[s].merge(*write[s]);
     all[s] = &all_storage[s];
   }
-  return {{"read", operation_json(read)}, {"write", operation_json(write)}, {"all", operation_json(all)}};
+  return {{"read", operation_json(read, ecc_stages)},
+          {"write", operation_json(write, ecc_stages)},
+          {"all", operation_json(all, ecc_stages)}};
 }
 
 std::string latency_breakdown_text(const json& breakdown) {

@@ -11,7 +11,9 @@
 
 namespace ssd::platform {
 
-nlohmann::json latency_breakdown_section(const MetricsRegistry& metrics);
+// ecc_stages: with the ECC engine's stages (ecc_decode, read_retry, soft_decode; reliability.errors),
+// which a drive without bit errors never spends time in.
+nlohmann::json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages);
 
 // One summary line per operation with requests: its largest stages and their shares.
 std::string latency_breakdown_text(const nlohmann::json& breakdown);

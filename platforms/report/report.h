@@ -36,6 +36,7 @@ struct RunFacts {
   std::uint64_t delta_cycles = 0;
   double peak_rss_mib = 0;
   std::uint64_t pages_checked = 0, mismatches = 0;
+  std::uint64_t failed_reads = 0, reported_lost_pages = 0;  // reads the drive reported unrecoverable
   std::string first_mismatch, mapping_check;
   std::map<std::string, std::string> ftl_parameters;
   std::string vcd_path;

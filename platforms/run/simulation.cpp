@@ -195,6 +195,8 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.pages_checked = oracle.pages_checked();
   facts.mismatches = oracle.mismatches();
   facts.first_mismatch = oracle.first_mismatch();
+  facts.failed_reads = oracle.failed_reads();
+  facts.reported_lost_pages = oracle.reported_lost_pages();
   facts.ftl_parameters = bench.top().ftl_parameters();
   facts.vcd_path = o.vcd_path;
   facts.firmware_tables = bench.top().hal().tables();

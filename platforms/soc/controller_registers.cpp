@@ -272,7 +272,7 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
     }
     case mmio::kCompleteHost: {
       const auto c = fetch<mmio::HostCompletion>(value);
-      hal_->complete_host_command(c.id, trail_for(c.id));
+      hal_->complete_host_command(c.id, trail_for(c.id), static_cast<HostStatus>(c.status));
       return;
     }
     case mmio::kBootFetch: core_->write_memory(value, boot_text_.data(), std::uint32_t(boot_text_.size())); return;

@@ -76,9 +76,10 @@ void CoSimHal::start_host_dma(const fw::HalOp& op) {
   host_requests->nb_transport_fw(s.host_trans, phase, delay);
 }
 
-void CoSimHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) {
+void CoSimHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) {
   completion_->kind = tlmx::HostDmaRequest::Kind::Completion;
   completion_->slot = host_cmd;
+  completion_->status = status;
   completion_->trail = trail;
   completion_->trail.advance(Stage::Firmware, now_ticks());
   tlm::tlm_phase phase = tlm::BEGIN_REQ;

@@ -55,7 +55,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   }
   void touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
                     fw::Access access) override;
-  void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail) override;
+  void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) override;
   std::uint64_t now_ticks() const override {
     return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset().value() : 0);
   }

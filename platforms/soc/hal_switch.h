@@ -37,8 +37,8 @@ class HalSwitch : public fw::Hal {
   void touch_record(const fw::TableRegion& r, std::uint64_t o, std::uint32_t b, fw::Access a) override {
     active_->touch_record(r, o, b, a);
   }
-  void complete_host_command(std::uint32_t id, const LatencyTrail& trail) override {
-    active_->complete_host_command(id, trail);
+  void complete_host_command(std::uint32_t id, const LatencyTrail& trail, HostStatus status) override {
+    active_->complete_host_command(id, trail, status);
   }
   std::uint64_t now_ticks() const override { return active_->now_ticks(); }
   void note_gc(std::uint32_t in_progress) override { active_->note_gc(in_progress); }

@@ -48,7 +48,8 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   hal_->host_requests.bind(host_if_->firmware_requests);
   hal_->trace_to(vcd);
   for (std::uint32_t ch = 0; ch < c.geometry.channels; ++ch) {
-    hw::ChannelControllerConfig cc{ch, c.geometry, c.nand, c.channel, c.scheduler, map_.dram_base, c.arbitration};
+    hw::ChannelControllerConfig cc{ch, c.geometry, c.nand, c.channel, c.scheduler, map_.dram_base, c.arbitration,
+                                   c.reliability};
     auto ctrl = std::make_unique<hw::ChannelController>(("channel" + std::to_string(ch)).c_str(), cc, array, metrics, vcd);
     hal_->flash.bind(ctrl->flash_target);
     ctrl->dma.bind(bus_->initiators);

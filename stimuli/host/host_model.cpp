@@ -204,7 +204,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     write_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     write_latency_.record(latency_ns);
   } else {
-    oracle_.check_read(ext->lba, ext->sectors, ext->tokens.data());
+    oracle_.check_read(ext->lba, ext->sectors, ext->tokens.data(), ext->status);
     ++reads_;
     read_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     read_latency_.record(latency_ns);

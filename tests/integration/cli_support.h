@@ -175,6 +175,17 @@ inline Result run_ssdsim(const std::vector<std::string>& args, const TempDir& di
 
 inline json load_json(const fs::path& p) { return json::parse(read_text(p)); }
 
+// The FTLs `ssdsim ftls` lists.
+inline std::vector<std::string> ftl_names(const TempDir& dir) {
+  const Result r = run_ssdsim({"ftls"}, dir);
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::string> names;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty() && line[0] != ' ') names.push_back(line.substr(0, line.find(' ')));
+  return names;
+}
+
 // A `run` that writes its report (and no waveform) into `dir`; returns the process result and,
 // if the report exists, the report.
 struct RunReport {

@@ -122,7 +122,7 @@ TEST_CASE("outputs: the report's over-time points and issuers add up to its tota
 TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json", "[cli][outputs][schema]") {
   // Validated by tools/check_report.py (Debian's python3-jsonschema): page mapping after
   // fill+steady with issuers, a hybrid and a demand FTL (their own counters), a job file with
-  // iodepths, a trace with a skipped line. Then a report broken three ways must fail, naming
+  // iodepths, a trace with a skipped line, read errors with retries and soft decoding. Then a report broken three ways must fail, naming
   // each problem.
   TempDir dir;
   const std::vector<std::vector<std::string>> runs = {
@@ -131,6 +131,9 @@ TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json"
       {"--synthetic", "random", "--count", "2000", "--ftl", "cast", "--precondition", "fill"},
       {"--jobs", source_path("workloads/per_job_depth.yaml"), "--precondition", "none"},
       {"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"},
+      {"--synthetic", "random", "--count", "2000", "--set", "reliability.errors=true", "--set", "reliability.rber_beta=0.006",
+       "--set", "reliability.rber_m=0", "--set", "reliability.rber_n=0", "--set", "ecc.retry_steps=1", "--set",
+       "ecc.soft_levels=1", "--set", "ecc.soft_correctable_bits=60"},
   };
   write_text(dir.file("bad_line.csv"), "128166386783630075,hm,0,Write,3164164096,40960,2896\n"
                                        "128166386783630309,hm,0,Scribble,3164147712,16384,2663\n"

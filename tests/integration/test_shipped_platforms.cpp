@@ -20,16 +20,6 @@ std::vector<fs::path> yaml_files_under(const fs::path& folder) {
   return files;
 }
 
-std::vector<std::string> ftl_names(const TempDir& dir) {
-  const Result r = run_ssdsim({"ftls"}, dir);
-  REQUIRE(r.exit_code == 0);
-  std::vector<std::string> names;
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty() && line[0] != ' ') names.push_back(line.substr(0, line.find(' ')));
-  return names;
-}
-
 }  // namespace
 
 TEST_CASE("every shipped platform validates with every FTL", "[cli][config]") {

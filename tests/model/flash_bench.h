@@ -79,6 +79,7 @@ struct ChannelBenchConfig {
   std::string arbitration = "command_first";
   hw::SystemBusConfig system_bus{16, 400};
   hw::MemoryConfig dram{std::uint64_t(64) << 20, sc_time(60, SC_NS), 6400};
+  hw::ReliabilityConfig reliability;  // off unless a test turns the error model on
 };
 
 inline ChannelBenchConfig mlc_channel(std::uint32_t ways, std::uint32_t planes) {
@@ -106,7 +107,9 @@ class ChannelBench : public sc_core::sc_module {
         array(c.geometry),
         bus("bus", c.system_bus, metrics),
         dram("dram", c.dram, metrics),
-        ctrl("channel0", hw::ChannelControllerConfig{0, c.geometry, c.nand, c.bus_timing, c.scheduler, 0, c.arbitration}, array,
+        ctrl("channel0", hw::ChannelControllerConfig{0, c.geometry, c.nand, c.bus_timing, c.scheduler, 0, c.arbitration,
+                                                    c.reliability},
+             array,
              metrics, nullptr),
         script("script") {
     bus.targets.bind(dram.socket);

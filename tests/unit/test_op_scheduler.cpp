@@ -23,7 +23,7 @@ class ManualHal : public Hal {
   void charge_cycles(std::uint64_t, fw::FirmwareWork) override {}
   void touch(const TableRegion&, std::uint64_t, std::uint32_t, Access) override {}
   TableRegion place_table(const std::string& n, std::uint64_t b, MemoryKind k) override { return placer_.place(n, b, k); }
-  void complete_host_command(std::uint32_t, const LatencyTrail&) override {}
+  void complete_host_command(std::uint32_t, const LatencyTrail&, HostStatus) override {}
 
   // Completes the issued operation on `ppn` of `kind` (first match).
   void finish(OpKind kind, Ppn ppn, HalResult r = {}) {

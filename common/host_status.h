@@ -1,0 +1,18 @@
+// The completion status the drive reports with a host command (NVMe base specification: the
+// status code type in bits 10:8, the status code in bits 7:0 of the status field).
+#pragma once
+
+#include <cstdint>
+
+namespace ssd {
+
+enum class HostStatus : std::uint16_t {
+  Success = 0,
+  UnrecoveredReadError = 0x281,  // media and data integrity errors (type 2), 81h: the ECC could not correct
+};
+
+inline const char* to_string(HostStatus s) {
+  return s == HostStatus::Success ? "success" : "unrecovered read error";
+}
+
+}  // namespace ssd
