@@ -41,11 +41,19 @@ struct PreconditionSpec {
   // writes. A real drive reaches the same state on the host's flush, at shutdown, or when idle.
   // false (+no-flush): the cache stays as the writes left it, its newest runs dirty.
   bool flush = true;
+  // An aged drive, set in closed form rather than by simulating years (+pe:N, +pe_spread:S,
+  // +days:D): every block has been erased about N times (drawn per block from a normal
+  // distribution with standard deviation S x N, rounded, at least 0, seeded), and the data the
+  // preconditioning writes is D days old when the run starts (its retention age for the NAND
+  // error model, reliability.errors).
+  double pe_cycles = 0, pe_spread = 0, data_age_days = 0;
 
   bool writes_anything() const { return fill || random_capacities > 0 || steady != Steady::No; }
+  bool ages() const { return pe_cycles > 0 || data_age_days > 0; }
 
   // none | fill | fill+random:X | fill+steady | fill+steady:fill | fill+steady:run, each but none
-  // optionally followed by +no-flush. Throws std::invalid_argument saying what was expected.
+  // optionally followed by +no-flush, and any of them by the age parts +pe:N, +pe_spread:S and
+  // +days:D. Throws std::invalid_argument saying what was expected.
   static PreconditionSpec parse(const std::string& text);
 };
 

@@ -553,8 +553,10 @@ bool ChannelController::decodes(Die& die, tlmx::FlashCommand& cmd) {
   const FlashGeometry& g = cfg_.geometry;
   const EccConfig& ecc = cfg_.reliability.ecc;
   const BlockId block = g.block_of(cmd.ppn);
-  const double days = tlmx::ticks_to_seconds(sc_core::sc_time_stamp().value() - array_.programmed_at(block)) / 86400.0;
-  const PageCondition page{double(array_.erase_count(block)), days + cfg_.reliability.initial_age_days,
+  const std::uint64_t now = sc_core::sc_time_stamp().value(), at = array_.programmed_at(block);
+  const double days = at == NandArray::kBeforeRun ? array_.data_age_days() + tlmx::ticks_to_seconds(now) / 86400.0
+                                                  : tlmx::ticks_to_seconds(now - at) / 86400.0;
+  const PageCondition page{double(array_.erase_count(block)), days,
                            double(array_.reads_since_erase(block)), g.page_in_block(cmd.ppn)};
   if (!cmd.retry_step && !cmd.soft) {
     const double rber = errors_->rber(page, 0);

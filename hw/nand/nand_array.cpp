@@ -69,6 +69,7 @@ void NandArray::preload_block(BlockId block, std::uint32_t count, const PageCont
   }
   b.written = count;
   b.sequence = sequence;
+  b.programmed_at = kBeforeRun;
   programs_ += count;
 }
 

@@ -36,8 +36,9 @@ class NandArray {
   const FlashGeometry& geometry() const { return geo_; }
 
   // throws NandRuleViolation. `at`: when (kernel ticks; the error model's retention clock starts
-  // at the block's first program since its erase).
-  void program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = 0);
+  // at the block's first program since its erase); kBeforeRun: by preconditioning, before time 0.
+  static constexpr std::uint64_t kBeforeRun = ~std::uint64_t(0);
+  void program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = kBeforeRun);
   // An erased page reads as {kNoLpn, 0}. Inline: whole-drive checks read every page.
   PageContent read(Ppn ppn) const {
     check_page(ppn, "read");
@@ -75,6 +76,12 @@ class NandArray {
   std::uint64_t programmed_at(BlockId b) const { return blocks_[b].programmed_at; }
   std::uint32_t reads_since_erase(BlockId b) const { return blocks_[b].reads_since_erase; }
   void count_read(BlockId b) { ++blocks_[b].reads_since_erase; }
+  // An aged drive, set in closed form before preconditioning writes (--precondition ...+pe:N):
+  // the block has been erased `count` times. And the retention age, at time 0, of the data
+  // written before the run (+days:D).
+  void set_erase_count(BlockId b, std::uint32_t count) { blocks_[b].erase_count = count; }
+  void set_data_age_days(double days) { data_age_days_ = days; }
+  double data_age_days() const { return data_age_days_; }
   std::uint64_t block_sequence(BlockId b) const { return blocks_[b].sequence; }
   std::uint64_t pages_programmed() const { return programs_; }
   std::uint64_t blocks_erased() const { return erases_; }
@@ -100,6 +107,7 @@ class NandArray {
   bool sequential_;
   std::vector<Block> blocks_;
   std::uint64_t programs_ = 0, erases_ = 0;
+  double data_age_days_ = 0;
   // Block page arrays are carved out of 16 MiB slabs (erased records), in the order blocks are
   // first programmed; a block keeps its slice for the array's lifetime. One allocation per
   // block cost a filled 512 GiB drive a quarter of its start-up in the allocator.

@@ -21,10 +21,10 @@ struct RberCoefficients {
 struct EccConfig {
   // A codeword: data bytes and parity bytes; a page holds ceil(page_bytes / codeword_bytes).
   std::uint32_t codeword_bytes = 1024;
-  std::uint32_t parity_bytes = 70;
+  std::uint32_t parity_bytes = 42;
   // Hard-decision decoding corrects up to this many bit errors per codeword (BCH's t; LDPC's
   // hard-decision limit taken as an error count, the usual simulator abstraction).
-  std::uint32_t correctable_bits = 40;
+  std::uint32_t correctable_bits = 24;
   double t_decode_us = 2;  // a hard decode's latency once the page's data is in the controller
   // Read-retry: after a failed hard decode, up to `retry_steps` re-reads with shifted read
   // reference voltages (SET FEATURES, then the read again: its command cycles plus
@@ -55,7 +55,6 @@ struct ReliabilityConfig {
   // RBER multiplier per page type (index = page % size: LSB, CSB, MSB), e.g. MSB pages err more.
   std::vector<double> page_type_factor{1.0};
   double disturb_read_unit = 1;   // r counts reads in units of this many
-  double initial_age_days = 0;    // retention age every page already has when the run starts
   std::uint64_t seed = 1;         // the decode outcomes' random stream (one per channel from it)
   EccConfig ecc;
 };

@@ -182,6 +182,11 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
   if (c.channel.width_bits != 8 && c.channel.width_bits != 16)
     r.fail("channel.width_bits", std::to_string(c.channel.width_bits), "8 or 16");
   const hw::EccConfig& ecc = c.reliability.ecc;
+  const std::uint64_t codewords = (g.page_bytes + ecc.codeword_bytes - 1) / ecc.codeword_bytes;
+  if (c.reliability.errors && codewords * ecc.parity_bytes > g.oob_bytes)
+    r.fail("ecc.parity_bytes", std::to_string(ecc.parity_bytes),
+           "at most " + std::to_string(g.oob_bytes / codewords) + ": a page's " + std::to_string(codewords) +
+               " codewords keep their parity in its spare area (geometry.oob_bytes = " + std::to_string(g.oob_bytes) + ")");
   if (ecc.codeword_bytes > g.page_bytes)
     r.fail("ecc.codeword_bytes", std::to_string(ecc.codeword_bytes),
            "at most geometry.page_bytes = " + std::to_string(g.page_bytes) + " (a page holds whole codewords)");

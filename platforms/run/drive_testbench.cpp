@@ -2,7 +2,11 @@
 
 #include "stimuli/split_requests.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <stdexcept>
 
 #include "platforms/functional/functional_hal.h"
@@ -59,8 +63,24 @@ stimuli::WorkloadScan DriveTestbench::check_workload() {
   return stimuli::scan_workload(copy, stimuli::RequestAdmission(admission_rules_));
 }
 
+// An aged drive in closed form (fw::PreconditionSpec::pe_cycles, data_age_days).
+std::string DriveTestbench::age_drive(const fw::PreconditionSpec& spec) {
+  std::mt19937_64 rng(spec.seed ^ 0x9e3779b97f4a7c15ULL);
+  std::normal_distribution<double> cycles(spec.pe_cycles, spec.pe_spread * spec.pe_cycles);
+  for (BlockId b = 0; b < array_.geometry().total_blocks(); ++b)
+    array_.set_erase_count(b, static_cast<std::uint32_t>(std::lround(std::max(0.0, spec.pe_spread > 0 ? cycles(rng) : spec.pe_cycles))));
+  array_.set_data_age_days(spec.data_age_days);
+  return fmt::format("; aged: {:g} P/E cycles a block (spread {:g}), data {:g} days old", spec.pe_cycles, spec.pe_spread,
+                     spec.data_age_days);
+}
+
 fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec& spec) {
-  if (!spec.writes_anything()) return fw::PreconditionOutcome::fresh_drive();
+  const std::string aged = spec.ages() ? age_drive(spec) : "";
+  if (!spec.writes_anything()) {
+    fw::PreconditionOutcome fresh = fw::PreconditionOutcome::fresh_drive();
+    fresh.description += aged;
+    return fresh;
+  }
   // Preconditioning fills the flash through the host-compiled firmware's own objects (fast, on the
   // functional HAL); the image's state lives in the ISS's memory, which that cannot reach.
   if (top_->image())
@@ -75,6 +95,7 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
   oracle_->begin_preconditioning();
   firmware().bypass_write_buffer(true);  // a factory image: straight to the flash
   fw::PreconditionOutcome outcome = preconditioner.run(spec);
+  outcome.description += aged;
   firmware().bypass_write_buffer(false);
   oracle_->end_preconditioning();
   top_->hal_switch().use(top_->hal());

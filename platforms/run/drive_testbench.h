@@ -32,6 +32,7 @@ class DriveTestbench {
   stimuli::WorkloadScan check_workload();
   // Before sc_start: preconditions the drive on the functional HAL (same firmware, same NAND
   // array; see platforms/run/preconditioner.h), then measurement starts from zero.
+  // An aged spec (+pe:N, +days:D) sets the blocks' erase counts and the data's age first.
   fw::PreconditionOutcome precondition(const fw::PreconditionSpec& spec);
 
   const PlatformConfig& config() const { return config_; }
@@ -44,6 +45,7 @@ class DriveTestbench {
   stimuli::HostModel& host() { return *host_; }
 
  private:
+  std::string age_drive(const fw::PreconditionSpec& spec);  // returns the description's part
   PlatformConfig config_;
   MetricsRegistry metrics_;
   hw::NandArray array_;

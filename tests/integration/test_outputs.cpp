@@ -131,7 +131,8 @@ TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json"
       {"--synthetic", "random", "--count", "2000", "--ftl", "cast", "--precondition", "fill"},
       {"--jobs", source_path("workloads/per_job_depth.yaml"), "--precondition", "none"},
       {"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"},
-      {"--synthetic", "random", "--count", "2000", "--set", "reliability.errors=true", "--set", "reliability.rber_beta=0.006",
+      {"--synthetic", "random", "--count", "2000", "--set", "reliability.errors=true", "--set", "ecc.parity_bytes=32",
+       "--set", "ecc.correctable_bits=18", "--set", "reliability.rber_beta=0.006",
        "--set", "reliability.rber_m=0", "--set", "reliability.rber_n=0", "--set", "ecc.retry_steps=1", "--set",
        "ecc.soft_levels=1", "--set", "ecc.soft_correctable_bits=60"},
   };

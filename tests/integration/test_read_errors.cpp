@@ -12,15 +12,23 @@ namespace {
 
 std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
 
-// The retention term alone, constant (c^0 t^0 = 1): RBER 0.006 at the first read (52 errors
-// expected in a 1,094-byte codeword correcting 40: nearly every 4 KiB page fails), 0.0036 after
-// the one retry step (31.5 expected: about one codeword in twenty fails), no soft decoding. So
-// most reads retry once and about a fifth of the pages are lost, in host reads, read-modify-
-// writes and GC or merge copies alike.
+// Tiny's 4 KiB pages as four 1 KiB codewords with 32 parity bytes each (its 128-byte spare area),
+// correcting 18 bits. The retention term alone, constant (c^0 t^0 = 1): RBER 0.006 at the first
+// read (51 errors expected in a codeword: every page fails), 0.00144 after the one retry step
+// (12.2 expected: a codeword fails with probability 0.04, a page about one time in seven), no
+// soft decoding. So every read retries once and about a seventh of the pages are lost, in host
+// reads, read-modify-writes and GC or merge copies alike.
+std::vector<std::string> tiny_ecc() {
+  return {"--set", "reliability.errors=true", "--set", "ecc.codeword_bytes=1024", "--set", "ecc.parity_bytes=32",
+          "--set", "ecc.correctable_bits=18"};
+}
 std::vector<std::string> injected_errors() {
-  return {"--set", "reliability.errors=true", "--set", "reliability.rber_epsilon=0", "--set", "reliability.rber_alpha=0",
-          "--set", "reliability.rber_gamma=0",   "--set", "reliability.rber_beta=0.006",  "--set", "reliability.rber_m=0",
-          "--set", "reliability.rber_n=0",       "--set", "ecc.retry_steps=1",            "--set", "ecc.retry_factor=0.6"};
+  std::vector<std::string> a = tiny_ecc();
+  for (const char* s : {"--set", "reliability.rber_epsilon=0", "--set", "reliability.rber_alpha=0", "--set",
+                        "reliability.rber_gamma=0", "--set", "reliability.rber_beta=0.006", "--set", "reliability.rber_m=0",
+                        "--set", "reliability.rber_n=0", "--set", "ecc.retry_steps=1", "--set", "ecc.retry_factor=0.24"})
+    a.push_back(s);
+  return a;
 }
 
 // What holds whatever the FTL: the host saw only reported losses, each lost page came from a
@@ -89,10 +97,10 @@ TEST_CASE("read errors: a fresh drive with the shipped 2y-nm MLC model never ret
   const std::vector<std::string> run{"-p", tiny_platform(), "--synthetic", "random", "--count", "3000",
                                      "--read-fraction", "0.5", "--seed", "9", "--set", "firmware.write_buffer=off"};
   std::vector<std::string> with = run;
-  for (const char* a : {"--set", "reliability.errors=true"}) with.push_back(a);
+  for (const std::string& a : tiny_ecc()) with.push_back(a);
   const json off = successful_run(run, dir, "off.json"), on = successful_run(with, dir, "on.json");
   const json& rel = on.at("reliability");
-  // RBER 8.34e-5 (the floor: c = 1, t and r small): 0.73 errors expected a codeword against 40.
+  // RBER 8.34e-5 (the floor: c = 1, t and r small): 0.70 errors expected a codeword against 18.
   CHECK(rel["rber_mean"].get<double>() == Approx(8.34e-5).epsilon(0.001));
   CHECK(u64(rel["reads_by_retry_steps"][0]) == u64(rel["page_reads_decoded"]));
   CHECK(u64(rel["retry_steps"]) == 0);
@@ -103,4 +111,41 @@ TEST_CASE("read errors: a fresh drive with the shipped 2y-nm MLC model never ret
         Approx(effective_number(on, "ecc.t_decode_us")).epsilon(0.01));
   CHECK_FALSE(off.contains("reliability"));
   CHECK_FALSE(off["latency_breakdown"]["read"]["stages"].contains("ecc_decode"));
+}
+
+TEST_CASE("read errors: an aged drive reads at the RBER its age gives, and retries more the older its data",
+          "[cli][reliability][precondition]") {
+  TempDir dir;
+  auto aged = [&dir](const std::string& age, const std::string& name) {
+    std::vector<std::string> args{"-p", tiny_platform(), "--synthetic", "random", "--read-fraction", "1", "--count",
+                                  "2000", "--precondition", "fill+" + age};
+    for (const std::string& a : tiny_ecc()) args.push_back(a);
+    return successful_run(args, dir, name);
+  };
+  const json young = aged("pe:3000+days:30", "young.json"), old = aged("pe:3000+days:150", "old.json");
+  // The 2y-nm MLC law at c = 3,000, t = 30 (150) days (plus the run's fraction of a second):
+  // epsilon + alpha c^k + beta c^m t^n, and the disturb term gamma c^p r^q for r between one read
+  // of the block (its first) and one more than the sensings (first reads and retry steps) a block had on average by the end.
+  auto law = [](double t) {
+    return 8.34e-5 + 3.30e-11 * std::pow(3000, 1.71) + 5.56e-19 * std::pow(3000, 2.49) * std::pow(t, 3.33);
+  };
+  auto disturb = [](double r) { return 6.26e-13 * std::pow(3000, 1.76) * std::pow(r, 0.47); };
+  const Geometry g = geometry_of(old);
+  for (const auto& [run, t] : {std::pair<const json&, double>{young, 30}, {old, 150}}) {
+    INFO("data " << t << " days old");
+    std::uint64_t sensings = 0;  // first reads and retry steps: each disturbs its block
+    for (const auto& ch : run["hardware"]["channels"])
+      for (const auto& d : ch["dies"]) sensings += u64(d["reads"]);
+    const double reads_per_block = double(sensings) / double(g.planes() * g.blocks_per_plane) + 1;
+    CHECK(run["reliability"]["rber_mean"].get<double>() >= law(t) + disturb(1) * 0.999);
+    CHECK(run["reliability"]["rber_mean"].get<double>() <= law(t) + disturb(reads_per_block) * 1.001);
+  }
+  CHECK(u64(young["reliability"]["retry_steps"]) == 0);  // 1.3e-4: 1.1 errors expected against 18
+  CHECK(u64(old["reliability"]["retry_steps"]) > u64(old["reliability"]["page_reads_decoded"]));  // 4.6e-3: 38 expected
+  CHECK(old["host"]["read_latency_us"]["mean"].get<double>() > young["host"]["read_latency_us"]["mean"].get<double>());
+  // Every block was erased 3,000 times before the fill (and the fill erased none).
+  CHECK(old["ftl_metrics"]["erases"] == 0);
+  REQUIRE(old["hardware"]["erase_count_histogram"].size() == 1);
+  CHECK(old["hardware"]["erase_count_histogram"][0][0] == 3000);
+  CHECK_THAT(old["workload"]["precondition"].get<std::string>(), Catch::Contains("aged: 3000 P/E cycles"));
 }

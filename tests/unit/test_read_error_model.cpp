@@ -64,6 +64,9 @@ hw::ReliabilityConfig test_model() {
   hw::ReliabilityConfig c;
   c.errors = true;
   c.rber = {1e-4, 1e-10, 2, 1e-6, 1, 0.5, 1e-9, 1, 1};
+  c.ecc.codeword_bytes = 1024;
+  c.ecc.parity_bytes = 70;
+  c.ecc.correctable_bits = 40;
   c.ecc.retry_steps = 3;
   c.ecc.retry_factor = 0.5;
   return c;
