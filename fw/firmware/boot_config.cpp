@@ -34,6 +34,7 @@ std::string write_boot_config(const BootConfig& c) {
   put(out, "firmware.write_buffer.bytes", f.write_buffer.bytes);
   put(out, "firmware.write_buffer.high_water", f.write_buffer.high_water);
   put(out, "firmware.write_buffer.flush_depth", f.write_buffer.flush_depth);
+  put(out, "firmware.read_reclaim_reads", f.read_reclaim_reads);
   put(out, "firmware.mark_work", c.mark_work ? 1 : 0);
   // Not the FTL's own costs (cycles.*): the image charges units (fw/target/main.cpp).
   for (const auto& [key, value] : f.ftl_options.values())
@@ -82,6 +83,7 @@ BootConfig read_boot_config(const std::string& text) {
     } else if (key == "firmware.write_buffer.bytes") f.write_buffer.bytes = whole(~0ull);
     else if (key == "firmware.write_buffer.high_water") f.write_buffer.high_water = std::strtod(value.c_str(), nullptr);
     else if (key == "firmware.write_buffer.flush_depth") f.write_buffer.flush_depth = u32();
+    else if (key == "firmware.read_reclaim_reads") f.read_reclaim_reads = u32();
     else if (key == "firmware.mark_work") c.mark_work = whole(1) != 0;
     else throw BootConfigError("boot configuration line " + std::to_string(number) + ": unknown key '" + key + "'");
   }

@@ -24,6 +24,12 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   read_cost_overrides(config_.ftl_options, config_.costs);  // ops_ holds the costs by reference
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
+  if (config_.read_reclaim_reads > 0) {
+    reclaim_ = std::make_unique<ReadReclaim>(ops_, *ftl_, hal_.geometry(), metrics.set("ftl"), [this](Lpn lpn) {
+      return wbuf_ && find_buffered(lpn) != WriteBuffer::kNoEntry;
+    });
+    ops_.watch_reads(config_.read_reclaim_reads, [this](BlockId block) { reclaim_->reclaim(block); });
+  }
   const WriteBufferConfig& wb = config_.write_buffer;
   if (wb.policy != WriteBufferPolicy::kOff) {
     const auto pages = static_cast<std::uint32_t>(wb.bytes / hal_.geometry().page_bytes);
@@ -65,6 +71,7 @@ std::string Firmware::unfinished_work() const {
   if (!waiting_.empty()) add(std::to_string(waiting_.size()) + " command(s) waiting for data-buffer pages");
   if (!wbuf_waiting_.empty()) add(std::to_string(wbuf_waiting_.size()) + " write(s) waiting for write-buffer entries");
   if (wbuf_ && wbuf_->flushing()) add(std::to_string(wbuf_->flushing()) + " evicted page(s) not released");
+  if (reclaim_ && !reclaim_->idle()) add(reclaim_->describe());
   return out;
 }
 

@@ -33,6 +33,7 @@
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
 #include "fw/firmware/host_command.h"
+#include "fw/firmware/read_reclaim.h"
 #include "fw/firmware/write_buffer.h"
 #include "fw/runtime/op_scheduler.h"
 
@@ -51,6 +52,7 @@ struct FirmwareConfig {
   FtlOptions ftl_options;
   std::uint32_t buffer_slots = 1024;  // data-buffer pages for host data in flight
   WriteBufferConfig write_buffer;
+  std::uint32_t read_reclaim_reads = 0;  // reads of a block since its erase that start its read reclaim (0: never)
 };
 
 class Firmware : public HostCommandHandler {
@@ -129,6 +131,7 @@ class Firmware : public HostCommandHandler {
                 *wbuf_high_water_ = nullptr, *flushing_high_water_ = nullptr;
   double *occupancy_gauge_ = nullptr, *mean_occupancy_gauge_ = nullptr;
   int occupancy_trace_ = -1, dirty_trace_ = -1;
+  std::unique_ptr<ReadReclaim> reclaim_;  // null when firmware.read_reclaim_reads is 0
 };
 
 }  // namespace ssd::fw

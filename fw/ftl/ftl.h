@@ -51,6 +51,9 @@ struct PageWrite {
   const Token* merge_with = nullptr;
   OpRef data_ready;
   HostRequestInfo request;
+  // The firmware's own rewrite of data it holds (read reclaim, fw/firmware/read_reclaim.h), not
+  // the host's: placed like any write, not counted as a host page.
+  bool relocation = false;
 };
 
 // What became of a page write.
@@ -58,6 +61,7 @@ struct WriteOutcome {
   OpRef on_flash;       // completes when the page is programmed
   bool placed = true;   // the mapping already points at the new data, so later reads see it;
                         // false when the FTL had to defer the decision (e.g. waiting for GC)
+  bool dropped = false; // a relocation a waiting write of the same page supersedes: not written
 };
 
 class Ftl {

@@ -285,6 +285,11 @@ void OpScheduler::issue(std::uint32_t index) {
   h.buffer_addr = buffer_address();
   h.trail = op.trail;
   hal_.issue(h);
+  // Last: the watcher may build operations (ops_ may grow; `op` is not used after this).
+  if (read_threshold_ && is_flash_read(h.kind)) {
+    const BlockId block = geo_.block_of(h.ppn);
+    if (++blocks_[block].reads == read_threshold_) read_threshold_reached_(block);
+  }
 }
 
 void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
@@ -309,6 +314,7 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
       b.erase = OpRef{};
       b.erase_issued = b.erase_parked = false;
+      b.reads = 0;
       ++b.epoch;  // programs submitted while it was pending are the current epoch now
     }
     if (op.kind == OpKind::Read && op.sink) *op.sink = result.token;

@@ -113,6 +113,18 @@ class OpScheduler : public HalListener {
   // Programs submitted outside a Background scope (the host's data) and not completed yet.
   std::uint64_t host_programs_in_flight() const { return host_programs_; }
 
+  // Read disturb: counts the flash reads issued to each block since its last erase completed
+  // and calls `reached(block)` when a block's count reaches `threshold` (once per erase); 0: no
+  // counting. The count is part of the block's record.
+  void watch_reads(std::uint32_t threshold, std::function<void(BlockId)> reached) {
+    read_threshold_ = threshold;
+    read_threshold_reached_ = std::move(reached);
+  }
+  // Erases of the block completed so far, and whether one is pending or issued: a block whose
+  // erase is under way may not be read (see above).
+  std::uint32_t erases_completed(BlockId block) const { return blocks_[block].epoch; }
+  bool erase_pending(BlockId block) const { return blocks_[block].erase.valid(); }
+
   void on_hal_complete(std::uint32_t tag, const HalResult& result) override;
 
  private:
@@ -150,6 +162,7 @@ class OpScheduler : public HalListener {
     OpRef erase;                 // pending or issued erase
     bool erase_parked = false;   // erase ready but waiting for the current epoch to drain
     bool erase_issued = false;
+    std::uint32_t reads = 0;     // flash reads issued since the last erase (watch_reads)
   };
 
   // An operation's record as the Cortex-R5 image lays it out (the ops_ array), for the
@@ -188,6 +201,8 @@ class OpScheduler : public HalListener {
   TableRegion op_records_;
   std::uint64_t* issued_[7];
   LatencyTrail context_;  // see Attribution
+  std::uint32_t read_threshold_ = 0;  // see watch_reads
+  std::function<void(BlockId)> read_threshold_reached_;
 };
 
 }  // namespace ssd::fw

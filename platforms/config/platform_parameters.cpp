@@ -258,6 +258,10 @@ const std::vector<Parameter>& platform_parameters() {
                   "so host reads and read-modify-writes do not queue behind eviction bursts (block_lru may "
                   "exceed it by one logical block's pages)",
                   [](C& c, std::uint64_t v) { c.firmware.write_buffer.flush_depth = std::uint32_t(v); }),
+      count_param("firmware.read_reclaim_reads", 0, 4e9, 0,
+                  "read reclaim (read disturb): once a block has been read this many times since its erase, the "
+                  "firmware moves its valid data (fw/firmware/read_reclaim.h; 0: never)",
+                  [](C& c, std::uint64_t v) { c.firmware.read_reclaim_reads = std::uint32_t(v); }),
       cost_param("host_command", &fw::FirmwareCosts::host_command, "cycles to fetch and decode one host command"),
       cost_param("host_page", &fw::FirmwareCosts::host_page, "cycles per logical page of a command"),
       cost_param("host_complete", &fw::FirmwareCosts::host_complete, "cycles to post one completion"),

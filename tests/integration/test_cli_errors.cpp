@@ -418,11 +418,31 @@ TEST_CASE("command line: bad run options are bad input", "[cli]") {
   require_bad_input(run_ssdsim(with({"--precondition", "fill+random:abc"}), dir), {"fill+random"});
   require_bad_input(run_ssdsim(with({"--precondition", "fill+random:2x"}), dir), {"fill+random"});
   require_bad_input(run_ssdsim(with({"--precondition", "fill+steady:later"}), dir), {"fill+steady:run", "fill+steady:later"});
+  require_bad_input(run_ssdsim(with({"--precondition", "fill+pe:lots"}), dir), {"pe:X", "fill+pe:lots"});
+  require_bad_input(run_ssdsim(with({"--precondition", "fill+pe_spread:0.1"}), dir), {"+pe:N"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--request-bytes", "1000"}), dir),
                     {"request_bytes", "1000"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--count", "0"}), dir), {"count"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--qd", "17", "--set", "host.queue_depth=16"}), dir),
                     {"queue_depth", "17"});
+}
+
+TEST_CASE("platform: an ECC that cannot be is bad input naming the parameter", "[cli][platform][reliability]") {
+  TempDir dir;
+  const std::vector<std::string> base{"validate", tiny_platform(), "--set", "reliability.errors=true"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  // tiny: 4 KiB pages, 128 spare bytes: four 1 KiB codewords have 32 parity bytes each at most.
+  require_bad_input(run_ssdsim(with({"--set", "ecc.parity_bytes=33"}), dir), {"ecc.parity_bytes", "at most 32"});
+  require_bad_input(run_ssdsim(with({"--set", "ecc.codeword_bytes=8192", "--set", "ecc.parity_bytes=8"}), dir),
+                    {"ecc.codeword_bytes", "geometry.page_bytes"});
+  require_bad_input(run_ssdsim(with({"--set", "ecc.parity_bytes=32", "--set", "ecc.soft_levels=2", "--set",
+                                     "ecc.soft_correctable_bits=10"}),
+                               dir),
+                    {"ecc.soft_correctable_bits", "more than ecc.correctable_bits"});
 }
 
 TEST_CASE("command line: a negative count is rejected, not wrapped around", "[cli]") {

@@ -149,3 +149,32 @@ TEST_CASE("read errors: an aged drive reads at the RBER its age gives, and retri
   CHECK(old["hardware"]["erase_count_histogram"][0][0] == 3000);
   CHECK_THAT(old["workload"]["precondition"].get<std::string>(), Catch::Contains("aged: 3000 P/E cycles"));
 }
+
+TEST_CASE("read reclaim: every FTL moves the data of a block read past the threshold, and keeps it intact",
+          "[cli][integrity][reliability]") {
+  TempDir dir;
+  for (const std::string& ftl : ftl_names(dir)) {
+    INFO("ftl " << ftl);
+    // 90% reads over a 64-page range, written through to the flash: its blocks are read far more
+    // than 100 times each. With the injected errors, moved pages that could not be read stay lost.
+    std::vector<std::string> args{"-p", tiny_platform(), "--ftl", ftl, "--synthetic", "random", "--count", "6000",
+                                  "--read-fraction", "0.9", "--range-bytes", "262144", "--request-bytes", "4096",
+                                  "--seed", "5", "--set", "firmware.read_reclaim_reads=100", "--set",
+                                  "firmware.write_buffer=off"};
+    for (const std::string& a : injected_errors()) args.push_back(a);
+    const json r = successful_run(args, dir);
+    const json& f = r["ftl_metrics"];
+    INFO("ftl_metrics: " << f.dump());
+    check_reported_losses(r);
+    CHECK(u64(f["read_reclaim_blocks"]) >= 1);
+    CHECK(u64(f["read_reclaim_writes"]) >= 1);
+    // A reclaim reads each page of its block once at most, and moves only pages it read.
+    CHECK(u64(f["read_reclaim_reads"]) <= u64(f["read_reclaim_blocks"]) * geometry_of(r).pages_per_block);
+    CHECK(u64(f["read_reclaim_writes"]) <= u64(f["read_reclaim_reads"]));
+    auto count = [&f](const char* k) { return f.contains(k) ? u64(f[k]) : 0; };
+    CHECK(u64(f["flash_pages_programmed"]) == u64(f["host_pages_written"]) + count("gc_copies") -
+                                                   count("gc_copies_translation") + count("translation_writes_host") +
+                                                   count("translation_writes_gc") + count("merge_copies") +
+                                                   count("padding_pages") + count("read_reclaim_writes"));
+  }
+}

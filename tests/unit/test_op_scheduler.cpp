@@ -195,3 +195,35 @@ TEST_CASE("Unfinished operations are described until they complete", "[fw][ops]"
   f.hal.finish(OpKind::Program, f.page(1, 0));
   CHECK(f.ops.describe_unfinished().empty());
 }
+
+TEST_CASE("The read watcher hears of a block once, at its threshold-th read, and again after its erase",
+          "[scheduler][reliability]") {
+  Fixture f;
+  std::vector<BlockId> reached;
+  f.ops.watch_reads(3, [&reached](BlockId b) { reached.push_back(b); });
+  auto read = [&f](BlockId b, std::uint32_t p) {
+    OpRef r = f.ops.read(f.page(b, p));
+    f.ops.submit(r);
+    f.hal.finish(OpKind::Read, f.page(b, p));
+  };
+  read(2, 0);
+  read(2, 1);
+  read(5, 0);  // another block's reads count apart
+  CHECK(reached.empty());
+  read(2, 0);  // the third read of block 2
+  CHECK(reached == std::vector<BlockId>{2});
+  read(2, 3);
+  read(2, 4);  // beyond the threshold: not again
+  CHECK(reached.size() == 1);
+  OpRef e = f.ops.erase(2);
+  f.ops.submit(e);
+  CHECK(f.ops.erase_pending(2));
+  f.hal.finish(OpKind::Erase, f.page(2, 0));
+  CHECK(f.ops.erases_completed(2) == 1);
+  CHECK_FALSE(f.ops.erase_pending(2));
+  read(2, 0);
+  read(2, 0);
+  CHECK(reached.size() == 1);
+  read(2, 0);  // the count started again at the erase
+  CHECK(reached == std::vector<BlockId>{2, 2});
+}

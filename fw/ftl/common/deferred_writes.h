@@ -31,8 +31,17 @@ class DeferredWrites {
   // Whether a write with this key waits (keys as given to defer).
   bool waiting(std::uint32_t key) const { return per_key_.count(key) != 0; }
 
-  // Queues the page; the outcome's operation completes once the page is programmed.
+  // Queues the page; the outcome's operation completes once the page is programmed. A
+  // relocation (read reclaim) of a logical page a waiting write will supersede is dropped: placed
+  // after that write, its older data would win.
   WriteOutcome defer(const PageWrite& page, std::uint32_t key = 0, std::uint32_t tag = kNoTag) {
+    if (page.relocation)
+      for (const Waiting& w : queue_)
+        if (w.page.lpn == page.lpn) {
+          OpRef dropped = ops_.join();
+          ops_.submit(dropped);
+          return WriteOutcome{dropped, false, true};
+        }
     ++counter_;
     OpRef done = ops_.join();
     queue_.push_back({page, done, key, tag});

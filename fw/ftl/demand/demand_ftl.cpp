@@ -183,7 +183,7 @@ std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
 }
 
 WriteOutcome DemandFtl::write(const PageWrite& page) {
-  ++counts_.host_pages_written;
+  if (!page.relocation) ++counts_.host_pages_written;
   const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
   if (frontier == kNoFrontier) {  // no room: wait for GC, which must not wait for host writes
     issue_gc_reads(GcPacer::kAll);

@@ -60,7 +60,7 @@ OpRef HybridFtl::read(const PageRead& page) {
 }
 
 WriteOutcome HybridFtl::write(const PageWrite& page) {
-  ++counts_.host_pages_written;
+  if (!page.relocation) ++counts_.host_pages_written;
   on_host_write(page);
   if (!params_.concurrent_merges) {
     if (!deferred_.empty() || !merges_.empty()) return deferred_.defer(page);

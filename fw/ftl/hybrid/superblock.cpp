@@ -168,7 +168,7 @@ void SuperblockFtl::remap(Lpn lpn, Spn spn) {
 }
 
 WriteOutcome SuperblockFtl::write(const PageWrite& page) {
-  ++counts_.host_pages_written;
+  if (!page.relocation) ++counts_.host_pages_written;
   // Serial: every write waits behind the oldest waiting one. Concurrent: only behind one of its
   // own superblock (which waits for that superblock's GC).
   const std::uint32_t key = params_.concurrent_merges ? superblock_of(page.lpn) : 0;

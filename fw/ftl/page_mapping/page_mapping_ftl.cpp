@@ -173,7 +173,7 @@ std::uint32_t PageMappingFtl::most_behind_plane(std::uint32_t first) {
 }
 
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
-  ++counts_.host_pages_written;
+  if (!page.relocation) ++counts_.host_pages_written;
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : kNoPlane;
   if (plane == kNoPlane) {  // no room: wait for GC, which must not wait for more host writes
     hurry_gc();
