@@ -1,6 +1,7 @@
 #include "platforms/report/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -220,8 +221,18 @@ json hardware_section(const MetricsRegistry& metrics, const RunFacts& f) {
     hw["cores"]["utilization"] = busy / double(hw["cores"]["per_core"].size());
   }
   json erase_counts = json::array();  // [erase count, blocks]
-  for (const auto& [erases, blocks] : f.erase_counts) erase_counts.push_back({erases, blocks});
+  double blocks = 0, sum = 0, squares = 0;
+  for (const auto& [erases, n] : f.erase_counts) {
+    erase_counts.push_back({erases, n});
+    blocks += double(n), sum += double(erases) * double(n), squares += double(erases) * double(erases) * double(n);
+  }
   hw["erase_count_histogram"] = erase_counts;
+  // Wear spread: what wear leveling evens out (a block dies at its own count, not the mean).
+  const double mean = blocks > 0 ? sum / blocks : 0;
+  hw["erase_count_spread"] = {{"min", f.erase_counts.empty() ? 0 : f.erase_counts.begin()->first},
+                              {"mean", mean},
+                              {"max", f.erase_counts.empty() ? 0 : f.erase_counts.rbegin()->first},
+                              {"stdev", blocks > 0 ? std::sqrt(std::max(0.0, squares / blocks - mean * mean)) : 0.0}};
   return hw;
 }
 

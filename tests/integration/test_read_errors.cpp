@@ -147,6 +147,18 @@ TEST_CASE("read errors: an aged drive reads at the RBER its age gives, and retri
   CHECK(old["ftl_metrics"]["erases"] == 0);
   REQUIRE(old["hardware"]["erase_count_histogram"].size() == 1);
   CHECK(old["hardware"]["erase_count_histogram"][0][0] == 3000);
+  const json& even = old["hardware"]["erase_count_spread"];
+  CHECK(even["min"] == 3000);
+  CHECK(even["max"] == 3000);
+  CHECK(even["stdev"].get<double>() == 0);
+  // Spread: each block's count drawn from N(3000, 300): over the tiny drive's blocks the mean and
+  // standard deviation come out within four standard errors.
+  const json spread = aged("pe:3000+pe_spread:0.1+days:30", "spread.json")["hardware"]["erase_count_spread"];
+  const double blocks = double(g.planes() * g.blocks_per_plane);
+  CHECK(spread["mean"].get<double>() == Approx(3000).margin(4 * 300 / std::sqrt(blocks)));
+  CHECK(spread["stdev"].get<double>() == Approx(300).margin(4 * 300 / std::sqrt(2 * blocks)));
+  CHECK(spread["min"].get<double>() < 3000 - 300);
+  CHECK(spread["max"].get<double>() > 3000 + 300);
   CHECK_THAT(old["workload"]["precondition"].get<std::string>(), Catch::Contains("aged: 3000 P/E cycles"));
 }
 
