@@ -35,6 +35,8 @@ std::string write_boot_config(const BootConfig& c) {
   put(out, "firmware.write_buffer.high_water", f.write_buffer.high_water);
   put(out, "firmware.write_buffer.flush_depth", f.write_buffer.flush_depth);
   put(out, "firmware.read_reclaim_reads", f.read_reclaim_reads);
+  put(out, "firmware.wear_leveling", wear_leveling_names().at(static_cast<std::size_t>(f.wear_leveling.mode)));
+  put(out, "firmware.wear_leveling_spread", f.wear_leveling.spread);
   put(out, "firmware.mark_work", c.mark_work ? 1 : 0);
   // Not the FTL's own costs (cycles.*): the image charges units (fw/target/main.cpp).
   for (const auto& [key, value] : f.ftl_options.values())
@@ -84,6 +86,14 @@ BootConfig read_boot_config(const std::string& text) {
     else if (key == "firmware.write_buffer.high_water") f.write_buffer.high_water = std::strtod(value.c_str(), nullptr);
     else if (key == "firmware.write_buffer.flush_depth") f.write_buffer.flush_depth = u32();
     else if (key == "firmware.read_reclaim_reads") f.read_reclaim_reads = u32();
+    else if (key == "firmware.wear_leveling_spread") f.wear_leveling.spread = u32();
+    else if (key == "firmware.wear_leveling") {
+      try {
+        f.wear_leveling.mode = wear_leveling_mode(value);
+      } catch (const std::invalid_argument& e) {
+        throw BootConfigError("boot configuration line " + std::to_string(number) + ": " + e.what());
+      }
+    }
     else if (key == "firmware.mark_work") c.mark_work = whole(1) != 0;
     else throw BootConfigError("boot configuration line " + std::to_string(number) + ": unknown key '" + key + "'");
   }

@@ -24,6 +24,7 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   read_cost_overrides(config_.ftl_options, config_.costs);  // ops_ holds the costs by reference
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
+  if (SegmentSpace* space = ftl_->segment_space()) space->set_wear_leveling(config_.wear_leveling, metrics.set("ftl"));
   if (config_.read_reclaim_reads > 0) {
     reclaim_ = std::make_unique<ReadReclaim>(ops_, *ftl_, hal_.geometry(), metrics.set("ftl"), [this](Lpn lpn) {
       return wbuf_ && find_buffered(lpn) != WriteBuffer::kNoEntry;

@@ -33,6 +33,7 @@
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
 #include "fw/firmware/host_command.h"
+#include "fw/ftl/common/segment_space.h"
 #include "fw/firmware/read_reclaim.h"
 #include "fw/firmware/write_buffer.h"
 #include "fw/runtime/op_scheduler.h"
@@ -53,6 +54,7 @@ struct FirmwareConfig {
   std::uint32_t buffer_slots = 1024;  // data-buffer pages for host data in flight
   WriteBufferConfig write_buffer;
   std::uint32_t read_reclaim_reads = 0;  // reads of a block since its erase that start its read reclaim (0: never)
+  WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
 };
 
 class Firmware : public HostCommandHandler {
@@ -74,6 +76,13 @@ class Firmware : public HostCommandHandler {
   // pages not programmed): "" when idle. At the end of a run, when nothing is left to happen,
   // anything here is a deadlock that the host did not see (its writes were acknowledged).
   std::string unfinished_work() const;
+
+  // An aged drive (--precondition ...+pe:N): the blocks' erase counts, as the firmware's block
+  // records would hold them, for wear leveling.
+  template <typename EraseCount>
+  void adopt_erase_counts(EraseCount erase_count) {
+    if (SegmentSpace* s = ftl_->segment_space()) s->adopt_erase_counts(erase_count);
+  }
 
   Ftl& ftl() { return *ftl_; }
   const Ftl& ftl() const { return *ftl_; }

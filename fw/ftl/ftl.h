@@ -16,6 +16,8 @@
 
 namespace ssd::fw {
 
+class SegmentSpace;
+
 // What an FTL gets to work with.
 struct FtlContext {
   Hal& hal;
@@ -98,6 +100,10 @@ class Ftl {
   // holds (an FTL keeping its whole map in SRAM has none). Returns the pages it programs. The
   // preconditioner calls it at the end (PreconditionSpec::flush).
   virtual std::uint64_t flush_mapping() { return 0; }
+
+  // The block space the FTL takes and reclaims its blocks in (wear leveling and wear state are
+  // set there for every FTL alike), or nullptr.
+  virtual SegmentSpace* segment_space() { return nullptr; }
 
   // --- Integrity checking (after a run, with nothing in flight) ---
   // Where the FTL believes `lpn` lives now (kNoPpn: unmapped). `lpn` may also be the OOB marker

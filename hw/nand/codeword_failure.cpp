@@ -7,7 +7,7 @@
 namespace ssd::hw {
 
 namespace {
-constexpr double kHighest = std::log10(0.5);
+const double kHighest = std::log10(0.5);  // (not constexpr: clang has no constexpr log10)
 
 double log_binomial_pmf(std::uint32_t n, std::uint32_t i, double p) {
   return std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + i * std::log(p) +

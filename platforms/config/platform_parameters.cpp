@@ -262,6 +262,15 @@ const std::vector<Parameter>& platform_parameters() {
                   "read reclaim (read disturb): once a block has been read this many times since its erase, the "
                   "firmware moves its valid data (fw/firmware/read_reclaim.h; 0: never)",
                   [](C& c, std::uint64_t v) { c.firmware.read_reclaim_reads = std::uint32_t(v); }),
+      choice_param("firmware.wear_leveling", fw::wear_leveling_names(), "none",
+                   "wear leveling (fw/ftl/common/wear_leveling.h): none; dynamic (a free block is taken by lowest "
+                   "erase count); static (dynamic, and a GC whose blocks' erase counts spread wider than "
+                   "firmware.wear_leveling_spread moves the data of the least-erased block; page mapping, DFTL, CAST)",
+                   [](C& c, const std::string& v) { c.firmware.wear_leveling.mode = fw::wear_leveling_mode(v); }),
+      count_param("firmware.wear_leveling_spread", 1, 1e6, 100,
+                  "static wear leveling: the erase-count spread (most minus least erased) that makes the least-erased "
+                  "block holding data the GC victim",
+                  [](C& c, std::uint64_t v) { c.firmware.wear_leveling.spread = std::uint32_t(v); }),
       cost_param("host_command", &fw::FirmwareCosts::host_command, "cycles to fetch and decode one host command"),
       cost_param("host_page", &fw::FirmwareCosts::host_page, "cycles per logical page of a command"),
       cost_param("host_complete", &fw::FirmwareCosts::host_complete, "cycles to post one completion"),

@@ -70,11 +70,16 @@ std::string DriveTestbench::age_drive(const fw::PreconditionSpec& spec) {
   for (BlockId b = 0; b < array_.geometry().total_blocks(); ++b)
     array_.set_erase_count(b, static_cast<std::uint32_t>(std::lround(std::max(0.0, spec.pe_spread > 0 ? cycles(rng) : spec.pe_cycles))));
   array_.set_data_age_days(spec.data_age_days);
+  firmware().adopt_erase_counts([this](BlockId b) { return array_.erase_count(b); });
   return fmt::format("; aged: {:g} P/E cycles a block (spread {:g}), data {:g} days old", spec.pe_cycles, spec.pe_spread,
                      spec.data_age_days);
 }
 
 fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec& spec) {
+  // The image's firmware keeps its block records in the ISS's memory, which aging cannot reach.
+  if (spec.ages() && top_->image())
+    throw ConfigError("core.model = iss starts from a fresh drive: an aged one (+pe:N, +days:D) needs core.model = "
+                      "annotated");
   const std::string aged = spec.ages() ? age_drive(spec) : "";
   if (!spec.writes_anything()) {
     fw::PreconditionOutcome fresh = fw::PreconditionOutcome::fresh_drive();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/metrics.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/demand/mapping_cache.h"
 #include "hw/nand/nand_array.h"
@@ -600,4 +601,50 @@ TEST_CASE("Plane blocks: frontiers stay on their plane, the reserve is per plane
   space.finish_reclaim(opened[3]);
   CHECK(space.free_segments_in_group(plane) == 1);
   CHECK(space.erase_count(opened[3]) == 1);
+}
+
+TEST_CASE("Dynamic wear leveling takes the least-erased free segment", "[ftl][segment_space][wear]") {
+  MetricsRegistry metrics;
+  SpaceRig plain(fw::SegmentSpace::PlaneBlocks{1}, 0), leveled(fw::SegmentSpace::PlaneBlocks{1}, 0);
+  leveled.space.set_wear_leveling(fw::WearLeveling{fw::WearLeveling::Mode::Dynamic, 100}, metrics.set("ftl"));
+  // Plane 0's blocks erased 10 times each, but its block 5 only twice and block 6 three times.
+  auto counts = [](BlockId b) { return b == 5 ? 2u : b == 6 ? 3u : 10u; };
+  plain.space.adopt_erase_counts(counts);
+  leveled.space.adopt_erase_counts(counts);
+  CHECK(leveled.space.erase_count(5) == 2);
+  // Without leveling the last freed comes first (the pool starts with block 0 on top).
+  CHECK(plain.space.take_in_group(0, 0) == 0);
+  CHECK(leveled.space.take_in_group(0, 0) == 5);
+  CHECK(leveled.space.take_in_group(0, 0) == 6);
+  CHECK(leveled.space.erase_count(leveled.space.take_in_group(0, 0)) == 10);  // then the others
+}
+
+TEST_CASE("Static wear leveling moves the coldest block's data once the spread is too wide, every other time",
+          "[ftl][segment_space][wear]") {
+  MetricsRegistry metrics;
+  SpaceRig rig(fw::SegmentSpace::PlaneBlocks{1}, 0);
+  fw::SegmentSpace& space = rig.space;
+  space.set_wear_leveling(fw::WearLeveling{fw::WearLeveling::Mode::Static, 10}, metrics.set("ftl"));
+  // Plane 0: four blocks written full (0, 1, 2, 3 in pool order); block 1 erased 30 times, the
+  // others 5 times, so the spread (30 - 5) exceeds 10.
+  space.adopt_erase_counts([](BlockId b) { return b == 1 ? 30u : 5u; });
+  const std::uint32_t frontier = space.plane_frontier(0, 0);
+  std::vector<std::uint32_t> written;
+  for (int i = 0; i < 4; ++i) written.push_back(fill_segment(space, frontier, 1));
+  fill_segment(space, frontier, 1);  // (closes the fourth)
+  // Greedy would take the block with most invalid pages: block written[2], half invalid.
+  invalidate_pages(space, written[2], 0, 2, 2);
+  invalidate_pages(space, written[3], 0, 1, 2);
+  const std::uint32_t cold = space.choose_victim_in_group(0, fw::VictimPolicy::Greedy, 3);
+  CHECK(space.wear_victim(cold));
+  CHECK(space.valid_count(cold) == space.segment_pages());  // all its pages valid: cold data
+  CHECK(space.erase_count(cold) == 5);
+  CHECK(cold != written[2]);
+  // The next choice in the same plane is greedy's again.
+  const std::uint32_t next = space.choose_victim_in_group(0, fw::VictimPolicy::Greedy, 3);
+  CHECK(next == written[2]);
+  CHECK_FALSE(space.wear_victim(next));
+  space.begin_reclaim(next);
+  CHECK(metrics.set("ftl").counter("wear_leveling_victims") == 0);  // counted when reclaimed
+  CHECK(space.wear_victim(space.choose_victim_in_group(0, fw::VictimPolicy::Greedy, 3)));
 }

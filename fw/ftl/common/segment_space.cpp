@@ -110,9 +110,24 @@ bool SegmentSpace::can_allocate(std::uint32_t frontier, bool privileged) const {
   return free_for(f) > (privileged ? 0u : reserve_);
 }
 
+void SegmentSpace::set_wear_leveling(const WearLeveling& w, MetricSet& metrics) {
+  wear_ = w;
+  if (w.mode == WearLeveling::Mode::Static) wear_victims_ = &metrics.counter("wear_leveling_victims");
+  wear_moved_last_.assign(groups_, false);
+}
+
+void SegmentSpace::youngest_to_back(std::vector<std::uint32_t>& pool) {
+  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * pool.size(), FirmwareWork::GcScan);
+  std::size_t youngest = pool.size() - 1;
+  for (std::size_t i = pool.size() - 1; i-- > 0;)  // ties: the last freed, as without leveling
+    if (erase_count_[pool[i]] < erase_count_[pool[youngest]]) youngest = i;
+  std::swap(pool[youngest], pool.back());
+}
+
 std::uint32_t SegmentSpace::take_free_in(std::uint32_t group, bool privileged) {
   std::vector<std::uint32_t>& pool = free_[group];
   if (pool.size() <= (privileged ? 0u : reserve_)) return kNoSegment;
+  if (wear_.mode != WearLeveling::Mode::None) youngest_to_back(pool);
   const std::uint32_t s = pool.back();
   pool.pop_back();
   --free_count_;
@@ -232,8 +247,12 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
   valid_.touch_counts(first, count);
   std::uint32_t best = kNoSegment;
   double best_score = -1.0;
+  // Static wear leveling: the least-erased closed segment holding data, and the most erased of all.
+  std::uint32_t coldest = kNoSegment, most_erased = 0;
   for (std::uint32_t s = first; s < first + count; ++s) {
+    most_erased = std::max(most_erased, erase_count_[s]);
     if (state_[s] != SegmentState::Closed) continue;
+    if (valid_.valid_count(s) > 0 && (coldest == kNoSegment || erase_count_[s] < erase_count_[coldest])) coldest = s;
     const double u = double(valid_.valid_count(s)) / segment_pages_;
     double score;
     if (policy == VictimPolicy::Greedy)
@@ -246,6 +265,17 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
       best_score = score;
     }
   }
+  // At most every other reclaim of a scope moves cold data: such a victim may free nothing (all
+  // its pages valid), so the greedy ones between keep the free pool growing.
+  const std::size_t scope = count == segments_ ? 0 : first / geo_.blocks_per_plane;
+  if (wear_.mode == WearLeveling::Mode::Static && coldest != kNoSegment &&
+      most_erased - erase_count_[coldest] > wear_.spread && !wear_moved_last_[scope]) {
+    wear_moved_last_[scope] = true;
+    wear_victim_ = coldest;
+    return coldest;
+  }
+  wear_moved_last_[scope] = false;
+  wear_victim_ = kNoSegment;
   return best;
 }
 
@@ -266,6 +296,7 @@ std::uint32_t SegmentSpace::take_in_group(std::uint8_t kind, std::uint32_t group
 }
 
 void SegmentSpace::begin_reclaim(std::uint32_t s) {
+  if (s == wear_victim_) ++*wear_victims_;
   if (state_[s] != SegmentState::Closed && state_[s] != SegmentState::Open)
     throw std::logic_error("reclaim of segment " + std::to_string(s) + " that is not in use");
   state_[s] = SegmentState::Reclaiming;

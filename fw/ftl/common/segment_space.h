@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "common/narrow_division.h"
+#include "common/metrics.h"
 #include "fw/ftl/common/valid_page_map.h"
+#include "fw/ftl/common/wear_leveling.h"
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
 
@@ -141,6 +143,9 @@ class SegmentSpace {
   std::uint32_t choose_victim(VictimPolicy policy, std::uint64_t now);
   std::uint32_t choose_victim_in_group(std::uint32_t group, VictimPolicy policy, std::uint64_t now);
   void begin_reclaim(std::uint32_t segment);
+  // Whether the last victim chosen is static wear leveling's (cold data to move): reclaim it even
+  // with every page valid, which frees nothing this time but frees the young block.
+  bool wear_victim(std::uint32_t segment) const { return segment == wear_victim_; }
   void finish_reclaim(std::uint32_t segment);  // after all its blocks are erased
 
   std::uint32_t free_segments() const { return free_count_; }
@@ -151,6 +156,19 @@ class SegmentSpace {
     return static_cast<std::uint32_t>(free_[group].size());
   }
   std::uint32_t erase_count(std::uint32_t segment) const { return erase_count_[segment]; }
+
+  // Wear leveling (fw/ftl/common/wear_leveling.h); its static victims are counted in
+  // `metrics` ("wear_leveling_victims").
+  void set_wear_leveling(const WearLeveling& w, MetricSet& metrics);
+  // An aged drive: each segment's erase count becomes its most-erased member block's.
+  template <typename EraseCount>
+  void adopt_erase_counts(EraseCount erase_count) {
+    for (std::uint32_t s = 0; s < segments_; ++s) {
+      std::uint32_t most = 0;
+      for (BlockId b : blocks(s)) most = std::max<std::uint32_t>(most, erase_count(b));
+      erase_count_[s] = most;
+    }
+  }
   std::uint64_t erases_in_group(std::uint32_t group) const { return group_erases_[group]; }
 
   static constexpr std::uint32_t kNoSegment = 0xffffffffu;
@@ -176,6 +194,8 @@ class SegmentSpace {
   std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
   std::uint32_t take_free_in(std::uint32_t group, bool privileged);
   std::uint32_t scan_victim(std::uint32_t first, std::uint32_t count, VictimPolicy policy, std::uint64_t now);
+  // dynamic wear leveling: the pool's least-erased segment to its back, where taking pops it
+  void youngest_to_back(std::vector<std::uint32_t>& pool);
 
   Hal& hal_;
   const FirmwareCosts& costs_;
@@ -195,6 +215,10 @@ class SegmentSpace {
   std::uint32_t free_count_ = 0, group_cursor_ = 0;
   std::vector<Frontier> frontiers_;
   ValidPageMap valid_;
+  WearLeveling wear_;
+  std::uint64_t* wear_victims_ = nullptr;
+  std::vector<bool> wear_moved_last_;  // per reclaim scope (a group, or the whole space at 0)
+  std::uint32_t wear_victim_ = kNoSegment;
 };
 
 }  // namespace ssd::fw

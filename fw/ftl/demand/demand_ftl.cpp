@@ -342,7 +342,8 @@ void DemandFtl::maybe_start_gc() {
   if (victim == SegmentSpace::kNoSegment) return;
   // A victim with no invalid page would free nothing: the drive is full of valid data. Wait
   // until an overwrite invalidates a page (every write calls back here).
-  if (space_.valid_count(victim) == space_.segment_pages()) return;
+  // (Static wear leveling's victim goes even so: its cold data leaves a young block.)
+  if (space_.valid_count(victim) == space_.segment_pages() && !space_.wear_victim(victim)) return;
   gc_victim_ = victim;
   ctx_.hal.note_gc(1);
   space_.begin_reclaim(victim);

@@ -60,6 +60,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   Lpn logical_pages() const override { return params_.logical_pages; }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
+  SegmentSpace* segment_space() override { return &space_; }
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
   SteadyStatePreload* steady_state_preload() override { return this; }

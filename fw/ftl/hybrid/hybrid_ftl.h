@@ -58,6 +58,7 @@ class HybridFtl : public Ftl {
   std::uint32_t logical_block_pages() const override { return space_.segment_pages(); }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
+  SegmentSpace* segment_space() override { return &space_; }
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
   // See sequential_fill_preload.cpp.

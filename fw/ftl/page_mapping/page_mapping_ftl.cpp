@@ -224,7 +224,8 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   if (victim == SegmentSpace::kNoSegment) return;  // nothing closed yet
   // A victim with no invalid page would free nothing (relocating it takes a whole block): the
   // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
-  if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block) return;
+  // (Static wear leveling's victim goes even so: its cold data leaves a young block.)
+  if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block && !blocks_.wear_victim(victim)) return;
   ctx_.hal.note_gc(++gc_active_);
   ++gc_runs_;
   blocks_.begin_reclaim(victim);
