@@ -420,6 +420,8 @@ TEST_CASE("command line: bad run options are bad input", "[cli]") {
   require_bad_input(run_ssdsim(with({"--precondition", "fill+steady:later"}), dir), {"fill+steady:run", "fill+steady:later"});
   require_bad_input(run_ssdsim(with({"--precondition", "fill+pe:lots"}), dir), {"pe:X", "fill+pe:lots"});
   require_bad_input(run_ssdsim(with({"--precondition", "fill+pe_spread:0.1"}), dir), {"+pe:N"});
+  require_bad_input(run_ssdsim(with({"--precondition", "none+pe:100", "--set", "core.model=iss"}), dir),
+                    {"core.model = iss", "aged"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--request-bytes", "1000"}), dir),
                     {"request_bytes", "1000"});
   require_bad_input(run_ssdsim(with({"--precondition", "none", "--count", "0"}), dir), {"count"});

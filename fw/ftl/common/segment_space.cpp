@@ -113,7 +113,7 @@ bool SegmentSpace::can_allocate(std::uint32_t frontier, bool privileged) const {
 void SegmentSpace::set_wear_leveling(const WearLeveling& w, MetricSet& metrics) {
   wear_ = w;
   if (w.mode == WearLeveling::Mode::Static) wear_victims_ = &metrics.counter("wear_leveling_victims");
-  wear_moved_last_.assign(groups_, false);
+  wear_moved_last_.assign(std::max<std::uint32_t>(groups_, 1), false);
 }
 
 void SegmentSpace::youngest_to_back(std::vector<std::uint32_t>& pool) {
@@ -248,11 +248,13 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
   std::uint32_t best = kNoSegment;
   double best_score = -1.0;
   // Static wear leveling: the least-erased closed segment holding data, and the most erased of all.
+  const bool leveling = wear_.mode == WearLeveling::Mode::Static;
   std::uint32_t coldest = kNoSegment, most_erased = 0;
   for (std::uint32_t s = first; s < first + count; ++s) {
-    most_erased = std::max(most_erased, erase_count_[s]);
+    if (leveling) most_erased = std::max(most_erased, erase_count_[s]);
     if (state_[s] != SegmentState::Closed) continue;
-    if (valid_.valid_count(s) > 0 && (coldest == kNoSegment || erase_count_[s] < erase_count_[coldest])) coldest = s;
+    if (leveling && valid_.valid_count(s) > 0 && (coldest == kNoSegment || erase_count_[s] < erase_count_[coldest]))
+      coldest = s;
     const double u = double(valid_.valid_count(s)) / segment_pages_;
     double score;
     if (policy == VictimPolicy::Greedy)
@@ -265,18 +267,16 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
       best_score = score;
     }
   }
+  wear_victim_ = kNoSegment;
+  if (!leveling) return best;
   // At most every other reclaim of a scope moves cold data: such a victim may free nothing (all
   // its pages valid), so the greedy ones between keep the free pool growing.
   const std::size_t scope = count == segments_ ? 0 : first / geo_.blocks_per_plane;
-  if (wear_.mode == WearLeveling::Mode::Static && coldest != kNoSegment &&
-      most_erased - erase_count_[coldest] > wear_.spread && !wear_moved_last_[scope]) {
-    wear_moved_last_[scope] = true;
-    wear_victim_ = coldest;
-    return coldest;
-  }
-  wear_moved_last_[scope] = false;
-  wear_victim_ = kNoSegment;
-  return best;
+  const bool move = coldest != kNoSegment && most_erased - erase_count_[coldest] > wear_.spread && !wear_moved_last_[scope];
+  wear_moved_last_[scope] = move;
+  if (!move) return best;
+  wear_victim_ = coldest;
+  return coldest;
 }
 
 std::uint32_t SegmentSpace::take(std::uint8_t kind) {
