@@ -15,9 +15,12 @@ class GcPacer {
  public:
   static constexpr std::uint32_t kAll = 0xffffffffu;
 
-  // A victim of `valid` of `pages` pages (valid < pages) starts being reclaimed.
+  // A victim of `valid` of `pages` pages starts being reclaimed. One with every page valid
+  // (static wear leveling's, fw/ftl/common/wear_leveling.h) frees no page for the host to pace
+  // against: its copies are owed at once.
   void start(std::uint32_t valid, std::uint32_t pages) {
-    rate_ = double(valid) / double(pages - valid);
+    all_at_once_ = valid >= pages;
+    rate_ = all_at_once_ ? 0 : double(valid) / double(pages - valid);
     credit_ = 0;
   }
 
@@ -26,7 +29,7 @@ class GcPacer {
   // open ones.
   std::uint32_t owed(std::uint32_t free_units, std::uint32_t reserve, std::uint32_t threshold,
                      std::uint32_t unit_pages, double free_pages) {
-    if (free_units <= reserve + 1) return kAll;
+    if (all_at_once_ || free_units <= reserve + 1) return kAll;
     const double steer = std::max(0.0, 1.0 + (double(threshold) * unit_pages - free_pages) / unit_pages);
     credit_ += rate_ * steer;
     const auto owed = static_cast<std::uint32_t>(credit_);
@@ -36,6 +39,7 @@ class GcPacer {
 
  private:
   double rate_ = 0, credit_ = 0;
+  bool all_at_once_ = false;
 };
 
 }  // namespace ssd::fw

@@ -357,7 +357,9 @@ void DemandFtl::maybe_start_gc() {
   gc_pacer_.start(gc_victim_valid_, space_.segment_pages());
   // Translation victims are small work, copied at once; so is everything without pacing, or
   // when writes already wait for space (no host write would pace the copies).
-  if (translation || !params_.gc_paced || !deferred_.empty()) issue_gc_reads(GcPacer::kAll);
+  // (a victim with every page valid, wear leveling's, frees no page to pace against)
+  if (translation || !params_.gc_paced || !deferred_.empty() || space_.valid_count(victim) == space_.segment_pages())
+    issue_gc_reads(GcPacer::kAll);
 }
 
 // Paced (fw/ftl/common/gc_pacer.h) against the free pages: free segments and the room left in

@@ -232,8 +232,10 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   PlaneGc& gc = gc_[plane];
   gc = PlaneGc{true, blocks_.blocks(victim).front(), victim, 0, {}};
   gc.pacer.start(blocks_.valid_count(victim), blocks_.geometry().pages_per_block);
-  // Paced copies follow host writes; with writes already waiting for space none may come.
-  if (params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty())
+  // Paced copies follow host writes; with writes already waiting for space none may come, and a
+  // victim with every page valid (wear leveling's) frees none to pace against.
+  if (params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty() ||
+      blocks_.valid_count(victim) == blocks_.geometry().pages_per_block)
     issue_copies(plane, GcPacer::kAll);
 }
 
