@@ -20,7 +20,7 @@ namespace ssd::hw {
 // What a page's raw bit error rate depends on at the moment it is read.
 struct PageCondition {
   double pe_cycles = 0;       // the block's erase count
-  double retention_days = 0;  // since the block was programmed, plus the initial age
+  double retention_days = 0;  // since the block was programmed (preconditioned data: plus its age at time 0)
   double block_reads = 0;     // reads of the block since its erase, this one included
   std::uint32_t page_in_block = 0;
 };
