@@ -558,12 +558,12 @@ bool ChannelController::decodes(Die& die, tlmx::FlashCommand& cmd) {
                                                   : tlmx::ticks_to_seconds(now - at) / 86400.0;
   const PageCondition page{double(array_.erase_count(block)), days,
                            double(array_.reads_since_erase(block)), g.page_in_block(cmd.ppn)};
+  const double rber = errors_->rber(page, cmd.retry_step);  // the soft decode: at the last step's
   if (!cmd.retry_step && !cmd.soft) {
-    const double rber = errors_->rber(page, 0);
     rber_sum_ += rber;
     rber_max_ = std::max(rber_max_, rber);
   }
-  if (errors_->decodes(page, cmd.retry_step, cmd.soft)) {
+  if (errors_->decodes(rber, cmd.soft)) {
     retry_steps_->record(cmd.soft ? ecc.retry_steps + 1 : cmd.retry_step);
     return true;
   }

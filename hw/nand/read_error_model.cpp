@@ -30,9 +30,9 @@ double ReadErrorModel::rber(const PageCondition& page, std::uint32_t retry_step)
   return std::min(0.5, factor * (fixed + shift * std::pow(cfg_.ecc.retry_factor, double(retry_step))));
 }
 
-double ReadErrorModel::failure_probability(const PageCondition& page, std::uint32_t retry_step, bool soft) const {
+double ReadErrorModel::failure_probability(double rber, bool soft) const {
   const CodewordFailure& code = soft ? *soft_ : hard_;
-  return page_failure(code.probability(rber(page, retry_step)), codewords_);
+  return page_failure(code.probability(rber), codewords_);
 }
 
 }  // namespace ssd::hw

@@ -33,11 +33,12 @@ class ReadErrorModel {
   double rber(const PageCondition& page, std::uint32_t retry_step) const;
   // The probability that the page fails the hard decode after `retry_step` steps, or (soft) the
   // soft decode after the last step.
-  double failure_probability(const PageCondition& page, std::uint32_t retry_step, bool soft) const;
-  // One decode attempt, drawn.
-  bool decodes(const PageCondition& page, std::uint32_t retry_step, bool soft) {
-    return uniform_(rng_) >= failure_probability(page, retry_step, soft);
+  double failure_probability(const PageCondition& page, std::uint32_t retry_step, bool soft) const {
+    return failure_probability(rber(page, retry_step), soft);
   }
+  double failure_probability(double rber, bool soft) const;  // of a page read at that RBER
+  // One decode attempt of a page read at `rber` (rber(page, step)), drawn.
+  bool decodes(double rber, bool soft) { return uniform_(rng_) >= failure_probability(rber, soft); }
 
   const ReliabilityConfig& config() const { return cfg_; }
   std::uint32_t codewords_per_page() const { return codewords_; }

@@ -30,6 +30,21 @@ ChannelBenchConfig with_errors(double rber_first, double factor, std::uint32_t s
 }
 sc_time read_at() { return sc_time(1, sc_core::SC_MS); }  // (no sc_time before the kernel sets its resolution)
 std::uint64_t stage(const tlmx::FlashCommand& c, Stage s) { return c.trail.ticks[static_cast<std::size_t>(s)]; }
+// Programs block 0's first page (logical page 5, token 55), reads it at read_at() and runs the
+// simulation; returns the read's tag.
+std::uint32_t program_then_read(ChannelBench& b) {
+  const Ppn page = b.cfg.geometry.first_page(0);
+  b.script.post(FlashOpcode::Program, page, sc_core::SC_ZERO_TIME, 5, 55);
+  const auto r = b.script.post(FlashOpcode::Read, page, read_at());
+  sc_core::sc_start();
+  return r;
+}
+// Closed forms on an LSB page (tR 50 us), decode 3 us, SET FEATURES 6 cycles and 1 us: a first
+// read up to its decode, and one retry step.
+sc_time first_read(const ChannelBench& b) { return b.cmd(7) + sc_time(50, SC_US) + b.transfer() + sc_time(3, SC_US); }
+sc_time retry_step(const ChannelBench& b) {
+  return b.cmd(7 + 6) + sc_time(1, SC_US) + sc_time(50, SC_US) + b.transfer() + sc_time(3, SC_US);
+}
 std::uint64_t die_counter(ChannelBench& b, const char* name) {
   return b.metrics.set(std::string(b.ctrl.name()) + ".die0").counter(name);
 }
@@ -37,32 +52,23 @@ std::uint64_t die_counter(ChannelBench& b, const char* name) {
 
 TEST_CASE("A read that decodes at once pays the hard decode before its DMA", "[model][reliability][timing]") {
   ChannelBench b(with_errors(1e-6, 0.5, 4));
-  const Ppn page = b.cfg.geometry.first_page(0);
-  b.script.post(FlashOpcode::Program, page, sc_core::SC_ZERO_TIME, 5, 55);
-  const auto r = b.script.post(FlashOpcode::Read, page, read_at());
-  sc_core::sc_start();
-  const sc_time decode(3, SC_US);
-  CHECK(diff_ticks(b.script.done_at(r) - read_at(), b.cmd(7) + sc_time(50, SC_US) + b.transfer() + decode + b.dma()) <= 1);
+  const auto r = program_then_read(b);
+  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first_read(b) + b.dma()) <= 1);
   CHECK(b.script.result(r).token == 55);
-  CHECK(stage(b.script.result(r), Stage::EccDecode) == decode.value());
+  CHECK(stage(b.script.result(r), Stage::EccDecode) == sc_time(3, SC_US).value());
   CHECK(die_counter(b, "read_retries") == 0);
   CHECK(b.array.reads_since_erase(0) == 1);
 }
 
 TEST_CASE("A read that fails its first decode is read again with SET FEATURES once", "[model][reliability][timing]") {
   ChannelBench b(with_errors(0.02, 0.1, 4));
-  const Ppn page = b.cfg.geometry.first_page(0);
-  b.script.post(FlashOpcode::Program, page, sc_core::SC_ZERO_TIME, 5, 55);
-  const auto r = b.script.post(FlashOpcode::Read, page, read_at());
-  sc_core::sc_start();
-  const sc_time decode(3, SC_US), setup(1, SC_US), t_r(50, SC_US);
-  const sc_time first = b.cmd(7) + t_r + b.transfer() + decode;
-  const sc_time retry = b.cmd(7 + 6) + setup + t_r + b.transfer() + decode;
-  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first + retry + b.dma()) <= 1);
+  const auto r = program_then_read(b);
+  const sc_time retry = retry_step(b);
+  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first_read(b) + retry + b.dma()) <= 1);
   const tlmx::FlashCommand& c = b.script.result(r);
   CHECK(c.token == 55);
   CHECK(c.retry_step == 1);
-  CHECK(stage(c, Stage::EccDecode) == decode.value());
+  CHECK(stage(c, Stage::EccDecode) == sc_time(3, SC_US).value());
   CHECK(diff_ticks(sc_time::from_value(stage(c, Stage::ReadRetry)), retry) <= 1);
   CHECK(die_counter(b, "read_retries") == 1);
   CHECK(die_counter(b, "uncorrectable_reads") == 0);
@@ -72,14 +78,8 @@ TEST_CASE("A read that fails its first decode is read again with SET FEATURES on
 
 TEST_CASE("A read no retry step decodes is uncorrectable without soft decoding", "[model][reliability][timing]") {
   ChannelBench b(with_errors(0.02, 1.0, 2));
-  const Ppn page = b.cfg.geometry.first_page(0);
-  b.script.post(FlashOpcode::Program, page, sc_core::SC_ZERO_TIME, 5, 55);
-  const auto r = b.script.post(FlashOpcode::Read, page, read_at());
-  sc_core::sc_start();
-  const sc_time decode(3, SC_US), setup(1, SC_US), t_r(50, SC_US);
-  const sc_time first = b.cmd(7) + t_r + b.transfer() + decode;
-  const sc_time retry = b.cmd(13) + setup + t_r + b.transfer() + decode;
-  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first + retry * 2.0 + b.dma()) <= 1);
+  const auto r = program_then_read(b);
+  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first_read(b) + retry_step(b) * 2.0 + b.dma()) <= 1);
   CHECK(b.script.result(r).token == kUncorrectableToken);
   CHECK(b.script.result(r).lpn == 5);  // the spare area's own code still decodes
   CHECK(die_counter(b, "read_retries") == 2);
@@ -94,15 +94,11 @@ TEST_CASE("Soft decoding after the retries senses more levels and moves the soft
   c.reliability.ecc.t_soft_sense_us = 10;
   c.reliability.ecc.t_soft_decode_us = 8;
   ChannelBench b(c);
-  const Ppn page = b.cfg.geometry.first_page(0);
-  b.script.post(FlashOpcode::Program, page, sc_core::SC_ZERO_TIME, 5, 55);
-  const auto r = b.script.post(FlashOpcode::Read, page, read_at());
-  sc_core::sc_start();
-  const sc_time decode(3, SC_US), setup(1, SC_US), t_r(50, SC_US);
-  const sc_time first = b.cmd(7) + t_r + b.transfer() + decode;
-  const sc_time retry = b.cmd(13) + setup + t_r + b.transfer() + decode;
-  const sc_time soft = b.cmd(13) + setup + t_r + sc_time(20, SC_US) + b.transfer(3) + sc_time(8, SC_US);
-  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first + retry + soft + b.dma()) <= 1);
+  const auto r = program_then_read(b);
+  // soft: SET FEATURES, tR and two 10 us levels, the page and two pages of soft bits out, an 8 us decode
+  const sc_time soft = b.cmd(13) + sc_time(1, SC_US) + sc_time(50, SC_US) + sc_time(20, SC_US) + b.transfer(3) +
+                       sc_time(8, SC_US);
+  CHECK(diff_ticks(b.script.done_at(r) - read_at(), first_read(b) + retry_step(b) + soft + b.dma()) <= 1);
   const tlmx::FlashCommand& cmd = b.script.result(r);
   CHECK(cmd.token == 55);
   CHECK(cmd.soft);
@@ -126,9 +122,8 @@ TEST_CASE("Retried reads keep their order and each reads its page alone", "[mode
   const auto a = b.script.post(FlashOpcode::Read, p0, read_at());
   const auto d = b.script.post(FlashOpcode::Read, p1, read_at());
   sc_core::sc_start();
-  const sc_time decode(3, SC_US), setup(1, SC_US), t_r(50, SC_US);
-  const sc_time first = b.cmd(14) + t_r + b.transfer(2) + decode;
-  const sc_time retry = b.cmd(13) + setup + t_r + b.transfer() + decode;
+  const sc_time first = b.cmd(14) + sc_time(50, SC_US) + b.transfer(2) + sc_time(3, SC_US);  // both planes
+  const sc_time retry = retry_step(b);
   CHECK(b.script.result(a).retry_step == 1);
   CHECK(b.script.result(d).retry_step == 1);
   CHECK(b.script.result(a).token == 11);

@@ -99,7 +99,7 @@ TEST_CASE("decode draws are reproducible per seed and stream, and follow the fai
     cfg.seed = seed;
     hw::ReadErrorModel m(cfg, 8192, stream);
     std::vector<bool> v;
-    for (int i = 0; i < 4000; ++i) v.push_back(m.decodes(page, 0, false));
+    for (int i = 0; i < 4000; ++i) v.push_back(m.decodes(m.rber(page, 0), false));
     return v;
   };
   const std::vector<bool> a = outcomes(1, 0);
