@@ -64,6 +64,9 @@ enum Register : std::uint32_t {
   kWorkCounters = 0x4c,   // WO: address of the image's WorkCounters (read by the platform between jobs)
   kWorkMark = 0x50,       // WO: the kind of work the firmware charges now (boot option firmware.mark_work):
                           //     the cycles up to its next mark are that work's (calibration)
+  kBadBlockCount = 0x54,  // RO: how many blocks carry the factory's bad-block marker (the format's scan)
+  kBadBlockIndex = 0x58,  // WO: which of them kBadBlockAt then reads (0 .. count - 1)
+  kBadBlockAt = 0x5c,     // RO: that factory-bad block's number, in block order
 };
 inline constexpr std::uint32_t kIdentityValue = 0x55D0'0001;
 
@@ -81,7 +84,7 @@ struct OpDoneEvent {
   std::uint32_t tag;
   std::uint32_t lpn;
   std::uint32_t token;
-  std::uint32_t reserved;
+  std::uint32_t failed;  // a program's or erase's status reports failure
 };
 
 struct EventMailbox {

@@ -49,6 +49,7 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // kUncorrectableToken.
   std::uint8_t retry_step = 0;
   bool soft = false;
+  bool failed = false;            // program/erase: the die's status reports failure
   LatencyTrail trail;             // the controller adds its stages (queue, channel, array, DMA)
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommand(*this); }

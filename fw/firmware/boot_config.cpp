@@ -35,6 +35,8 @@ std::string write_boot_config(const BootConfig& c) {
   put(out, "firmware.write_buffer.high_water", f.write_buffer.high_water);
   put(out, "firmware.write_buffer.flush_depth", f.write_buffer.flush_depth);
   put(out, "firmware.read_reclaim_reads", f.read_reclaim_reads);
+  put(out, "firmware.bad_blocks", f.bad_blocks ? 1 : 0);
+  put(out, "firmware.read_only_margin", f.read_only_margin);
   put(out, "firmware.wear_leveling", wear_leveling_names().at(static_cast<std::size_t>(f.wear_leveling.mode)));
   put(out, "firmware.wear_leveling_spread", f.wear_leveling.spread);
   put(out, "firmware.mark_work", c.mark_work ? 1 : 0);
@@ -86,6 +88,8 @@ BootConfig read_boot_config(const std::string& text) {
     else if (key == "firmware.write_buffer.high_water") f.write_buffer.high_water = std::strtod(value.c_str(), nullptr);
     else if (key == "firmware.write_buffer.flush_depth") f.write_buffer.flush_depth = u32();
     else if (key == "firmware.read_reclaim_reads") f.read_reclaim_reads = u32();
+    else if (key == "firmware.bad_blocks") f.bad_blocks = u32() != 0;
+    else if (key == "firmware.read_only_margin") f.read_only_margin = u32();
     else if (key == "firmware.wear_leveling_spread") f.wear_leveling.spread = u32();
     else if (key == "firmware.wear_leveling") {
       try {

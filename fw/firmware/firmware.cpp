@@ -25,11 +25,17 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
   if (SegmentSpace* space = ftl_->segment_space()) space->set_wear_leveling(config_.wear_leveling, metrics.set("ftl"));
+  const auto buffered = [this](Lpn lpn) { return wbuf_ && find_buffered(lpn) != WriteBuffer::kNoEntry; };
   if (config_.read_reclaim_reads > 0) {
-    reclaim_ = std::make_unique<ReadReclaim>(ops_, *ftl_, hal_.geometry(), metrics.set("ftl"), [this](Lpn lpn) {
-      return wbuf_ && find_buffered(lpn) != WriteBuffer::kNoEntry;
-    });
-    ops_.watch_reads(config_.read_reclaim_reads, [this](BlockId block) { reclaim_->reclaim(block); });
+    reclaim_ = std::make_unique<BlockMover>(ops_, *ftl_, hal_.geometry(), metrics.set("ftl"), "read_reclaim", buffered);
+    ops_.watch_reads(config_.read_reclaim_reads, [this](BlockId block) { reclaim_->move(block); });
+  }
+  if (config_.bad_blocks) {
+    SegmentSpace* space = ftl_->segment_space();
+    if (!space) throw FtlOptionError("FTL '" + config_.ftl + "' keeps no block space that could retire bad blocks");
+    space->set_read_only_margin(config_.read_only_margin);
+    bad_blocks_ = std::make_unique<BadBlockHandler>(hal_, ops_, *ftl_, *space, metrics.set("ftl"), buffered);
+    ops_.watch_failures([this](const OpScheduler::OpFailure& f) { bad_blocks_->on_failure(f); });
   }
   const WriteBufferConfig& wb = config_.write_buffer;
   if (wb.policy != WriteBufferPolicy::kOff) {
@@ -73,6 +79,8 @@ std::string Firmware::unfinished_work() const {
   if (!wbuf_waiting_.empty()) add(std::to_string(wbuf_waiting_.size()) + " write(s) waiting for write-buffer entries");
   if (wbuf_ && wbuf_->flushing()) add(std::to_string(wbuf_->flushing()) + " evicted page(s) not released");
   if (reclaim_ && !reclaim_->idle()) add(reclaim_->describe());
+  if (bad_blocks_ && !bad_blocks_->idle()) add(bad_blocks_->describe());
+  if (bad_blocks_ && !out.empty() && bad_blocks_->read_only()) add(bad_blocks_->read_only_reason());
   return out;
 }
 
@@ -94,6 +102,11 @@ void Firmware::on_host_command(const HostCommand& cmd) {
     throw std::invalid_argument("host command " + std::to_string(cmd.id) + " addresses sectors [" +
                                 std::to_string(cmd.lba) + ", " + std::to_string(cmd.lba + cmd.sectors) +
                                 ") outside the drive's " + std::to_string(capacity_sectors()) + " sectors");
+  if (cmd.write && bad_blocks_ && bad_blocks_->read_only()) {  // its spares spent: reads only
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+    hal_.complete_host_command(cmd.id, cmd.trail, HostStatus::NamespaceWriteProtected);
+    return;
+  }
   PageSpan span = page_span(cmd.lba, cmd.sectors, hal_.geometry().page_bytes);
   if (span.count > config_.buffer_slots)
     throw std::invalid_argument("host command " + std::to_string(cmd.id) + " moves " + std::to_string(span.count) +

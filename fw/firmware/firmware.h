@@ -34,7 +34,8 @@
 #include "fw/runtime/firmware_costs.h"
 #include "fw/firmware/host_command.h"
 #include "fw/ftl/common/segment_space.h"
-#include "fw/firmware/read_reclaim.h"
+#include "fw/firmware/bad_block_handler.h"
+#include "fw/firmware/block_mover.h"
 #include "fw/firmware/write_buffer.h"
 #include "fw/runtime/op_scheduler.h"
 
@@ -54,6 +55,8 @@ struct FirmwareConfig {
   std::uint32_t buffer_slots = 1024;  // data-buffer pages for host data in flight
   WriteBufferConfig write_buffer;
   std::uint32_t read_reclaim_reads = 0;  // reads of a block since its erase that start its read reclaim (0: never)
+  bool bad_blocks = false;  // the flash may have bad blocks or fail (fw/firmware/bad_block_handler.h)
+  std::uint32_t read_only_margin = 2;  // usable segments beyond the FTL's need when it turns read-only
   WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
 };
 
@@ -83,6 +86,9 @@ class Firmware : public HostCommandHandler {
   void adopt_erase_counts(EraseCount erase_count) {
     if (SegmentSpace* s = ftl_->segment_space()) s->adopt_erase_counts(erase_count);
   }
+
+  // Bad blocks: whether the drive turned read-only, and when (kernel ticks; 0: never; 1: at format).
+  std::uint64_t read_only_since() const { return bad_blocks_ ? bad_blocks_->read_only_since() : 0; }
 
   Ftl& ftl() { return *ftl_; }
   const Ftl& ftl() const { return *ftl_; }
@@ -140,7 +146,8 @@ class Firmware : public HostCommandHandler {
                 *wbuf_high_water_ = nullptr, *flushing_high_water_ = nullptr;
   double *occupancy_gauge_ = nullptr, *mean_occupancy_gauge_ = nullptr;
   int occupancy_trace_ = -1, dirty_trace_ = -1;
-  std::unique_ptr<ReadReclaim> reclaim_;  // null when firmware.read_reclaim_reads is 0
+  std::unique_ptr<BlockMover> reclaim_;  // null when firmware.read_reclaim_reads is 0
+  std::unique_ptr<BadBlockHandler> bad_blocks_;  // null without bad blocks (FirmwareConfig::bad_blocks)
 };
 
 }  // namespace ssd::fw

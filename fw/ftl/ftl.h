@@ -53,7 +53,7 @@ struct PageWrite {
   const Token* merge_with = nullptr;
   OpRef data_ready;
   HostRequestInfo request;
-  // The firmware's own rewrite of data it holds (read reclaim, fw/firmware/read_reclaim.h), not
+  // The firmware's own rewrite of data it holds (fw/firmware/block_mover.h), not
   // the host's: placed like any write, not counted as a host page.
   bool relocation = false;
 };
@@ -100,6 +100,14 @@ class Ftl {
   // holds (an FTL keeping its whole map in SRAM has none). Returns the pages it programs. The
   // preconditioner calls it at the end (PreconditionSpec::flush).
   virtual std::uint64_t flush_mapping() { return 0; }
+
+  // Writes the FTL's own metadata page `marker` (its OOB logical page, beyond the host's) again
+  // elsewhere, out of a block the firmware is emptying (fw/firmware/block_mover.h). False when the
+  // FTL has no such page or cannot write it now (garbage collection then moves it).
+  virtual bool relocate_metadata(Lpn marker) {
+    (void)marker;
+    return false;
+  }
 
   // The block space the FTL takes and reclaims its blocks in (wear leveling and wear state are
   // set there for every FTL alike), or nullptr.

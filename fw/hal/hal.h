@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/geometry.h"
 #include "common/host_status.h"
@@ -58,6 +59,9 @@ struct HalResult {
   Lpn lpn = kNoLpn;  // OOB logical page of a Read (kNoLpn: erased page)
   Token token = 0;   // data token of a Read (kUnwrittenToken: erased page)
   LatencyTrail trail;  // the operation's trail, with the hardware's stages added
+  // A Program or Erase whose status reports failure (hw/nand/block_failures.h): the block is to
+  // be retired (a program's data is still in the data buffer).
+  bool failed = false;
 };
 
 // Where a firmware table lives in the controller's memory map.
@@ -113,6 +117,11 @@ class Hal {
   // The host command `host_cmd` is finished: post its completion entry with `status`, which
   // carries on `trail`.
   virtual void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) = 0;
+
+  // The blocks whose factory bad-block marker is set, in block order: what the format's scan of
+  // every block's marker finds (done once before the run, so untimed). Such a block is never
+  // programmed or erased.
+  virtual std::vector<BlockId> factory_bad_blocks() const { return {}; }
 
   // The firmware's present time in kernel ticks (a timed HAL: the running job's local time), for
   // latency trails; an untimed HAL has none.

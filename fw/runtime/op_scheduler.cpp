@@ -318,6 +318,14 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       ++b.epoch;  // programs submitted while it was pending are the current epoch now
     }
     if (op.kind == OpKind::Read && op.sink) *op.sink = result.token;
+    if (result.failed && op_failed_) {
+      const OpFailure failure{op.kind, op.ppn, op.lpn, op.token};
+      Attribution on_behalf(*this, trail);
+      op_failed_(failure);  // may create and submit operations
+    }
+  }
+  {
+    Op& op = ops_[index];
     if (op.callback) {
       OpCallback cb = std::move(op.callback);
       op.callback = nullptr;

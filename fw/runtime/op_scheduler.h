@@ -120,6 +120,17 @@ class OpScheduler : public HalListener {
     read_threshold_ = threshold;
     read_threshold_reached_ = std::move(reached);
   }
+  // Bad blocks: a program or erase whose status reports failure (HalResult::failed) is handed to
+  // `failed` before the operation's own callback and its successors run: the page (with the
+  // logical page and data it was to hold, which the data buffer still has) or the block's first.
+  struct OpFailure {
+    OpKind kind;
+    Ppn ppn;
+    Lpn lpn;
+    Token token;
+  };
+  void watch_failures(std::function<void(const OpFailure&)> failed) { op_failed_ = std::move(failed); }
+
   // Erases of the block completed so far, and whether one is pending or issued: a block whose
   // erase is under way may not be read (see above).
   std::uint32_t erases_completed(BlockId block) const { return blocks_[block].epoch; }
@@ -203,6 +214,7 @@ class OpScheduler : public HalListener {
   LatencyTrail context_;  // see Attribution
   std::uint32_t read_threshold_ = 0;  // see watch_reads
   std::function<void(BlockId)> read_threshold_reached_;
+  std::function<void(const OpFailure&)> op_failed_;  // see watch_failures
 };
 
 }  // namespace ssd::fw

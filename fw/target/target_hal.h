@@ -35,6 +35,14 @@ class TargetHal final : public Hal {
   TableRegion place_table(const std::string& name, std::uint64_t bytes, MemoryKind preferred) override;
   void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) override;
   std::uint64_t now_ticks() const override;
+  std::vector<BlockId> factory_bad_blocks() const override {
+    std::vector<BlockId> bad(read_register(mmio::kBadBlockCount));
+    for (std::uint32_t i = 0; i < bad.size(); ++i) {
+      write_register(mmio::kBadBlockIndex, i);
+      bad[i] = read_register(mmio::kBadBlockAt);
+    }
+    return bad;
+  }
   void note_gc(std::uint32_t in_progress) override;
   int trace_state(const std::string& name, unsigned width) override;
   void note_state(int handle, std::uint64_t value) override;

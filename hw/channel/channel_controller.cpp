@@ -148,6 +148,7 @@ void ChannelController::step() {
     Die& d = *dies_[die - first_die_];
     cmd->retry_step = 0;  // (the initiator may reuse an extension a retried read had)
     cmd->soft = false;
+    cmd->failed = false;
     cmd->trail.advance(Stage::Firmware, now.value());  // posted with the issuing job's local time
     d.queue.push_back(QueuedCommand{trans, cmd, now});
     trace_queue(d);
@@ -472,10 +473,10 @@ void ChannelController::end_array(Die& die, sc_time now) {
         for (std::uint32_t i = cmd->soft ? cfg_.reliability.ecc.soft_levels + 1 : 1; i > 0; --i)
           array_.count_read(cfg_.geometry.block_of(cmd->ppn));
     } else if (op == tlmx::FlashOpcode::Program) {
-      array_.program(cmd->ppn, cmd->lpn, cmd->token, now.value());
+      cmd->failed = !array_.program(cmd->ppn, cmd->lpn, cmd->token, now.value());
       ++*die.programs;
     } else {
-      array_.erase(cfg_.geometry.block_of(cmd->ppn));
+      cmd->failed = !array_.erase(cfg_.geometry.block_of(cmd->ppn));
       ++*die.erases;
     }
   }

@@ -31,9 +31,14 @@ void NandArray::beyond_the_array(Ppn ppn, const char* op) const {
                           std::to_string(geo_.total_pages()) + " pages)");
 }
 
-void NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
+bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
   check_page(ppn, "program");
   Block& b = blocks_[geo_.block_of(ppn)];
+  if (failures_.factory_bad(geo_.block_of(ppn)))
+    throw NandRuleViolation("NAND program of " + describe(ppn) + ": the block is factory bad");
+  if (b.retired)
+    throw NandRuleViolation("NAND program of " + describe(ppn) + ": the block failed before its last erase (a grown "
+                            "bad block)");
   const std::uint32_t page = geo_.page_in_block(ppn);
   if (is_programmed(ppn))
     throw NandRuleViolation("NAND program of " + describe(ppn) + ": page is not erased (program only erased pages)");
@@ -52,6 +57,10 @@ void NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
   if (!sequential_) b.programmed_out_of_order[page] = true;
   ++b.written;
   ++programs_;
+  if (!armed_ || !failures_.program_fails(b.erase_count)) return true;
+  b.failed = true;
+  ++program_failures_;
+  return false;
 }
 
 void NandArray::preload_block(BlockId block, std::uint32_t count, const PageContent* contents, std::uint64_t sequence) {
@@ -59,6 +68,8 @@ void NandArray::preload_block(BlockId block, std::uint32_t count, const PageCont
     throw NandRuleViolation("NAND preload of " + std::to_string(count) + " pages into block " + std::to_string(block) +
                             ": no such block, or not 1 to " + std::to_string(geo_.pages_per_block) + " pages");
   Block& b = blocks_[block];
+  if (failures_.factory_bad(block) || b.retired)
+    throw NandRuleViolation("NAND preload of " + describe(geo_.first_page(block)) + ": the block is bad");
   if (b.written != 0)
     throw NandRuleViolation("NAND preload of " + describe(geo_.first_page(block)) + ": the block is not erased");
   if (!b.pages) b.pages = new_block_pages();
@@ -73,11 +84,21 @@ void NandArray::preload_block(BlockId block, std::uint32_t count, const PageCont
   programs_ += count;
 }
 
-void NandArray::erase(BlockId block) {
+bool NandArray::erase(BlockId block) {
   if (block >= geo_.total_blocks())
     throw NandRuleViolation("NAND erase of block " + std::to_string(block) + ": beyond the array (" +
                             std::to_string(geo_.total_blocks()) + " blocks)");
   Block& b = blocks_[block];
+  if (failures_.factory_bad(block))
+    throw NandRuleViolation("NAND erase of " + describe(geo_.first_page(block)) + ": the block is factory bad");
+  ++erases_;
+  if (b.failed) b.retired = true;
+  const std::uint32_t cycles = b.erase_count++;
+  if (armed_ && failures_.erase_fails(cycles)) {
+    b.failed = b.retired = true;
+    ++erase_failures_;
+    return false;
+  }
   if (b.pages) {
     for (std::uint32_t i = 0; i < geo_.pages_per_block; ++i) b.pages[i] = PageContent{};
     if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, false);
@@ -86,8 +107,7 @@ void NandArray::erase(BlockId block) {
   b.sequence = 0;
   b.reads_since_erase = 0;
   b.programmed_at = 0;
-  ++b.erase_count;
-  ++erases_;
+  return true;
 }
 
 }  // namespace ssd::hw

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/geometry.h"
+#include "hw/nand/block_failures.h"
 
 namespace ssd::hw {
 
@@ -35,10 +36,26 @@ class NandArray {
 
   const FlashGeometry& geometry() const { return geo_; }
 
+  // Bad blocks (hw/nand/block_failures.h): set once, before anything is written.
+  void set_failures(const FailureConfig& config) { failures_ = BlockFailures(config, geo_); }
+  // Whether programs and erases may fail now (on by default; off while a drive is preconditioned:
+  // the state before the run is set, not lived through).
+  void set_failures_armed(bool armed) { armed_ = armed; }
+  // The factory's bad-block marker of a block (what a format's scan of the markers finds).
+  bool factory_bad(BlockId b) const { return failures_.factory_bad(b); }
+  const std::vector<BlockId>& factory_bad_blocks() const { return failures_.factory_bad_blocks(); }
+  // Whether a program or erase of the block has reported failure (since the array was made).
+  bool has_failed(BlockId b) const { return blocks_[b].failed; }
+  std::uint64_t program_failures() const { return program_failures_; }
+  std::uint64_t erase_failures() const { return erase_failures_; }
+
+  // Returns the status: false when the program reports failure (the page keeps the data it was
+  // given, readable, but the block is not to be trusted: firmware retires it). Programs of a
+  // factory-bad block, or of a block erased after it failed, are firmware errors.
   // throws NandRuleViolation. `at`: when (kernel ticks; the error model's retention clock starts
   // at the block's first program since its erase); kBeforeRun: by preconditioning, before time 0.
   static constexpr std::uint64_t kBeforeRun = ~std::uint64_t(0);
-  void program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = kBeforeRun);
+  bool program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = kBeforeRun);
   // An erased page reads as {kNoLpn, 0}. Inline: whole-drive checks read every page.
   PageContent read(Ppn ppn) const {
     check_page(ppn, "read");
@@ -57,7 +74,9 @@ class NandArray {
     const Block& b = blocks_[geo_.block_of(ppn)];
     if (b.pages) __builtin_prefetch(b.pages + geo_.page_in_block(ppn));
   }
-  void erase(BlockId block);                    // throws NandRuleViolation for a bad address
+  // Returns the status: false when the erase reports failure (the block keeps its pages).
+  // Throws NandRuleViolation for a bad address or a factory-bad block.
+  bool erase(BlockId block);
   // Preconditioning: programs pages [0, count) of the erased block `block` at once (contents in
   // page order), as though its first program had been the array's `sequence`-th; the caller
   // makes the sequences what programming in its order would have given.
@@ -96,6 +115,8 @@ class NandArray {
     std::uint32_t reads_since_erase = 0;
     std::uint64_t sequence = 0;
     std::uint64_t programmed_at = 0;
+    bool failed = false;   // a program or erase of it reported failure
+    bool retired = false;  // erased (or erase attempted) after it failed: never to be programmed
   };
   PageContent* new_block_pages();  // a block's pages, erased, from the current slab
   void check_page(Ppn ppn, const char* op) const {
@@ -106,7 +127,9 @@ class NandArray {
   FlashGeometry geo_;
   bool sequential_;
   std::vector<Block> blocks_;
-  std::uint64_t programs_ = 0, erases_ = 0;
+  std::uint64_t programs_ = 0, erases_ = 0, program_failures_ = 0, erase_failures_ = 0;
+  BlockFailures failures_;
+  bool armed_ = true;
   double data_age_days_ = 0;
   // Block page arrays are carved out of 16 MiB slabs (erased records), in the order blocks are
   // first programmed; a block keeps its slice for the array's lifetime. One allocation per

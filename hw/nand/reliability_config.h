@@ -48,6 +48,29 @@ struct EccConfig {
   std::uint32_t codeword_bits() const { return (codeword_bytes + parity_bytes) * 8; }
 };
 
+// Bad blocks (platform keys failures.*): blocks bad from the factory, and blocks that go bad in use
+// when a program or an erase reports a status failure (hw/nand/block_failures.h).
+struct FailureConfig {
+  // Factory bad blocks: each block bad with this probability (seeded), plus the listed blocks.
+  double factory_bad_share = 0;
+  std::vector<std::uint64_t> factory_bad_blocks;
+  // Grown bad blocks: a block's chance to fail per P/E cycle at cycle c is
+  //   h(c) = grown_bad_share (k + 1) / R (c / R)^k,  R = rated_pe_cycles, k = wear_exponent,
+  // so that grown_bad_share of the blocks have failed once every block reached R cycles (a
+  // datasheet's bound on the blocks that go bad over the rated endurance); erase_share of h is an
+  // erase's chance to fail, the rest spread over the block's programs.
+  bool grown = false;
+  double grown_bad_share = 0.015;
+  double rated_pe_cycles = 3000;
+  double wear_exponent = 3;
+  double erase_share = 0.5;
+  // Closed-form studies: the N-th program / erase the array performs reports failure (0: none).
+  std::uint64_t fail_program = 0, fail_erase = 0;
+  std::uint64_t seed = 1;
+
+  bool any() const { return factory_bad_share > 0 || !factory_bad_blocks.empty() || grown || fail_program || fail_erase; }
+};
+
 struct ReliabilityConfig {
   bool errors = false;  // reliability.errors: reads see bit errors; off, every read decodes at once
   RberCoefficients rber;
@@ -57,6 +80,7 @@ struct ReliabilityConfig {
   double disturb_read_unit = 1;   // r counts reads in units of this many
   std::uint64_t seed = 1;         // the decode outcomes' random stream (one per channel from it)
   EccConfig ecc;
+  FailureConfig failures;
 };
 
 }  // namespace ssd::hw

@@ -42,7 +42,8 @@ std::string Parameter::range_text() const {
       for (const auto& c : choices) all += (all.empty() ? "" : ", ") + c;
       return all;
     }
-    case ParamType::List: return "1 to 10 values in " + ValueRange{lo, hi, lo_open}.text();
+    case ParamType::List:
+      return std::string(fallback.empty() ? "0" : "1") + " to 10 values in " + ValueRange{lo, hi, lo_open}.text();
     default: return ValueRange{lo, hi, lo_open}.text();
   }
 }
@@ -64,7 +65,10 @@ json Parameter::parse(const YAML::Node& node, const std::string& file) const {
         return fail("a list of numbers");
       }
     }
-    if (!seq.IsSequence() || seq.size() < 1 || seq.size() > 10) return fail("a list of 1 to 10 numbers");
+    // (A list whose default is empty may be empty.)
+    const std::size_t fewest = fallback.empty() ? 0 : 1;
+    if (!seq.IsSequence() || seq.size() < fewest || seq.size() > 10)
+      return fail("a list of " + std::to_string(fewest) + " to 10 numbers");
     json out = json::array();
     for (const auto& e : seq) {
       const auto v = e.IsScalar() ? checked_quantity(e.Scalar(), range, expected, unit) : std::nullopt;

@@ -197,6 +197,12 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
     r.fail("ecc.soft_correctable_bits", std::to_string(ecc.soft_correctable_bits),
            "more than ecc.correctable_bits = " + std::to_string(ecc.correctable_bits) + " and fewer than the codeword's " +
                std::to_string(ecc.codeword_bits()) + " bits when ecc.soft_levels > 0");
+  if (const auto listed = c.effective.find("failures.factory_bad_blocks"); listed != c.effective.end())
+    for (const auto& v : *listed)
+      if (const double b = v.get<double>(); b != std::floor(b) || b >= double(g.total_blocks()))
+        r.fail("failures.factory_bad_blocks", fmt::format("{:g}", b),
+               "whole block numbers below the array's " + std::to_string(g.total_blocks()) + " blocks");
+  c.firmware.bad_blocks = c.reliability.failures.any();  // the firmware handles what the flash may do
   if (c.core.model == "iss") {
     if (c.core.count != 1)
       throw ConfigError(path + ": core.model = iss runs one core; core.count = " + std::to_string(c.core.count) +

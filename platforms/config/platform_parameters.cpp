@@ -151,6 +151,38 @@ const std::vector<Parameter>& platform_parameters() {
                      [](C& c, double v) { c.reliability.ecc.t_soft_sense_us = v; }),
       quantity_param("ecc.t_soft_decode_us", "us", 0, 1e5, false, 0, "a soft decode's latency",
                      [](C& c, double v) { c.reliability.ecc.t_soft_decode_us = v; }),
+      quantity_param("failures.factory_bad_share", "", 0, 0.5, false, 0,
+                     "share of the blocks bad from the factory (each block drawn from failures.seed; a datasheet's "
+                     "bound on all bad blocks over the rated life is about 2%)",
+                     [](C& c, double v) { c.reliability.failures.factory_bad_share = v; }),
+      list_param("failures.factory_bad_blocks", "", -1, 4294967295.0, {},
+                 "blocks bad from the factory besides the drawn ones (block numbers, plane-major as the report's)",
+                 [](C& c, const std::vector<double>& v) {
+                   c.reliability.failures.factory_bad_blocks.assign(v.begin(), v.end());
+                 }),
+      flag_param("failures.grown", false,
+                 "programs and erases may report failure as blocks wear (failures.grown_bad_share by "
+                 "failures.rated_pe_cycles); the firmware retires the block and moves its data",
+                 [](C& c, bool v) { c.reliability.failures.grown = v; }),
+      quantity_param("failures.grown_bad_share", "", 0, 1, false, 0.015,
+                     "share of the blocks that have gone bad once every block reached failures.rated_pe_cycles",
+                     [](C& c, double v) { c.reliability.failures.grown_bad_share = v; }),
+      quantity_param("failures.rated_pe_cycles", "cycles", 1, 1e7, false, 3000, "the rated endurance R of the hazard",
+                     [](C& c, double v) { c.reliability.failures.rated_pe_cycles = v; }),
+      quantity_param("failures.wear_exponent", "", 0, 100, false, 3,
+                     "k: a block's chance to fail per P/E cycle grows as (cycles / R)^k",
+                     [](C& c, double v) { c.reliability.failures.wear_exponent = v; }),
+      quantity_param("failures.erase_share", "", 0, 1, false, 0.5,
+                     "share of the grown failures that are erase failures (the rest: program failures)",
+                     [](C& c, double v) { c.reliability.failures.erase_share = v; }),
+      count_param("failures.fail_program", 0, 1e18, 0,
+                  "closed-form studies: the N-th program the array performs reports failure (0: none)",
+                  [](C& c, std::uint64_t v) { c.reliability.failures.fail_program = v; }),
+      count_param("failures.fail_erase", 0, 1e18, 0,
+                  "closed-form studies: the N-th erase the array performs reports failure (0: none)",
+                  [](C& c, std::uint64_t v) { c.reliability.failures.fail_erase = v; }),
+      count_param("failures.seed", 0, 1e18, 1, "seed of the factory's bad blocks and of the grown failures' draws",
+                  [](C& c, std::uint64_t v) { c.reliability.failures.seed = v; }),
       count_param("channel.width_bits", 8, 16, 8, "ONFI data bus width: 8 or 16",
                   [](C& c, std::uint64_t v) { c.channel.width_bits = std::uint32_t(v); }),
       quantity_param("channel.rate_mts", "MT/s", 10, 10000, false, 400,
@@ -262,6 +294,10 @@ const std::vector<Parameter>& platform_parameters() {
                   "read reclaim (read disturb): once a block has been read this many times since its erase, the "
                   "firmware moves its valid data (fw/firmware/read_reclaim.h; 0: never)",
                   [](C& c, std::uint64_t v) { c.firmware.read_reclaim_reads = std::uint32_t(v); }),
+      count_param("firmware.read_only_margin", 0, 1e6, 2,
+                  "bad blocks: the drive turns read-only while this many usable blocks (segments; per plane for "
+                  "page mapping) beyond what its FTL needs remain, so the work in flight can finish",
+                  [](C& c, std::uint64_t v) { c.firmware.read_only_margin = std::uint32_t(v); }),
       choice_param("firmware.wear_leveling", fw::wear_leveling_names(), "none",
                    "wear leveling (fw/ftl/common/wear_leveling.h): none; dynamic (a free block is taken by lowest "
                    "erase count); static (dynamic, and a GC whose blocks' erase counts spread wider than "

@@ -4,8 +4,16 @@
 
 namespace ssd::platform {
 
+namespace {
+std::unique_ptr<hw::NandArray> make_array(const FunctionalDriveConfig& config) {
+  auto array = std::make_unique<hw::NandArray>(config.geometry, config.sequential_program);
+  array->set_failures(config.failures);
+  return array;
+}
+}  // namespace
+
 FunctionalDrive::FunctionalDrive(const FunctionalDriveConfig& config)
-    : owned_array_(std::make_unique<hw::NandArray>(config.geometry, config.sequential_program)),
+    : owned_array_(make_array(config)),
       array_(owned_array_.get()),
       hal_(*array_, config.sram_bytes, config.dram_bytes, config.completion_seed),
       firmware_(std::make_unique<fw::Firmware>(hal_, config.firmware, metrics_)) {}
@@ -29,12 +37,14 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
   const std::uint64_t capacity = firmware.capacity_sectors();
   std::uint64_t busy = 0;
 
-  hal.on_host_complete = [&](std::uint32_t id) {
+  hal.on_host_complete = [&](std::uint32_t id, HostStatus status) {
     Slot& s = slots[id];
-    if (s.cmd.write)
+    if (s.cmd.write && status == HostStatus::Success)
       oracle.acknowledge_write(s.cmd.lba, s.cmd.sectors, s.tokens.data());
+    else if (s.cmd.write)
+      ++result.rejected_writes;  // not written: the data stays what it was
     else
-      oracle.check_read(s.cmd.lba, s.cmd.sectors, s.tokens.data());
+      oracle.check_read(s.cmd.lba, s.cmd.sectors, s.tokens.data(), status);
     in_flight.remove(id);
     workload.completed(s.cmd.issuer);
     s.busy = false;
@@ -161,6 +171,10 @@ std::string verify_mapping(const MappingView& ftl, const hw::NandArray& array, c
   for (Ppn ppn = 0; ppn < total; ++ppn) {
     if (!ftl.holds_valid_page(ppn)) continue;
     const hw::PageContent c = array.read(ppn);
+    // A block whose program or erase failed is the firmware's to empty (fw/firmware/bad_block_handler.h).
+    if (array.has_failed(array.geometry().block_of(ppn)))
+      return array.describe(ppn) + " still holds valid logical page " + std::to_string(c.lpn) +
+             " in a block whose program or erase failed";
     if (c.lpn < logical) {
       ++valid_data;
     } else if (c.lpn == kNoLpn || ftl.locate(c.lpn) != ppn) {

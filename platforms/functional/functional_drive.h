@@ -24,6 +24,7 @@ struct FunctionalDriveConfig {
   std::uint64_t dram_bytes = 1ull << 30;
   std::uint64_t completion_seed = 0;  // 0: round-robin completion order; else random across dies
   bool sequential_program = true;
+  hw::FailureConfig failures;  // the owned array's bad blocks (hw/nand/block_failures.h)
 };
 
 class FunctionalDrive {
@@ -48,6 +49,7 @@ class FunctionalDrive {
 
 struct ReplayResult {
   std::uint64_t requests = 0, reads = 0, writes = 0, held_for_conflicts = 0;
+  std::uint64_t rejected_writes = 0;  // completed with an error status (a read-only drive): not written
 };
 
 // Closed-loop replay at `queue_depth` with the oracle; conflicting requests are held until the

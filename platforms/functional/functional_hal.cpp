@@ -48,8 +48,8 @@ void FunctionalHal::execute(const fw::HalOp& op) {
       result.token = c.token;
       break;
     }
-    case fw::OpKind::Program: array_.program(op.ppn, op.lpn, op.token); break;
-    case fw::OpKind::Erase: array_.erase(array_.geometry().block_of(op.ppn)); break;
+    case fw::OpKind::Program: result.failed = !array_.program(op.ppn, op.lpn, op.token); break;
+    case fw::OpKind::Erase: result.failed = !array_.erase(array_.geometry().block_of(op.ppn)); break;
     default: break;
   }
   listener_->on_hal_complete(op.tag, result);

@@ -25,6 +25,7 @@ class FunctionalHal : public fw::Hal {
   const FlashGeometry& geometry() const override { return array_.geometry(); }
   void set_listener(fw::HalListener* l) override { listener_ = l; }
   void issue(const fw::HalOp& op) override;
+  std::vector<BlockId> factory_bad_blocks() const override { return array_.factory_bad_blocks(); }
   void charge_cycles(std::uint64_t cycles, fw::FirmwareWork) override { cycles_ += cycles; }
   void touch(const fw::TableRegion& t, std::uint64_t offset, std::uint32_t bytes, fw::Access a) override;
   fw::TableRegion place_table(const std::string& name, std::uint64_t bytes, fw::MemoryKind preferred) override {
@@ -32,15 +33,15 @@ class FunctionalHal : public fw::Hal {
   }
   void preload(Ppn ppn, Lpn lpn, Token token) override { array_.program(ppn, lpn, token); }
   void preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages, std::uint64_t sequence) override;
-  void complete_host_command(std::uint32_t id, const LatencyTrail&, HostStatus) override {
-    if (on_host_complete) on_host_complete(id);
+  void complete_host_command(std::uint32_t id, const LatencyTrail&, HostStatus status) override {
+    if (on_host_complete) on_host_complete(id, status);
   }
 
   // Delivers completions until nothing is in flight. Returns the number delivered.
   std::uint64_t run();
   bool idle() const { return pending_ == 0; }
 
-  std::function<void(std::uint32_t)> on_host_complete;
+  std::function<void(std::uint32_t, HostStatus)> on_host_complete;
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t table_accesses() const { return accesses_; }
   const std::vector<fw::TableRegion>& tables() const { return placer_.tables(); }

@@ -148,7 +148,9 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   all.merge(read_latency);
   all.merge(write_latency);
   const double arrival_span = host.gauges().count("arrival_span_s") ? host.gauges().at("arrival_span_s") : 0.0;
-  return {{"requests", reads + writes},
+  // Writes a read-only drive refused (bad blocks): completed with an error, nothing written.
+  const std::uint64_t rejected = host.counters().count("rejected_writes") ? host.counters().at("rejected_writes") : 0;
+  json section = {{"requests", reads + writes + rejected},
           {"arrival_span_s", arrival_span},
           {"mdts_splits", host.counters().count("mdts_splits") ? host.counters().at("mdts_splits") : 0},
           {"offered_iops", arrival_span > 0 ? json(double(reads + writes) / arrival_span) : json(nullptr)},
@@ -171,6 +173,11 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
           {"latency_cdf_us", {{"all", cdf_json(all)}, {"read", cdf_json(read_latency)}, {"write", cdf_json(write_latency)}}},
           {"issuers", issuers_json(metrics)},
           {"over_time", over_time_json(*host.series().at("completions"))}};
+  if (rejected) {
+    section["rejected_writes"] = rejected;
+    section["rejected_write_bytes"] = host.counters().at("rejected_write_bytes");
+  }
+  return section;
 }
 
 // FTL metrics: the FTL's own set "ftl" whole, plus the firmware runtime's figures.

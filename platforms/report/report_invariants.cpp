@@ -66,11 +66,13 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
   if (completed != workload.requests)
     violated("requests completed equal requests issued",
              fmt::format("{} completed, the workload holds {}", completed, workload.requests));
-  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>())
-    violated("requests are reads or writes", fmt::format("{} requests, {} reads, {} writes", completed,
+  const std::uint64_t rejected = host.value("rejected_writes", std::uint64_t(0));
+  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>() + rejected)
+    violated("requests are reads or writes", fmt::format("{} requests, {} reads, {} writes, {} refused writes", completed,
                                                          host["reads"].get<std::uint64_t>(),
-                                                         host["writes"].get<std::uint64_t>()));
-  const std::uint64_t bytes = host["read_bytes"].get<std::uint64_t>() + host["write_bytes"].get<std::uint64_t>();
+                                                         host["writes"].get<std::uint64_t>(), rejected));
+  const std::uint64_t bytes = host["read_bytes"].get<std::uint64_t>() + host["write_bytes"].get<std::uint64_t>() +
+                              host.value("rejected_write_bytes", std::uint64_t(0));
   if (bytes != workload.bytes)
     violated("bytes moved match the requests", fmt::format("{} bytes moved, the workload's requests hold {}", bytes,
                                                             workload.bytes));

@@ -17,6 +17,7 @@ namespace ssd::platform {
 DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& config, const WorkloadFactory& workload,
                                stimuli::HostModelConfig host, tlmx::VcdTracer* vcd)
     : config_(config), array_(config.geometry, config.sequential_program) {
+  array_.set_failures(config_.reliability.failures);
   top_ = std::make_unique<SsdTop>(name.c_str(), config_, array_, metrics_, vcd);
   const std::uint64_t capacity = top_->capacity_sectors();
   oracle_ = std::make_unique<stimuli::IntegrityOracle>(top_->logical_pages(), config_.geometry.page_bytes);
@@ -98,11 +99,13 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
   Preconditioner preconditioner(firmware(), functional, *oracle_, metrics_.set("ftl"), config_.geometry.page_bytes,
                                 std::min<std::uint32_t>(512, config_.firmware.buffer_slots * page_sectors));
   oracle_->begin_preconditioning();
+  array_.set_failures_armed(false);
   firmware().bypass_write_buffer(true);  // a factory image: straight to the flash
   fw::PreconditionOutcome outcome = preconditioner.run(spec);
   outcome.description += aged;
   firmware().bypass_write_buffer(false);
   oracle_->end_preconditioning();
+  array_.set_failures_armed(true);
   top_->hal_switch().use(top_->hal());
   if (oracle_->mismatches())
     throw std::runtime_error("integrity failure during preconditioning: " + oracle_->first_mismatch());

@@ -225,7 +225,7 @@ void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
 
 void ControllerRegisters::on_hal_complete(std::uint32_t tag, const fw::HalResult& result) {
   job_trail_ = result.trail;
-  const mmio::OpDoneEvent e{tag, result.lpn, result.token, 0};
+  const mmio::OpDoneEvent e{tag, result.lpn, result.token, result.failed ? 1u : 0u};
   core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, done), &e, sizeof e);
   delivered_ = mmio::EventKind::OpDone;
 }
@@ -244,6 +244,10 @@ std::uint32_t ControllerRegisters::read_register(std::uint32_t offset) {
     case mmio::kBootBytes: return static_cast<std::uint32_t>(boot_text_.size());
     case mmio::kHeapStart: return heap_start_;
     case mmio::kHeapEnd: return heap_end_;
+    case mmio::kBadBlockCount:
+      factory_bad_ = hal_->factory_bad_blocks();
+      return static_cast<std::uint32_t>(factory_bad_.size());
+    case mmio::kBadBlockAt: return bad_block_index_ < factory_bad_.size() ? factory_bad_[bad_block_index_] : 0xffffffffu;
     default:
       throw std::runtime_error("the firmware read register " + hex(offset) + ", which does not exist (at pc " +
                                hex(core_->pc()) + ")");
@@ -258,6 +262,7 @@ void ControllerRegisters::write_register(std::uint32_t offset, std::uint32_t val
   core_->synchronize();
   switch (offset) {
     case mmio::kMailbox: mailbox_ = value; return;
+    case mmio::kBadBlockIndex: bad_block_index_ = value; return;
     case mmio::kWorkCounters: work_counters_ = value; return;
     case mmio::kSubmitOp: {
       const auto d = fetch<mmio::OpDescriptor>(value);

@@ -114,6 +114,8 @@ class ControllerRegisters : public sc_core::sc_module,
 
   std::unique_ptr<hw::IssCore> core_;
   CoSimHal* hal_ = nullptr;
+  std::vector<BlockId> factory_bad_;   // as read by mmio::kBadBlockCount
+  std::uint32_t bad_block_index_ = 0;  // mmio::kBadBlockIndex
   MetricsRegistry* export_to_ = nullptr;
   const fw::Ftl::PageReader* page_reader_ = nullptr;  // during check_metadata
   std::string boot_text_;

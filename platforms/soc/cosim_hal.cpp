@@ -5,7 +5,7 @@
 namespace ssd::platform {
 
 CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
-                   hw::FirmwareCore& core, MetricsRegistry& metrics)
+                   hw::FirmwareCore& core, MetricsRegistry& metrics, const hw::NandArray& array)
     : sc_module(name),
       flash("flash"),
       host_commands("host_commands"),
@@ -13,6 +13,7 @@ CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, 
       geo_(geometry),
       map_(map),
       core_(core),
+      array_(array),
       placer_(map.sram_size, map.dram_size),
       last_post_(geometry.total_dies()) {
   flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
@@ -130,7 +131,7 @@ tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int channel, tlm::tlm_generic_paylo
   // The command's slot stays untouched until the firmware has handled this completion, so the
   // job reads the result from it (a two-pointer capture needs no allocation).
   const tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
-  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail}); },
+  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail, c->failed}); },
              hw::JobHint{channel});  // sockets are bound in channel order
   return tlm::TLM_COMPLETED;
 }

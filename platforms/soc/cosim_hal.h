@@ -19,6 +19,7 @@
 #include "fw/hal/hal.h"
 #include "fw/hal/table_placer.h"
 #include "hw/core/firmware_core.h"
+#include "hw/nand/nand_array.h"
 #include "tlm/address_map.h"
 #include "tlm/flash_command.h"
 #include "tlm/host_protocol.h"
@@ -35,8 +36,9 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   tlm_utils::simple_initiator_socket<CoSimHal, 32, tlmx::host_firmware_protocol_types> host_requests;
 
   // The firmware profile (cycles per kind of work) goes to metric set "firmware.profile".
+  // `array`: the flash whose factory bad-block markers the firmware's format scans.
   CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, const tlmx::AddressMap& map,
-           hw::FirmwareCore& core, MetricsRegistry& metrics);
+           hw::FirmwareCore& core, MetricsRegistry& metrics, const hw::NandArray& array);
 
   const FlashGeometry& geometry() const override { return geo_; }
   void set_listener(fw::HalListener* l) override { listener_ = l; }
@@ -56,6 +58,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   void touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
                     fw::Access access) override;
   void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) override;
+  std::vector<BlockId> factory_bad_blocks() const override { return array_.factory_bad_blocks(); }
   std::uint64_t now_ticks() const override {
     return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset().value() : 0);
   }
@@ -100,6 +103,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   FlashGeometry geo_;
   tlmx::AddressMap map_;
   hw::FirmwareCore& core_;
+  const hw::NandArray& array_;
   fw::HalListener* listener_ = nullptr;
   fw::HostCommandHandler* host_handler_ = nullptr;
   tlm::tlm_generic_payload completion_trans_;  // reused: the interface takes the slot at once

@@ -41,6 +41,7 @@ class HalSwitch : public fw::Hal {
     active_->complete_host_command(id, trail, status);
   }
   std::uint64_t now_ticks() const override { return active_->now_ticks(); }
+  std::vector<BlockId> factory_bad_blocks() const override { return placement_.factory_bad_blocks(); }
   void note_gc(std::uint32_t in_progress) override { active_->note_gc(in_progress); }
   // States go to the timed HAL even while preconditioning runs on the functional one, so the
   // waveform starts from the state preconditioning left.

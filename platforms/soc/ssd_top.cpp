@@ -43,7 +43,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, map_.dram_base, metrics, vcd);
   host_if_->dma.bind(bus_->initiators);
 
-  hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core, metrics);
+  hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core, metrics, array);
   host_if_->fetched_commands.bind(hal_->host_commands);
   hal_->host_requests.bind(host_if_->firmware_requests);
   hal_->trace_to(vcd);

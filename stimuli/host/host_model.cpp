@@ -198,7 +198,11 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   const sc_time now = sc_core::sc_time_stamp();
   const std::uint64_t latency_ns = static_cast<std::uint64_t>((now - s.arrival).to_seconds() * 1e9 + 0.5);
   record_stages(*ext, s, now);
-  if (ext->write) {
+  if (ext->write && ext->status != HostStatus::Success) {
+    // Not written (a read-only drive): the data stays what it was; not a write's latency either.
+    ++metrics_.set("host").counter("rejected_writes");
+    metrics_.set("host").counter("rejected_write_bytes") += std::uint64_t(ext->sectors) * kSectorBytes;
+  } else if (ext->write) {
     oracle_.acknowledge_write(ext->lba, ext->sectors, ext->tokens.data());
     ++writes_;
     write_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;

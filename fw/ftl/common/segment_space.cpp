@@ -43,7 +43,8 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
       reserve_(reserve),
       identity_(!striped && segment_planes == 1),
       stripe_(channel_first_planes(geo_)),
-      valid_(hal, table_name, std::uint64_t(segments_) * segment_pages_, segment_pages_, count_bytes) {
+      valid_(hal, table_name, std::uint64_t(segments_) * segment_pages_, segment_pages_, count_bytes),
+      pinned_(!striped) {
   member_of_plane_.resize(geo_.total_planes());
   group_of_plane_.resize(geo_.total_planes());
   for (std::uint32_t k = 0; k < geo_.total_planes(); ++k) {
@@ -57,12 +58,67 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
   erase_count_.assign(segments_, 0);
   group_erases_.assign(groups_, 0);
   changed_at_.assign(segments_, 0);
+  retired_in_group_.assign(groups_, 0);
+  retiring_in_group_.assign(groups_, 0);
+  exclude_factory_bad();
   free_.resize(groups_);
   for (std::uint32_t g = 0; g < groups_; ++g) {
     free_[g].reserve(geo_.blocks_per_plane);
-    for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;) free_[g].push_back(g * geo_.blocks_per_plane + b);
+    for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;)
+      if (state_[g * geo_.blocks_per_plane + b] == SegmentState::Free) free_[g].push_back(g * geo_.blocks_per_plane + b);
   }
-  free_count_ = segments_;
+  free_count_ = segments_ - retired_;
+}
+
+void SegmentSpace::exclude_factory_bad() {
+  const std::vector<BlockId> bad = hal_.factory_bad_blocks();
+  if (bad.empty()) return;
+  bad_.assign(geo_.total_blocks(), false);
+  for (BlockId b : bad) bad_[b] = true;
+  factory_bad_ = bad.size();
+  if (width_ == 1) {  // a segment is its block
+    for (BlockId b : bad) {
+      const std::uint32_t s = segment_of_block(b);
+      if (state_[s] != SegmentState::Retired) retire(s);
+    }
+    return;
+  }
+  slot_block_.assign(geo_.total_planes(), {});
+  block_slot_.assign(geo_.total_blocks(), kNoSegment);
+  spares_.assign(geo_.total_planes(), {});
+  for (std::uint32_t g = 0; g < groups_; ++g) remap_from_good_blocks(g);
+}
+
+// Slot k of the group takes each member plane's k-th good block; the slots beyond the member
+// with the fewest good blocks are retired, the others' good blocks there become spares.
+void SegmentSpace::remap_from_good_blocks(std::uint32_t group) {
+  const std::uint32_t B = geo_.blocks_per_plane;
+  std::uint32_t fewest = B;
+  std::vector<std::vector<std::uint32_t>> good(width_);
+  for (std::uint32_t m = 0; m < width_; ++m) {
+    const std::uint32_t plane = member_plane_[group * width_ + m];
+    for (std::uint32_t b = 0; b < B; ++b)
+      if (!bad_[geo_.block_at(plane, b)]) good[m].push_back(b);
+    fewest = std::min<std::uint32_t>(fewest, static_cast<std::uint32_t>(good[m].size()));
+  }
+  for (std::uint32_t m = 0; m < width_; ++m) {
+    const std::uint32_t plane = member_plane_[group * width_ + m];
+    slot_block_[plane].assign(B, kNoSegment);
+    for (std::uint32_t slot = 0; slot < good[m].size(); ++slot) {
+      const std::uint32_t b = good[m][slot];
+      if (slot < fewest) {
+        slot_block_[plane][slot] = b;
+        block_slot_[geo_.block_at(plane, b)] = slot;
+      } else {
+        spares_[plane].push_back(b);
+      }
+    }
+  }
+  for (std::uint32_t slot = fewest; slot < B; ++slot) {
+    state_[group * B + slot] = SegmentState::Retired;
+    ++retired_;
+    ++retired_in_group_[group];
+  }
 }
 
 SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes,
@@ -84,22 +140,32 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, PlaneBlocks lay
 
 Ppn SegmentSpace::striped_to_ppn(Spn spn) const {
   const std::uint32_t segment = spn / segment_pages_, k = spn % segment_pages_;
-  const std::uint32_t group = segment / geo_.blocks_per_plane, block = segment % geo_.blocks_per_plane;
+  const std::uint32_t group = segment / geo_.blocks_per_plane, slot = segment % geo_.blocks_per_plane;
   const std::uint32_t plane = member_plane_[group * width_ + k % width_];
-  return geo_.first_page(geo_.block_at(plane, block)) + k / width_;
+  return geo_.first_page(geo_.block_at(plane, slot_block(plane, slot))) + k / width_;
 }
 
 Spn SegmentSpace::striped_to_spn(Ppn ppn) const {
   const BlockId b = geo_.block_of(ppn);
   const std::uint32_t plane = geo_.plane_of_block(b);
-  const std::uint32_t segment = group_of_plane_[plane] * geo_.blocks_per_plane + geo_.block_in_plane(b);
+  const std::uint32_t slot = block_slot_.empty() ? geo_.block_in_plane(b) : block_slot_[b];
+  if (slot == kNoSegment) return kNoSpn;  // a spare
+  const std::uint32_t segment = group_of_plane_[plane] * geo_.blocks_per_plane + slot;
   return segment * segment_pages_ + geo_.page_in_block(ppn) * width_ + member_of_plane_[plane];
 }
 
+std::uint32_t SegmentSpace::segment_of_block(BlockId block) const {
+  const Spn spn = to_spn(geo_.first_page(block));
+  return spn == kNoSpn ? kNoSegment : segment_of(spn);
+}
+
 std::vector<BlockId> SegmentSpace::blocks(std::uint32_t segment) const {
-  const std::uint32_t group = segment / geo_.blocks_per_plane, block = segment % geo_.blocks_per_plane;
+  const std::uint32_t group = segment / geo_.blocks_per_plane, slot = segment % geo_.blocks_per_plane;
   std::vector<BlockId> out;
-  for (std::uint32_t m = 0; m < width_; ++m) out.push_back(geo_.block_at(member_plane_[group * width_ + m], block));
+  for (std::uint32_t m = 0; m < width_; ++m) {
+    const std::uint32_t plane = member_plane_[group * width_ + m];
+    out.push_back(geo_.block_at(plane, slot_block(plane, slot)));
+  }
   return out;
 }
 
@@ -223,9 +289,10 @@ void SegmentSpace::preload_in_order(std::uint32_t segment, Lpn first_lpn, std::u
 }
 
 void SegmentSpace::require_fresh(const char* what) const {
-  if (free_count_ != segments_)
-    throw std::logic_error(std::string(what) + " needs a fresh drive (" + std::to_string(segments_ - free_count_) +
-                           " of " + std::to_string(segments_) + " blocks are in use)");
+  if (free_count_ != segments_ - retired_)
+    throw std::logic_error(std::string(what) + " needs a fresh drive (" +
+                           std::to_string(segments_ - retired_ - free_count_) + " of " +
+                           std::to_string(segments_ - retired_) + " blocks are in use)");
 }
 
 void SegmentSpace::invalidate(Spn spn, std::uint64_t now) {
@@ -251,6 +318,7 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
   const bool leveling = wear_.mode == WearLeveling::Mode::Static;
   std::uint32_t coldest = kNoSegment, most_erased = 0;
   for (std::uint32_t s = first; s < first + count; ++s) {
+    if (state_[s] == SegmentState::Retired) continue;
     if (leveling) most_erased = std::max(most_erased, erase_count_[s]);
     if (state_[s] != SegmentState::Closed) continue;
     if (leveling && valid_.valid_count(s) > 0 && (coldest == kNoSegment || erase_count_[s] < erase_count_[coldest]))
@@ -306,11 +374,122 @@ void SegmentSpace::finish_reclaim(std::uint32_t s) {
   if (state_[s] != SegmentState::Reclaiming || valid_.valid_count(s) != 0)
     throw std::logic_error("segment " + std::to_string(s) + " erased while it still holds " +
                            std::to_string(valid_.valid_count(s)) + " valid pages");
-  state_[s] = SegmentState::Free;
   ++erase_count_[s];
   ++group_erases_[group_of(s)];
+  if (retiring(s)) {
+    retiring_[s] = false;
+    --retiring_count_;
+    --retiring_in_group_[group_of(s)];
+    if (!replace_bad_members(s)) {
+      retire(s);
+      return;
+    }
+  }
+  state_[s] = SegmentState::Free;
   free_[group_of(s)].push_back(s);
   ++free_count_;
+}
+
+std::uint32_t SegmentSpace::mark_bad(BlockId block) {
+  if (bad_.empty()) bad_.assign(geo_.total_blocks(), false);
+  if (bad_[block]) return kNoSegment;
+  bad_[block] = true;
+  ++grown_bad_;
+  const std::uint32_t s = segment_of_block(block);
+  if (s == kNoSegment) return s;
+  if (retiring_.empty()) retiring_.assign(segments_, false);
+  if (!retiring_[s]) {
+    retiring_[s] = true;
+    ++retiring_count_;
+    ++retiring_in_group_[group_of(s)];
+  }
+  for (Frontier& f : frontiers_)  // written no further: closed where it stands
+    if (f.segment == s) {
+      f.segment = kNoSegment;
+      state_[s] = SegmentState::Closed;
+    }
+  update_read_only();
+  return s;
+}
+
+// Each bad member of a reclaimed segment takes a spare of its plane; false when a plane has none.
+bool SegmentSpace::replace_bad_members(std::uint32_t s) {
+  if (width_ == 1) return false;
+  if (slot_block_.empty()) {  // the first grown bad block of a space without factory bad ones
+    slot_block_.assign(geo_.total_planes(), {});
+    block_slot_.assign(geo_.total_blocks(), kNoSegment);
+    spares_.assign(geo_.total_planes(), {});
+    for (std::uint32_t plane = 0; plane < geo_.total_planes(); ++plane)
+      for (std::uint32_t b = 0; b < geo_.blocks_per_plane; ++b) {
+        slot_block_[plane].push_back(b);
+        block_slot_[geo_.block_at(plane, b)] = b;
+      }
+  }
+  const std::uint32_t group = group_of(s), slot = s % geo_.blocks_per_plane;
+  for (std::uint32_t m = 0; m < width_; ++m) {
+    const std::uint32_t plane = member_plane_[group * width_ + m];
+    if (bad_[geo_.block_at(plane, slot_block_[plane][slot])] && spares_[plane].empty()) return false;
+  }
+  for (std::uint32_t m = 0; m < width_; ++m) {
+    const std::uint32_t plane = member_plane_[group * width_ + m];
+    const BlockId old = geo_.block_at(plane, slot_block_[plane][slot]);
+    if (!bad_[old]) continue;
+    const std::uint32_t spare = spares_[plane].back();
+    spares_[plane].pop_back();
+    block_slot_[old] = kNoSegment;
+    slot_block_[plane][slot] = spare;
+    block_slot_[geo_.block_at(plane, spare)] = slot;
+    ++replaced_;
+  }
+  return true;
+}
+
+void SegmentSpace::retire(std::uint32_t s) {
+  state_[s] = SegmentState::Retired;
+  ++retired_;
+  ++retired_in_group_[group_of(s)];
+  if (!slot_block_.empty()) {  // its good blocks serve as their planes' spares
+    const std::uint32_t group = group_of(s), slot = s % geo_.blocks_per_plane;
+    for (std::uint32_t m = 0; m < width_; ++m) {
+      const std::uint32_t plane = member_plane_[group * width_ + m];
+      const std::uint32_t b = slot_block_[plane][slot];
+      block_slot_[geo_.block_at(plane, b)] = kNoSegment;
+      slot_block_[plane][slot] = kNoSegment;
+      if (!bad_[geo_.block_at(plane, b)]) spares_[plane].push_back(b);
+    }
+  }
+  update_read_only();
+}
+
+void SegmentSpace::set_capacity_need(std::uint32_t segments) {
+  need_ = segments;
+  update_read_only();
+  if (read_only_)
+    throw std::runtime_error("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
+                             std::to_string(geo_.total_blocks()) +
+                             "; failures.factory_bad_share, failures.factory_bad_blocks) leave fewer usable " +
+                             (pinned_ ? "blocks on a plane" : "segments") + " than the FTL needs: " +
+                             std::to_string(segments));
+}
+
+void SegmentSpace::update_read_only() {
+  if (need_ == 0) return;
+  if (pinned_) {
+    for (std::uint32_t g = 0; g < groups_; ++g)
+      if (geo_.blocks_per_plane - retired_in_group_[g] - retiring_in_group_[g] < need_ + margin_) read_only_ = true;
+  } else if (usable_segments() < need_ + margin_) {
+    read_only_ = true;
+  }
+}
+
+SegmentSpace::BadBlockCounts SegmentSpace::bad_block_counts() const {
+  BadBlockCounts c;
+  c.factory = factory_bad_;
+  c.grown = grown_bad_;
+  c.replaced = replaced_;
+  c.retired_segments = retired_;
+  for (const auto& plane : spares_) c.spares += plane.size();
+  return c;
 }
 
 }  // namespace ssd::fw

@@ -18,6 +18,17 @@
 // - PlaneBlocks (page mapping): one block per segment and groups in physical plane order, so a
 //   segment is its BlockId and an SPN is its PPN. Each plane has its own frontiers (one per
 //   stream) pinned to it, and the reserve counts that plane's free blocks.
+//
+// Bad blocks. The format's scan of the factory markers (Hal::factory_bad_blocks) takes them out
+// before anything is allocated. A segment of one block holding a bad block is retired. Wider
+// segments are built from each plane's good blocks: segment slot k of a plane group takes the k-th
+// good block of each member plane, and the R highest slots of a group (R: its member planes' most
+// bad blocks) are retired, their good blocks kept as the planes' spares. A block that fails in use
+// (mark_bad: a program's or an erase's status) makes its segment retiring: no frontier writes it
+// further, and once reclaimed (its data moved, its blocks erased) each bad member is replaced by a
+// spare of its plane, or, with none left, the segment is retired and its good members become
+// spares. Retired segments are never free again; once the usable segments (neither retired nor
+// retiring) fall below what the FTL needs (set_capacity_need), the space is read-only.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +47,7 @@ namespace ssd::fw {
 using Spn = std::uint32_t;  // segment page number
 inline constexpr Spn kNoSpn = 0xffffffffu;
 
-enum class SegmentState : std::uint8_t { Free, Open, Closed, Reclaiming };
+enum class SegmentState : std::uint8_t { Free, Open, Closed, Reclaiming, Retired };
 enum class VictimPolicy : std::uint8_t { Greedy, CostBenefit };
 
 class SegmentSpace {
@@ -132,6 +143,11 @@ class SegmentSpace {
                         const std::function<Token(Lpn)>& token_of);
   void invalidate(Spn spn, std::uint64_t now);
   bool is_valid(Spn spn) const { return valid_.is_valid(spn); }
+  // Whether the physical page holds a valid page of some segment (a spare block's never does).
+  bool holds_valid(Ppn ppn) const {
+    const Spn spn = to_spn(ppn);
+    return spn != kNoSpn && valid_.is_valid(spn);
+  }
   std::uint32_t valid_count(std::uint32_t segment) const { return valid_.valid_count(segment); }
   SegmentState state(std::uint32_t segment) const { return state_[segment]; }
   std::uint8_t kind(std::uint32_t segment) const { return kind_[segment]; }
@@ -157,6 +173,40 @@ class SegmentSpace {
   }
   std::uint32_t erase_count(std::uint32_t segment) const { return erase_count_[segment]; }
 
+  // --- Bad blocks (see the top of this file) ---
+  // A program or erase of `block` reported failure. Returns the segment it belongs to (now
+  // retiring), or kNoSegment when it was already known bad.
+  std::uint32_t mark_bad(BlockId block);
+  bool is_bad(BlockId block) const { return !bad_.empty() && bad_[block]; }
+  // The segment holds a block that failed: write nothing more to it (a hybrid checks before
+  // writing a data or log block it took; frontiers stop at once).
+  bool retiring(std::uint32_t segment) const { return !retiring_.empty() && retiring_[segment]; }
+  // The segment holding `block` (kNoSegment: a spare, or a retired segment's block).
+  std::uint32_t segment_of_block(BlockId block) const;
+  // The usable segments (per plane group when frontiers are pinned to planes, else in all) the
+  // FTL needs to keep its logical capacity and its reserve; fewer than that plus the margin
+  // (set_read_only_margin): read_only(), so the work in flight when it turns can still finish.
+  // Throws std::runtime_error when the factory's bad blocks already leave fewer.
+  void set_capacity_need(std::uint32_t segments);
+  void set_read_only_margin(std::uint32_t segments) {
+    margin_ = segments;
+    update_read_only();
+  }
+  bool read_only() const { return read_only_; }
+  // Segments not retired: in all, and the fewest of any plane group (layouts that fill every
+  // group alike, e.g. a steady-state preload, use that many per group).
+  std::uint32_t usable_segments() const { return segments_ - retired_ - retiring_count_; }
+  std::uint32_t fewest_usable_in_group() const {
+    std::uint32_t most_retired = 0;
+    for (std::uint32_t g = 0; g < groups_; ++g)
+      most_retired = std::max(most_retired, retired_in_group_[g] + retiring_in_group_[g]);
+    return geo_.blocks_per_plane - most_retired;
+  }
+  struct BadBlockCounts {
+    std::uint64_t factory = 0, grown = 0, replaced = 0, retired_segments = 0, spares = 0;
+  };
+  BadBlockCounts bad_block_counts() const;
+
   // Wear leveling (fw/ftl/common/wear_leveling.h); its static victims are counted in
   // `metrics` ("wear_leveling_victims").
   void set_wear_leveling(const WearLeveling& w, MetricSet& metrics);
@@ -164,6 +214,7 @@ class SegmentSpace {
   template <typename EraseCount>
   void adopt_erase_counts(EraseCount erase_count) {
     for (std::uint32_t s = 0; s < segments_; ++s) {
+      if (state_[s] == SegmentState::Retired) continue;
       std::uint32_t most = 0;
       for (BlockId b : blocks(s)) most = std::max<std::uint32_t>(most, erase_count(b));
       erase_count_[s] = most;
@@ -190,6 +241,15 @@ class SegmentSpace {
   }
   Ppn striped_to_ppn(Spn spn) const;
   Spn striped_to_spn(Ppn ppn) const;
+  // The block in plane of a segment slot (its index within its group) on `plane`.
+  std::uint32_t slot_block(std::uint32_t plane, std::uint32_t slot) const {
+    return slot_block_.empty() ? slot : slot_block_[plane][slot];
+  }
+  void exclude_factory_bad();
+  void remap_from_good_blocks(std::uint32_t group);
+  bool replace_bad_members(std::uint32_t segment);
+  void retire(std::uint32_t segment);
+  void update_read_only();
   void open_segment(Frontier& f, bool privileged);  // the frontier's next segment (allowed: can_allocate)
   std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
   std::uint32_t take_free_in(std::uint32_t group, bool privileged);
@@ -219,6 +279,17 @@ class SegmentSpace {
   std::uint64_t* wear_victims_ = nullptr;
   std::vector<bool> wear_moved_last_;  // per reclaim scope (a group, or the whole space at 0)
   std::uint32_t wear_victim_ = kNoSegment;
+  // Bad blocks
+  bool pinned_;                     // frontiers pinned to plane groups (PlaneBlocks)
+  std::vector<bool> bad_;           // per block: factory or grown bad (empty: none)
+  std::vector<bool> retiring_;      // per segment (empty: none)
+  std::vector<std::vector<std::uint32_t>> slot_block_;  // per plane: slot -> block in plane (empty: identity)
+  std::vector<std::uint32_t> block_slot_;               // per block: its slot, or kNoSegment (a spare)
+  std::vector<std::vector<std::uint32_t>> spares_;      // per plane: spare blocks in plane
+  std::vector<std::uint32_t> retired_in_group_, retiring_in_group_;  // (retiring: bad, not yet reclaimed)
+  std::uint32_t retired_ = 0, retiring_count_ = 0, need_ = 0, margin_ = 0;
+  std::uint64_t factory_bad_ = 0, grown_bad_ = 0, replaced_ = 0;
+  bool read_only_ = false;
 };
 
 }  // namespace ssd::fw

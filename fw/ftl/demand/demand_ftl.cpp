@@ -66,6 +66,10 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
   };
   gc_buffer_table_ =
       ctx.hal.place_table("gc_mapping_buffer", std::uint64_t(space_.segment_pages()) * 8, MemoryKind::Sram);
+  // The host data and its translation pages, the GC reserve and every frontier's open block.
+  const std::uint64_t pages = std::uint64_t(params_.logical_pages) + directory_.pages();
+  space_.set_capacity_need(static_cast<std::uint32_t>((pages + space_.segment_pages() - 1) / space_.segment_pages()) +
+                           params_.gc_reserve_segments + params_.current_blocks + 2);
   refresh_gauges();
 }
 
@@ -254,6 +258,19 @@ void DemandFtl::write_back(std::uint32_t vpn, Path path) {
   ctx_.ops.depend(merge, p);
   ctx_.ops.submit(p);
   commit_translation_page(vpn, at, path);
+}
+
+// A translation page out of a block being emptied: written back now, as GC's write-backs are.
+bool DemandFtl::relocate_metadata(Lpn marker) {
+  if (!is_translation_lpn(marker) || marker - kTranslationLpnBase >= directory_.pages() ||
+      !may_write_translation(kGcPath))
+    return false;
+  const Path saved = path_;
+  path_ = kGcPath;
+  write_back(marker - kTranslationLpnBase, kGcPath);
+  path_ = saved;
+  maybe_start_gc();
+  return true;
 }
 
 std::uint64_t DemandFtl::flush_mapping() {

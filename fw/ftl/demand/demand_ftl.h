@@ -61,8 +61,9 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
   SegmentSpace* segment_space() override { return &space_; }
+  bool relocate_metadata(Lpn marker) override;
   Ppn locate(Lpn lpn) const override;
-  bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
   SteadyStatePreload* steady_state_preload() override { return this; }
   // All segments but the GC threshold's (data and translation pages alike).
   std::uint64_t pages_before_gc() const override {

@@ -34,9 +34,9 @@ std::string DemandFtl::preload_random_steady_state(std::uint64_t seed, const std
   space_.require_fresh("steady-state preload");
   const std::uint32_t pages = space_.segment_pages(), translation_pages = directory_.pages();
   const std::uint32_t translation_segments = (translation_pages + pages - 1) / pages;
-  if (translation_segments >= space_.segments()) return "";
+  if (translation_segments >= space_.usable_segments()) return "";
   GreedyDomainSpec spec;
-  spec.blocks = space_.segments() - translation_segments;
+  spec.blocks = space_.usable_segments() - translation_segments;
   spec.pages_per_block = pages;
   spec.valid_pages = params_.logical_pages;
   spec.gc_threshold = params_.gc_threshold_segments;

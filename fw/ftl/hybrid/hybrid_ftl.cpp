@@ -34,6 +34,7 @@ HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
   block_map_table_ = ctx.hal.place_table("block_map", std::uint64_t(params_.logical_blocks) * 4, MemoryKind::Sram);
   log_map_table_ = ctx.hal.place_table(
       "log_page_map", std::uint64_t(params_.log_blocks + 1) * space_.segment_pages() * 4, MemoryKind::Sram);
+  space_.set_capacity_need(params_.logical_blocks + std::max<std::uint32_t>(params_.log_blocks_needed, 1) + params_.free_blocks);
 }
 
 Spn HybridFtl::current(Lpn lpn) const {
@@ -86,7 +87,7 @@ OpRef HybridFtl::try_place(const PageWrite& page, std::uint32_t* awaits) {
     data_block_[lbn] = data;
     ctx_.hal.touch(block_map_table_, std::uint64_t(lbn) * 4, 4, Access::Write);
   }
-  if (data != kNone && write_pointer_[data] == off) {
+  if (data != kNone && write_pointer_[data] == off && !space_.retiring(data)) {
     ++in_place_writes_;
     return program_host_page(data, page);
   }
@@ -243,7 +244,8 @@ bool HybridFtl::start_merge(std::uint32_t victim) {
     return false;
   }
   const std::uint32_t owner = sole_owner(victim);
-  if (owner != kNone && in_order_prefix(victim, owner)) {
+  // (A block holding a grown bad block is written no further: a full merge moves its pages.)
+  if (owner != kNone && !space_.retiring(victim) && in_order_prefix(victim, owner)) {
     on_log_block_gone(victim);
     if (full(victim)) {
       ++switch_merges_;

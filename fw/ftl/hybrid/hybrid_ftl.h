@@ -60,7 +60,7 @@ class HybridFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   SegmentSpace* segment_space() override { return &space_; }
   Ppn locate(Lpn lpn) const override;
-  bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
   // See sequential_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 
@@ -119,7 +119,10 @@ class HybridFtl : public Ftl {
   std::uint32_t lbn_of(Lpn lpn) const { return lpn / space_.segment_pages(); }
   std::uint32_t offset_of(Lpn lpn) const { return lpn % space_.segment_pages(); }
   std::uint32_t write_pointer(std::uint32_t block) const { return write_pointer_[block]; }
-  bool full(std::uint32_t block) const { return write_pointer_[block] == space_.segment_pages(); }
+  // A block holding a grown bad block takes no more writes: as good as full.
+  bool full(std::uint32_t block) const {
+    return write_pointer_[block] == space_.segment_pages() || space_.retiring(block);
+  }
   std::uint32_t valid_pages(std::uint32_t block) const { return space_.valid_count(block); }
   Spn first_spn(std::uint32_t block) const { return space_.first_spn(block); }
   bool valid(Spn spn) const { return space_.is_valid(spn); }

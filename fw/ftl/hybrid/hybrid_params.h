@@ -23,6 +23,7 @@ struct HybridParams {
   bool concurrent_merges = true;      // ftl.merges: see parse_concurrent_merges
   std::uint32_t blocks = 0;           // all blocks (segments)
   std::uint32_t log_blocks = 0;       // the log's cap
+  std::uint32_t log_blocks_needed = 0;  // what the scheme works with at least (bad blocks: read-only below)
   std::uint32_t logical_blocks = 0;
   Lpn logical_pages = 0;
 

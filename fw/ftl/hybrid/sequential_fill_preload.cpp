@@ -19,7 +19,7 @@ bool HybridFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_o
   const std::uint32_t blocks = (params_.logical_pages + seg_pages - 1) / seg_pages;
   // Before logical block i takes its data block, S - i blocks are free; each must find more
   // than the reserve, as try_place requires for an in-place first page (i = blocks - 1 last).
-  if (std::uint64_t(blocks) + params_.free_blocks > space_.segments()) return false;
+  if (std::uint64_t(blocks) + params_.free_blocks > space_.usable_segments()) return false;
 
   for (std::uint32_t lbn = 0; lbn < blocks; ++lbn) {
     const Lpn first = static_cast<Lpn>(std::uint64_t(lbn) * seg_pages);

@@ -88,6 +88,8 @@ SuperblockFtl::SuperblockFtl(FtlContext& ctx, SuperblockVariant variant)
   if (params_.hot_module_groups > 0)
     for (std::uint32_t m = 0; m < space_.groups(); ++m)
       module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
+  space_.set_capacity_need(params_.superblocks * params_.superblock_blocks + params_.update_blocks +
+                           params_.free_blocks + 2);
 }
 
 // Stamps count from 1, so 0 is "never written"; differences are taken modulo 2^32.
@@ -149,7 +151,7 @@ bool SuperblockFtl::may_take_block(std::uint32_t sb, bool for_gc, bool overdraw)
 Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold, bool for_gc, bool overdraw) {
   Superblock& s = superblocks_[sb];
   std::uint32_t& open = cold ? s.cold : s.hot;
-  if (open == kNone || write_pointer_[open] == space_.segment_pages()) {
+  if (open == kNone || write_pointer_[open] == space_.segment_pages() || space_.retiring(open)) {
     if (!may_take_block(sb, for_gc, overdraw)) return kNoSpn;
     open = take_block(cold);
     s.blocks.push_back(open);

@@ -81,7 +81,7 @@ class SuperblockFtl : public Ftl {
   WriteOutcome write(const PageWrite& page) override;
   SegmentSpace* segment_space() override { return &space_; }
   Ppn locate(Lpn lpn) const override;
-  bool holds_valid_page(Ppn ppn) const override { return space_.is_valid(space_.to_spn(ppn)); }
+  bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
   // See superblock_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 

@@ -16,7 +16,7 @@ bool SuperblockFtl::preload_sequential_fill(const std::function<Token(Lpn)>& tok
   // Every block taken must leave more than the reserve free, as may_take_block requires (decided
   // before anything is laid out; parse keeps a pool, so this does not happen).
   const std::uint64_t taken = std::uint64_t(superblocks_.size()) * params_.superblock_blocks;
-  if (taken + params_.free_blocks > space_.segments()) return false;
+  if (taken + params_.free_blocks > space_.usable_segments()) return false;
   const std::uint32_t seg_pages = space_.segment_pages();
   for (std::uint32_t sb = 0; sb < superblocks_.size(); ++sb) {
     Superblock& s = superblocks_[sb];

@@ -24,6 +24,7 @@ WaftlParams WaftlParams::parse(FtlOptions& o, const FlashGeometry& g) {
                 "recent writes (halved at each migration) that make a buffered page frequently accessed: it "
                 "migrates to a PMB, the others to their BMBs"));
   p.base.log_blocks += p.pmb_blocks;
+  p.base.log_blocks_needed = p.buffer_blocks + 1;  // the PMB count is a cap: one will do
   o.reject_unread("waftl");
   return p;
 }

@@ -61,6 +61,10 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
   gc_.assign(blocks_.geometry().total_planes(), PlaneGc{});
   host_pages_.assign(blocks_.geometry().total_planes(), 0);
+  // Per plane: its share of the host data, the GC reserve and the two frontiers.
+  const FlashGeometry& g = blocks_.geometry();
+  blocks_.set_capacity_need(static_cast<std::uint32_t>(
+      std::ceil(double(logical_pages_) / g.pages_per_block / g.total_planes()) + params_.gc_reserve_blocks + 2));
 }
 
 std::uint64_t PageMappingFtl::pages_before_gc() const {

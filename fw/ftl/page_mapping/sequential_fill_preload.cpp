@@ -26,7 +26,7 @@ bool PageMappingFtl::preload_sequential_fill(const std::function<Token(Lpn)>& to
     order[i] = plane_first ? blocks_.stripe_plane((i / per_die) % dies) + i % per_die : blocks_.stripe_plane(i);
   // A plane the host would skip for want of room (past its GC reserve) breaks the order: replay.
   const std::uint64_t most_pages = (std::uint64_t(logical_pages_) + planes - 1) / planes;
-  if ((most_pages + g.pages_per_block - 1) / g.pages_per_block > g.blocks_per_plane - params_.gc_reserve_blocks)
+  if ((most_pages + g.pages_per_block - 1) / g.pages_per_block > blocks_.fewest_usable_in_group() - params_.gc_reserve_blocks)
     return false;
 
   // Plane order[r] takes logical pages r, r + planes, ...: the j-th of them, at k = j * planes +

@@ -41,7 +41,7 @@ std::string PageMappingFtl::preload_random_steady_state(std::uint64_t seed, cons
   blocks_.require_fresh("steady-state preload");
 
   GreedyDomainSpec spec;
-  spec.blocks = g.blocks_per_plane;
+  spec.blocks = blocks_.fewest_usable_in_group();  // (bad blocks: planes with more usable ones keep them free)
   spec.pages_per_block = ppb;
   spec.valid_pages = logical_pages_ / planes;
   spec.gc_threshold = gc_threshold_;

@@ -1,0 +1,58 @@
+#include "fw/firmware/bad_block_handler.h"
+
+#include <algorithm>
+
+namespace ssd::fw {
+
+BadBlockHandler::BadBlockHandler(Hal& hal, OpScheduler& ops, Ftl& ftl, SegmentSpace& space, MetricSet& ftl_metrics,
+                                 const std::function<bool(Lpn)>& buffered)
+    : hal_(hal),
+      ops_(ops),
+      ftl_(ftl),
+      space_(space),
+      buffered_(buffered),
+      mover_(ops, ftl, hal.geometry(), ftl_metrics, "bad_block", buffered),
+      read_only_since_(space.read_only() ? 1 : 0),
+      program_failures_(ftl_metrics.counter("program_failures")),
+      erase_failures_(ftl_metrics.counter("erase_failures")),
+      rewrites_(ftl_metrics.counter("failed_page_rewrites")) {}
+
+void BadBlockHandler::on_failure(const OpScheduler::OpFailure& failure) {
+  const BlockId block = hal_.geometry().block_of(failure.ppn);
+  const bool newly_bad = space_.mark_bad(block) != SegmentSpace::kNoSegment;
+  if (failure.kind == OpKind::Erase) {
+    ++erase_failures_;
+  } else {
+    ++program_failures_;
+    rewrite(failure);
+    if (newly_bad) mover_.move(block);
+  }
+  if (space_.read_only() && read_only_since_ == 0) read_only_since_ = std::max<std::uint64_t>(1, hal_.now_ticks());
+}
+
+std::string BadBlockHandler::read_only_reason() const {
+  if (!read_only()) return "";
+  const SegmentSpace::BadBlockCounts c = space_.bad_block_counts();
+  return "the drive is read-only since tick " + std::to_string(read_only_since_) + " with " +
+         std::to_string(space_.usable_segments()) + " usable segments (" + std::to_string(c.grown) + " grown and " +
+         std::to_string(c.factory) + " factory bad blocks): too few spare blocks were left for the work in flight "
+         "(firmware.read_only_margin)";
+}
+
+// The failed page's data, if the mapping still points at it and nothing newer waits to be written.
+void BadBlockHandler::rewrite(const OpScheduler::OpFailure& failure) {
+  if (failure.lpn == kNoLpn || ftl_.locate(failure.lpn) != failure.ppn) return;
+  OpScheduler::Background background(ops_);
+  if (failure.lpn >= ftl_.logical_pages()) {
+    if (ftl_.relocate_metadata(failure.lpn)) ++rewrites_;
+    return;
+  }
+  if (buffered_(failure.lpn)) return;
+  PageWrite w;
+  w.lpn = failure.lpn;
+  w.token = failure.token;
+  w.relocation = true;
+  if (!ftl_.write(w).dropped) ++rewrites_;
+}
+
+}  // namespace ssd::fw
