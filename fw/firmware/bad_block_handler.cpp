@@ -11,11 +11,13 @@ BadBlockHandler::BadBlockHandler(Hal& hal, OpScheduler& ops, Ftl& ftl, SegmentSp
       ftl_(ftl),
       space_(space),
       buffered_(buffered),
+      ftl_metrics_(ftl_metrics),
       mover_(ops, ftl, hal.geometry(), ftl_metrics, "bad_block", buffered),
-      read_only_since_(space.read_only() ? 1 : 0),
       program_failures_(ftl_metrics.counter("program_failures")),
       erase_failures_(ftl_metrics.counter("erase_failures")),
-      rewrites_(ftl_metrics.counter("failed_page_rewrites")) {}
+      rewrites_(ftl_metrics.counter("failed_page_rewrites")) {
+  space.publish_bad_blocks(ftl_metrics);
+}
 
 void BadBlockHandler::on_failure(const OpScheduler::OpFailure& failure) {
   const BlockId block = hal_.geometry().block_of(failure.ppn);
@@ -27,14 +29,14 @@ void BadBlockHandler::on_failure(const OpScheduler::OpFailure& failure) {
     rewrite(failure);
     if (newly_bad) mover_.move(block);
   }
-  if (space_.read_only() && read_only_since_ == 0) read_only_since_ = std::max<std::uint64_t>(1, hal_.now_ticks());
 }
 
 std::string BadBlockHandler::read_only_reason() const {
   if (!read_only()) return "";
   const SegmentSpace::BadBlockCounts c = space_.bad_block_counts();
-  return "the drive is read-only since tick " + std::to_string(read_only_since_) + " with " +
-         std::to_string(space_.usable_segments()) + " usable segments (" + std::to_string(c.grown) + " grown and " +
+  return "the drive is read-only since tick " + std::to_string(space_.read_only_since()) + " with " +
+         std::to_string(space_.usable_segments()) + " usable segments, " + std::to_string(space_.free_segments()) +
+         " of them free (" + std::to_string(c.grown) + " grown and " +
          std::to_string(c.factory) + " factory bad blocks): too few spare blocks were left for the work in flight "
          "(firmware.read_only_margin)";
 }

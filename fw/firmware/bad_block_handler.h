@@ -31,9 +31,11 @@ class BadBlockHandler {
   void on_failure(const OpScheduler::OpFailure& failure);
   bool read_only() const { return space_.read_only(); }
   // Kernel ticks when the drive turned read-only (0: it has not; at format: 1).
-  std::uint64_t read_only_since() const { return read_only_since_; }
+  std::uint64_t read_only_since() const { return space_.read_only_since(); }
   bool idle() const { return mover_.idle(); }
   std::string describe() const { return mover_.describe(); }  // "" when idle
+  // Sets the block space's gauges again (after the metrics were reset, e.g. past preconditioning).
+  void refresh_gauges() { space_.publish_bad_blocks(ftl_metrics_); }
   // Why work may be stuck: the drive is read-only, out of spare blocks ("" when it is not).
   std::string read_only_reason() const;
 
@@ -45,8 +47,8 @@ class BadBlockHandler {
   Ftl& ftl_;
   SegmentSpace& space_;
   std::function<bool(Lpn)> buffered_;
+  MetricSet& ftl_metrics_;
   BlockMover mover_;
-  std::uint64_t read_only_since_ = 0;
   std::uint64_t &program_failures_, &erase_failures_, &rewrites_;
 };
 

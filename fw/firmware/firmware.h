@@ -87,6 +87,10 @@ class Firmware : public HostCommandHandler {
     if (SegmentSpace* s = ftl_->segment_space()) s->adopt_erase_counts(erase_count);
   }
 
+  // Sets again the gauges that hold state rather than counts, after the metrics were reset.
+  void refresh_gauges() {
+    if (bad_blocks_) bad_blocks_->refresh_gauges();
+  }
   // Bad blocks: whether the drive turned read-only, and when (kernel ticks; 0: never; 1: at format).
   std::uint64_t read_only_since() const { return bad_blocks_ ? bad_blocks_->read_only_since() : 0; }
 

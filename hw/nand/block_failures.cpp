@@ -32,13 +32,13 @@ double BlockFailures::hazard(double cycles) const {
 
 bool BlockFailures::program_fails(std::uint32_t cycles) {
   ++programs_;
-  if (config_.fail_program && programs_ == config_.fail_program) return true;
+  if (config_.fail_program && programs_ % config_.fail_program == 0) return true;
   return config_.grown && draw((1 - config_.erase_share) * hazard(cycles) / pages_per_block_);
 }
 
 bool BlockFailures::erase_fails(std::uint32_t cycles) {
   ++erases_;
-  if (config_.fail_erase && erases_ == config_.fail_erase) return true;
+  if (config_.fail_erase && erases_ % config_.fail_erase == 0) return true;
   return config_.grown && draw(config_.erase_share * hazard(cycles));
 }
 

@@ -64,7 +64,8 @@ struct FailureConfig {
   double rated_pe_cycles = 3000;
   double wear_exponent = 3;
   double erase_share = 0.5;
-  // Closed-form studies: the N-th program / erase the array performs reports failure (0: none).
+  // Closed-form studies and tests: every N-th program / erase the array performs during the run
+  // reports failure (the N-th, 2N-th, ...; 0: none).
   std::uint64_t fail_program = 0, fail_erase = 0;
   std::uint64_t seed = 1;
 

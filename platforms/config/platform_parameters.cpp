@@ -176,10 +176,12 @@ const std::vector<Parameter>& platform_parameters() {
                      "share of the grown failures that are erase failures (the rest: program failures)",
                      [](C& c, double v) { c.reliability.failures.erase_share = v; }),
       count_param("failures.fail_program", 0, 1e18, 0,
-                  "closed-form studies: the N-th program the array performs reports failure (0: none)",
+                  "closed-form studies and tests: every N-th program the array performs in the run reports failure "
+                  "(the N-th, 2N-th, ...; 0: none)",
                   [](C& c, std::uint64_t v) { c.reliability.failures.fail_program = v; }),
       count_param("failures.fail_erase", 0, 1e18, 0,
-                  "closed-form studies: the N-th erase the array performs reports failure (0: none)",
+                  "closed-form studies and tests: every N-th erase the array performs in the run reports failure "
+                  "(0: none)",
                   [](C& c, std::uint64_t v) { c.reliability.failures.fail_erase = v; }),
       count_param("failures.seed", 0, 1e18, 1, "seed of the factory's bad blocks and of the grown failures' draws",
                   [](C& c, std::uint64_t v) { c.reliability.failures.seed = v; }),

@@ -1,5 +1,6 @@
 #include "platforms/functional/functional_drive.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ssd::platform {
@@ -171,8 +172,13 @@ std::string verify_mapping(const MappingView& ftl, const hw::NandArray& array, c
   for (Ppn ppn = 0; ppn < total; ++ppn) {
     if (!ftl.holds_valid_page(ppn)) continue;
     const hw::PageContent c = array.read(ppn);
-    // A block whose program or erase failed is the firmware's to empty (fw/firmware/bad_block_handler.h).
-    if (array.has_failed(array.geometry().block_of(ppn)))
+    // A block whose program or erase failed is the firmware's to empty (fw/firmware/bad_block_handler.h),
+    // but for pages whose newer copy waits in the write buffer: its eviction supersedes them.
+    const auto newer_buffered = [&buffered](Lpn lpn) {
+      const auto it = std::lower_bound(buffered.begin(), buffered.end(), std::pair<Lpn, Token>{lpn, 0});
+      return it != buffered.end() && it->first == lpn;
+    };
+    if (array.has_failed(array.geometry().block_of(ppn)) && !(c.lpn < logical && newer_buffered(c.lpn)))
       return array.describe(ppn) + " still holds valid logical page " + std::to_string(c.lpn) +
              " in a block whose program or erase failed";
     if (c.lpn < logical) {

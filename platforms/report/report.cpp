@@ -9,6 +9,7 @@
 
 #include "platforms/config/parameter.h"
 #include "platforms/report/latency_breakdown.h"
+#include "platforms/report/bad_block_section.h"
 #include "platforms/report/reliability_section.h"
 #include "platforms/report/statistics_json.h"
 #include "platforms/report/steady_state.h"
@@ -291,6 +292,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   if (f.iss) r["firmware_iss"] = iss_section(*f.iss);
   r["latency_breakdown"] = latency_breakdown_section(metrics, config.reliability.errors);
   if (config.reliability.errors) r["reliability"] = reliability_section(config, metrics, f.failed_reads, f.reported_lost_pages);
+  if (config.reliability.failures.any()) r["bad_blocks"] = bad_block_section(metrics, f);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
@@ -512,6 +514,7 @@ std::string summary_text(const json& r) {
                      100 * c["compute_us"].get<double>() / hw_us, 100 * c["memory_wait_us"].get<double>() / hw_us,
                      100 * c["idle_us"].get<double>() / hw_us, c["jobs"].get<std::uint64_t>());
   if (r.contains("reliability")) s += reliability_text(r["reliability"]);
+  if (r.contains("bad_blocks")) s += bad_block_text(r["bad_blocks"]);
   const json& in = r["integrity"];
   s += fmt::format("  integrity: {} pages checked, {} mismatches{}\n", in["pages_checked"].get<std::uint64_t>(),
                    in["mismatches"].get<std::uint64_t>(),

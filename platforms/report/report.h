@@ -43,6 +43,8 @@ struct RunFacts {
   std::map<std::uint32_t, std::uint64_t> erase_counts;  // erase count -> blocks (whole run, preconditioning included)
   std::vector<fw::TableRegion> firmware_tables;         // the firmware's tables, where they were placed
   std::optional<IssRunFacts> iss;                       // core.model = iss: what the image executed
+  // Bad blocks, as the flash saw them (the firmware's side is in its ftl metrics).
+  std::uint64_t factory_bad_blocks = 0, program_failures = 0, erase_failures = 0;
 };
 
 nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);

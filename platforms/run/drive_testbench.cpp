@@ -111,6 +111,7 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
     throw std::runtime_error("integrity failure during preconditioning: " + oracle_->first_mismatch());
   metrics_.reset("ftl");
   metrics_.reset("firmware");
+  firmware().refresh_gauges();
   return outcome;
 }
 

@@ -207,6 +207,9 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
     facts.iss = std::move(iss);
   }
   for (BlockId b = 0; b < bench.array().geometry().total_blocks(); ++b) ++facts.erase_counts[bench.array().erase_count(b)];
+  facts.factory_bad_blocks = bench.array().factory_bad_blocks().size();
+  facts.program_failures = bench.array().program_failures();
+  facts.erase_failures = bench.array().erase_failures();
   if (o.verify_mapping) {
     const auto t0 = std::chrono::steady_clock::now();
     std::string problem = verify_mapping(bench.top().mapping(), bench.array(), oracle);

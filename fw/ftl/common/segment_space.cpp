@@ -59,7 +59,7 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
   group_erases_.assign(groups_, 0);
   changed_at_.assign(segments_, 0);
   retired_in_group_.assign(groups_, 0);
-  retiring_in_group_.assign(groups_, 0);
+  doomed_in_group_.assign(groups_, 0);
   exclude_factory_bad();
   free_.resize(groups_);
   for (std::uint32_t g = 0; g < groups_; ++g) {
@@ -378,8 +378,7 @@ void SegmentSpace::finish_reclaim(std::uint32_t s) {
   ++group_erases_[group_of(s)];
   if (retiring(s)) {
     retiring_[s] = false;
-    --retiring_count_;
-    --retiring_in_group_[group_of(s)];
+    retiring_list_.erase(std::find(retiring_list_.begin(), retiring_list_.end(), s));
     if (!replace_bad_members(s)) {
       retire(s);
       return;
@@ -400,8 +399,7 @@ std::uint32_t SegmentSpace::mark_bad(BlockId block) {
   if (retiring_.empty()) retiring_.assign(segments_, false);
   if (!retiring_[s]) {
     retiring_[s] = true;
-    ++retiring_count_;
-    ++retiring_in_group_[group_of(s)];
+    retiring_list_.push_back(s);
   }
   for (Frontier& f : frontiers_)  // written no further: closed where it stands
     if (f.segment == s) {
@@ -441,6 +439,7 @@ bool SegmentSpace::replace_bad_members(std::uint32_t s) {
     block_slot_[geo_.block_at(plane, spare)] = slot;
     ++replaced_;
   }
+  update_read_only();
   return true;
 }
 
@@ -464,7 +463,7 @@ void SegmentSpace::retire(std::uint32_t s) {
 void SegmentSpace::set_capacity_need(std::uint32_t segments) {
   need_ = segments;
   update_read_only();
-  if (read_only_)
+  if (read_only())
     throw std::runtime_error("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
                              std::to_string(geo_.total_blocks()) +
                              "; failures.factory_bad_share, failures.factory_bad_blocks) leave fewer usable " +
@@ -472,13 +471,53 @@ void SegmentSpace::set_capacity_need(std::uint32_t segments) {
                              std::to_string(segments));
 }
 
+void SegmentSpace::publish_bad_blocks(MetricSet& metrics) {
+  retired_gauge_ = &metrics.gauge("retired_segments");
+  spares_gauge_ = &metrics.gauge("spare_blocks");
+  usable_gauge_ = &metrics.gauge("usable_segments");
+  replaced_gauge_ = &metrics.gauge("bad_block_replacements");
+  read_only_gauge_ = &metrics.gauge("read_only_since_ticks");
+  update_read_only();
+}
+
+void SegmentSpace::count_doomed() {
+  doomed_ = 0;
+  std::fill(doomed_in_group_.begin(), doomed_in_group_.end(), 0);
+  std::vector<std::uint32_t> spares(geo_.total_planes(), 0);
+  for (std::uint32_t p = 0; p < spares_.size(); ++p) spares[p] = static_cast<std::uint32_t>(spares_[p].size());
+  for (std::uint32_t s : retiring_list_) {
+    const std::uint32_t group = group_of(s), slot = s % geo_.blocks_per_plane;
+    bool repairable = width_ > 1;
+    for (std::uint32_t pass = 0; pass < 2 && repairable; ++pass)  // can every bad member get one? then take them
+      for (std::uint32_t m = 0; m < width_; ++m) {
+        const std::uint32_t plane = member_plane_[group * width_ + m];
+        if (!bad_[geo_.block_at(plane, slot_block(plane, slot))]) continue;
+        if (pass == 0 && spares[plane] == 0) repairable = false;
+        if (pass == 1) --spares[plane];
+      }
+    if (!repairable) {
+      ++doomed_;
+      ++doomed_in_group_[group];
+    }
+  }
+}
+
 void SegmentSpace::update_read_only() {
-  if (need_ == 0) return;
-  if (pinned_) {
-    for (std::uint32_t g = 0; g < groups_; ++g)
-      if (geo_.blocks_per_plane - retired_in_group_[g] - retiring_in_group_[g] < need_ + margin_) read_only_ = true;
-  } else if (usable_segments() < need_ + margin_) {
-    read_only_ = true;
+  count_doomed();
+  if (need_ != 0 && read_only_since_ == 0) {
+    bool short_of_blocks = usable_segments() < need_ + margin_;
+    if (pinned_)
+      for (std::uint32_t g = 0; g < groups_; ++g)
+        short_of_blocks |= geo_.blocks_per_plane - retired_in_group_[g] - doomed_in_group_[g] < need_ + margin_;
+    if (short_of_blocks) read_only_since_ = std::max<std::uint64_t>(1, hal_.now_ticks());
+  }
+  if (retired_gauge_) {
+    const BadBlockCounts c = bad_block_counts();
+    *retired_gauge_ = double(c.retired_segments);
+    *spares_gauge_ = double(c.spares);
+    *usable_gauge_ = double(usable_segments());
+    *replaced_gauge_ = double(c.replaced);
+    *read_only_gauge_ = double(read_only_since_);
   }
 }
 

@@ -28,7 +28,8 @@
 // further, and once reclaimed (its data moved, its blocks erased) each bad member is replaced by a
 // spare of its plane, or, with none left, the segment is retired and its good members become
 // spares. Retired segments are never free again; once the usable segments (neither retired nor
-// retiring) fall below what the FTL needs (set_capacity_need), the space is read-only.
+// retiring beyond repair by the spares left) fall below what the FTL needs (set_capacity_need),
+// the space is read-only.
 #pragma once
 
 #include <cstdint>
@@ -192,20 +193,25 @@ class SegmentSpace {
     margin_ = segments;
     update_read_only();
   }
-  bool read_only() const { return read_only_; }
+  bool read_only() const { return read_only_since_ != 0; }
+  // When it turned read-only (kernel ticks; 1: at format; 0: it has not).
+  std::uint64_t read_only_since() const { return read_only_since_; }
   // Segments not retired: in all, and the fewest of any plane group (layouts that fill every
   // group alike, e.g. a steady-state preload, use that many per group).
-  std::uint32_t usable_segments() const { return segments_ - retired_ - retiring_count_; }
+  std::uint32_t usable_segments() const { return segments_ - retired_ - doomed_; }
   std::uint32_t fewest_usable_in_group() const {
     std::uint32_t most_retired = 0;
     for (std::uint32_t g = 0; g < groups_; ++g)
-      most_retired = std::max(most_retired, retired_in_group_[g] + retiring_in_group_[g]);
+      most_retired = std::max(most_retired, retired_in_group_[g] + doomed_in_group_[g]);
     return geo_.blocks_per_plane - most_retired;
   }
   struct BadBlockCounts {
     std::uint64_t factory = 0, grown = 0, replaced = 0, retired_segments = 0, spares = 0;
   };
   BadBlockCounts bad_block_counts() const;
+  // Keeps gauges retired_segments, spare_blocks, usable_segments, bad_block_replacements and
+  // read_only_since_ticks in `metrics` up to date.
+  void publish_bad_blocks(MetricSet& metrics);
 
   // Wear leveling (fw/ftl/common/wear_leveling.h); its static victims are counted in
   // `metrics` ("wear_leveling_victims").
@@ -249,7 +255,8 @@ class SegmentSpace {
   void remap_from_good_blocks(std::uint32_t group);
   bool replace_bad_members(std::uint32_t segment);
   void retire(std::uint32_t segment);
-  void update_read_only();
+  void count_doomed();
+  void update_read_only();  // and the published gauges
   void open_segment(Frontier& f, bool privileged);  // the frontier's next segment (allowed: can_allocate)
   std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
   std::uint32_t take_free_in(std::uint32_t group, bool privileged);
@@ -286,10 +293,14 @@ class SegmentSpace {
   std::vector<std::vector<std::uint32_t>> slot_block_;  // per plane: slot -> block in plane (empty: identity)
   std::vector<std::uint32_t> block_slot_;               // per block: its slot, or kNoSegment (a spare)
   std::vector<std::vector<std::uint32_t>> spares_;      // per plane: spare blocks in plane
-  std::vector<std::uint32_t> retired_in_group_, retiring_in_group_;  // (retiring: bad, not yet reclaimed)
-  std::uint32_t retired_ = 0, retiring_count_ = 0, need_ = 0, margin_ = 0;
+  // Retiring segments, and of them the doomed: those the spares left cannot repair (to be retired)
+  std::vector<std::uint32_t> retiring_list_;
+  std::vector<std::uint32_t> retired_in_group_, doomed_in_group_;
+  std::uint32_t retired_ = 0, doomed_ = 0, need_ = 0, margin_ = 0;
   std::uint64_t factory_bad_ = 0, grown_bad_ = 0, replaced_ = 0;
-  bool read_only_ = false;
+  std::uint64_t read_only_since_ = 0;
+  double *retired_gauge_ = nullptr, *spares_gauge_ = nullptr, *usable_gauge_ = nullptr, *replaced_gauge_ = nullptr,
+         *read_only_gauge_ = nullptr;
 };
 
 }  // namespace ssd::fw

@@ -73,6 +73,8 @@ MnkFtl::MnkFtl(FtlContext& ctx, const MnkParams& params)
     module_erases_.push_back(&ctx.metrics.gauge("module_group_" + std::to_string(m) + "_erases"));
     module_copies_.push_back(&ctx.metrics.counter("module_group_" + std::to_string(m) + "_copies"));
   }
+  // Its reclaim starts below gc_free_blocks free blocks: what it needs kept free is that many.
+  segment_space()->set_capacity_need(params.base.logical_blocks + params.base.log_blocks + params.gc_free_blocks);
 }
 
 void MnkFtl::touch(std::uint32_t group) {
