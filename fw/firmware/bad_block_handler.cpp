@@ -15,7 +15,8 @@ BadBlockHandler::BadBlockHandler(Hal& hal, OpScheduler& ops, Ftl& ftl, SegmentSp
       mover_(ops, ftl, hal.geometry(), ftl_metrics, "bad_block", buffered),
       program_failures_(ftl_metrics.counter("program_failures")),
       erase_failures_(ftl_metrics.counter("erase_failures")),
-      rewrites_(ftl_metrics.counter("failed_page_rewrites")) {
+      rewrites_(ftl_metrics.counter("failed_page_rewrites")),
+      metadata_rewrites_(ftl_metrics.counter("failed_metadata_rewrites")) {
   space.publish_bad_blocks(ftl_metrics);
 }
 
@@ -46,7 +47,7 @@ void BadBlockHandler::rewrite(const OpScheduler::OpFailure& failure) {
   if (failure.lpn == kNoLpn || ftl_.locate(failure.lpn) != failure.ppn) return;
   OpScheduler::Background background(ops_);
   if (failure.lpn >= ftl_.logical_pages()) {
-    if (ftl_.relocate_metadata(failure.lpn)) ++rewrites_;
+    if (ftl_.relocate_metadata(failure.lpn)) ++metadata_rewrites_;
     return;
   }
   if (buffered_(failure.lpn)) return;

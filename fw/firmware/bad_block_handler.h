@@ -6,8 +6,8 @@
 // (fw/firmware/block_mover.h). Once retired segments leave the FTL less than it needs, the
 // drive is read-only: host writes complete with Namespace Is Write Protected, reads go on.
 //
-// Counted in ftl_metrics: program_failures, erase_failures, failed_page_rewrites, and the
-// mover's bad_block_* counters.
+// Counted in ftl_metrics: program_failures, erase_failures, failed_page_rewrites (host data),
+// failed_metadata_rewrites (the FTL's own pages), and the mover's bad_block_* counters.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +49,7 @@ class BadBlockHandler {
   std::function<bool(Lpn)> buffered_;
   MetricSet& ftl_metrics_;
   BlockMover mover_;
-  std::uint64_t &program_failures_, &erase_failures_, &rewrites_;
+  std::uint64_t &program_failures_, &erase_failures_, &rewrites_, &metadata_rewrites_;
 };
 
 }  // namespace ssd::fw

@@ -80,11 +80,14 @@ class Firmware : public HostCommandHandler {
   // anything here is a deadlock that the host did not see (its writes were acknowledged).
   std::string unfinished_work() const;
 
-  // An aged drive (--precondition ...+pe:N): the blocks' erase counts, as the firmware's block
-  // records would hold them, for wear leveling.
+  // An aged drive (--precondition ...+pe:N): the blocks' erase counts and the blocks that went
+  // bad on the way, as the firmware's block records and bad-block table would hold them.
   template <typename EraseCount>
-  void adopt_erase_counts(EraseCount erase_count) {
-    if (SegmentSpace* s = ftl_->segment_space()) s->adopt_erase_counts(erase_count);
+  void adopt_aged_drive(EraseCount erase_count, const std::vector<BlockId>& worn_out) {
+    SegmentSpace* s = ftl_->segment_space();
+    if (!s) return;
+    if (!worn_out.empty()) s->adopt_bad_blocks(worn_out);
+    s->adopt_erase_counts(erase_count);
   }
 
   // Sets again the gauges that hold state rather than counts, after the metrics were reset.

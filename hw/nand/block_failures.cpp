@@ -1,5 +1,6 @@
 #include "hw/nand/block_failures.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,12 @@ double BlockFailures::hazard(double cycles) const {
   if (!config_.grown) return 0;
   const double R = config_.rated_pe_cycles, k = config_.wear_exponent;
   return config_.grown_bad_share * (k + 1) / R * std::pow(std::max(0.0, cycles) / R, k);
+}
+
+double BlockFailures::failed_by(double cycles) const {
+  if (!config_.grown) return 0;
+  return std::min(1.0, config_.grown_bad_share *
+                           std::pow(std::max(0.0, cycles) / config_.rated_pe_cycles, config_.wear_exponent + 1));
 }
 
 bool BlockFailures::program_fails(std::uint32_t cycles) {

@@ -21,8 +21,10 @@ class BlockFailures {
 
   bool factory_bad(BlockId b) const { return !factory_bad_.empty() && factory_bad_[b]; }
   const std::vector<BlockId>& factory_bad_blocks() const { return factory_bad_list_; }
-  // A block's chance to fail per P/E cycle at `cycles` (the hazard h(c) of FailureConfig).
+  // A block's chance to fail per P/E cycle at `cycles` (the hazard h(c) of FailureConfig), and
+  // its chance to have failed by then: the integral of h, grown_bad_share (c / R)^(k + 1).
   double hazard(double cycles) const;
+  double failed_by(double cycles) const;
   // Whether this program / erase of a block that has been erased `cycles` times reports failure.
   bool program_fails(std::uint32_t cycles);
   bool erase_fails(std::uint32_t cycles);

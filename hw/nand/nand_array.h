@@ -44,6 +44,13 @@ class NandArray {
   // The factory's bad-block marker of a block (what a format's scan of the markers finds).
   bool factory_bad(BlockId b) const { return failures_.factory_bad(b); }
   const std::vector<BlockId>& factory_bad_blocks() const { return failures_.factory_bad_blocks(); }
+  // An aged drive: the block went bad before the run (a grown bad block the firmware retired).
+  void retire_before_run(BlockId b) {
+    blocks_[b].failed = blocks_[b].retired = true;
+    worn_out_.push_back(b);
+  }
+  const std::vector<BlockId>& retired_before_run() const { return worn_out_; }
+  const BlockFailures& failures() const { return failures_; }
   // Whether a program or erase of the block has reported failure (since the array was made).
   bool has_failed(BlockId b) const { return blocks_[b].failed; }
   std::uint64_t program_failures() const { return program_failures_; }
@@ -129,6 +136,7 @@ class NandArray {
   std::vector<Block> blocks_;
   std::uint64_t programs_ = 0, erases_ = 0, program_failures_ = 0, erase_failures_ = 0;
   BlockFailures failures_;
+  std::vector<BlockId> worn_out_;  // retire_before_run
   bool armed_ = true;
   double data_age_days_ = 0;
   // Block page arrays are carved out of 16 MiB slabs (erased records), in the order blocks are

@@ -14,9 +14,10 @@ json bad_block_section(const MetricsRegistry& metrics, const RunFacts& facts) {
   const auto gauge = [&ftl](const char* k) { return ftl.gauges().count(k) ? ftl.gauges().at(k) : 0.0; };
   const double since_ticks = gauge("read_only_since_ticks");
   return {{"factory_bad_blocks", facts.factory_bad_blocks},
+          {"worn_out_before_run", facts.worn_out_before_run},
           {"program_failures", facts.program_failures},
           {"erase_failures", facts.erase_failures},
-          {"failed_page_rewrites", count("failed_page_rewrites")},
+          {"failed_page_rewrites", count("failed_page_rewrites") + count("failed_metadata_rewrites")},
           {"blocks_emptied", count("bad_block_blocks")},
           {"pages_moved", count("bad_block_writes") + count("bad_block_metadata_writes")},
           {"blocks_replaced_by_spares", static_cast<std::uint64_t>(gauge("bad_block_replacements"))},

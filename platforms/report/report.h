@@ -45,6 +45,7 @@ struct RunFacts {
   std::optional<IssRunFacts> iss;                       // core.model = iss: what the image executed
   // Bad blocks, as the flash saw them (the firmware's side is in its ftl metrics).
   std::uint64_t factory_bad_blocks = 0, program_failures = 0, erase_failures = 0;
+  std::uint64_t worn_out_before_run = 0;  // an aged drive's blocks gone bad before the run
 };
 
 nlohmann::json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, const RunFacts& facts);

@@ -71,9 +71,16 @@ std::string DriveTestbench::age_drive(const fw::PreconditionSpec& spec) {
   for (BlockId b = 0; b < array_.geometry().total_blocks(); ++b)
     array_.set_erase_count(b, static_cast<std::uint32_t>(std::lround(std::max(0.0, spec.pe_spread > 0 ? cycles(rng) : spec.pe_cycles))));
   array_.set_data_age_days(spec.data_age_days);
-  firmware().adopt_erase_counts([this](BlockId b) { return array_.erase_count(b); });
-  return fmt::format("; aged: {:g} P/E cycles a block (spread {:g}), data {:g} days old", spec.pe_cycles, spec.pe_spread,
-                     spec.data_age_days);
+  // The blocks that went bad on the way there (failures.grown): each with the chance its erase
+  // count gives, grown_bad_share (c / R)^(k + 1), drawn from a stream of its own.
+  std::mt19937_64 worn_rng(spec.seed ^ 0x2545f4914f6cdd1dULL);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (BlockId b = 0; b < array_.geometry().total_blocks(); ++b)
+    if (!array_.factory_bad(b) && uniform(worn_rng) < array_.failures().failed_by(array_.erase_count(b)))
+      array_.retire_before_run(b);
+  firmware().adopt_aged_drive([this](BlockId b) { return array_.erase_count(b); }, array_.retired_before_run());
+  return fmt::format("; aged: {:g} P/E cycles a block (spread {:g}), data {:g} days old, {} blocks gone bad",
+                     spec.pe_cycles, spec.pe_spread, spec.data_age_days, array_.retired_before_run().size());
 }
 
 fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec& spec) {

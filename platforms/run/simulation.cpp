@@ -210,6 +210,7 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.factory_bad_blocks = bench.array().factory_bad_blocks().size();
   facts.program_failures = bench.array().program_failures();
   facts.erase_failures = bench.array().erase_failures();
+  facts.worn_out_before_run = bench.array().retired_before_run().size();
   if (o.verify_mapping) {
     const auto t0 = std::chrono::steady_clock::now();
     std::string problem = verify_mapping(bench.top().mapping(), bench.array(), oracle);

@@ -212,12 +212,14 @@ inline RunReport run_report(std::vector<std::string> args, const TempDir& dir,
 
 // The flash pages an FTL's counters account for (ftl_metrics): host pages, GC relocations of data,
 // translation pages (written back or relocated; demand-based FTLs), merge copies and padding
-// (hybrids), pages read reclaim moved. Every page programmed is one of them (closed form).
+// (hybrids), pages read reclaim or a bad block's emptying moved, failed programs' pages written
+// again. Every page programmed is one of them (closed form).
 inline std::uint64_t accounted_programs(const json& f) {
   auto count = [&f](const char* k) { return f.contains(k) ? f[k].get<std::uint64_t>() : std::uint64_t(0); };
   return count("host_pages_written") + count("gc_copies") - count("gc_copies_translation") +
          count("translation_writes_host") + count("translation_writes_gc") + count("merge_copies") +
-         count("padding_pages") + count("read_reclaim_writes");
+         count("padding_pages") + count("read_reclaim_writes") + count("bad_block_writes") +
+         count("failed_page_rewrites");
 }
 
 // ---- platform facts from a report -------------------------------------------------------------

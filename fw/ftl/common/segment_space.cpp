@@ -1,5 +1,7 @@
 #include "fw/ftl/common/segment_space.h"
 
+#include "fw/hal/table_placer.h"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -53,15 +55,36 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
     member_of_plane_[global] = k % width_;
     group_of_plane_[global] = k / width_;
   }
-  state_.assign(segments_, SegmentState::Free);
   kind_.assign(segments_, 0);
   erase_count_.assign(segments_, 0);
   group_erases_.assign(groups_, 0);
   changed_at_.assign(segments_, 0);
-  retired_in_group_.assign(groups_, 0);
   doomed_in_group_.assign(groups_, 0);
-  exclude_factory_bad();
-  free_.resize(groups_);
+  const std::vector<BlockId> factory = hal_.factory_bad_blocks();
+  factory_bad_ = factory.size();
+  lay_out(factory);
+}
+
+void SegmentSpace::adopt_bad_blocks(const std::vector<BlockId>& worn) {
+  require_fresh("an aged drive's bad blocks");
+  std::vector<BlockId> all = worn;
+  for (BlockId b = 0; b < bad_.size(); ++b)
+    if (bad_[b]) all.push_back(b);
+  lay_out(all);
+  update_read_only();
+}
+
+// Every segment free but those the bad blocks retire; the free pools in block order.
+void SegmentSpace::lay_out(const std::vector<BlockId>& bad) {
+  state_.assign(segments_, SegmentState::Free);
+  retired_ = 0;
+  retired_in_group_.assign(groups_, 0);
+  slot_block_.clear();
+  block_slot_.clear();
+  spares_.clear();
+  bad_.clear();
+  exclude(bad);
+  free_.assign(groups_, {});
   for (std::uint32_t g = 0; g < groups_; ++g) {
     free_[g].reserve(geo_.blocks_per_plane);
     for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;)
@@ -70,12 +93,10 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
   free_count_ = segments_ - retired_;
 }
 
-void SegmentSpace::exclude_factory_bad() {
-  const std::vector<BlockId> bad = hal_.factory_bad_blocks();
+void SegmentSpace::exclude(const std::vector<BlockId>& bad) {
   if (bad.empty()) return;
   bad_.assign(geo_.total_blocks(), false);
   for (BlockId b : bad) bad_[b] = true;
-  factory_bad_ = bad.size();
   if (width_ == 1) {  // a segment is its block
     for (BlockId b : bad) {
       const std::uint32_t s = segment_of_block(b);
@@ -464,7 +485,7 @@ void SegmentSpace::set_capacity_need(std::uint32_t segments) {
   need_ = segments;
   update_read_only();
   if (read_only())
-    throw std::runtime_error("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
+    throw ResourceError("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
                              std::to_string(geo_.total_blocks()) +
                              "; failures.factory_bad_share, failures.factory_bad_blocks) leave fewer usable " +
                              (pinned_ ? "blocks on a plane" : "segments") + " than the FTL needs: " +
@@ -509,7 +530,8 @@ void SegmentSpace::update_read_only() {
     if (pinned_)
       for (std::uint32_t g = 0; g < groups_; ++g)
         short_of_blocks |= geo_.blocks_per_plane - retired_in_group_[g] - doomed_in_group_[g] < need_ + margin_;
-    if (short_of_blocks) read_only_since_ = std::max<std::uint64_t>(1, hal_.now_ticks());
+    // (A drive without a bad block is never short: an FTL's need may count a cap, e.g. its log's.)
+    if (short_of_blocks && retired_ + doomed_ > 0) read_only_since_ = std::max<std::uint64_t>(1, hal_.now_ticks());
   }
   if (retired_gauge_) {
     const BadBlockCounts c = bad_block_counts();

@@ -179,6 +179,9 @@ class SegmentSpace {
   // retiring), or kNoSegment when it was already known bad.
   std::uint32_t mark_bad(BlockId block);
   bool is_bad(BlockId block) const { return !bad_.empty() && bad_[block]; }
+  // An aged drive (--precondition ...+pe:N): blocks that went bad before the run, as the
+  // firmware's persisted bad-block table holds them, left out like the factory's. Fresh space only.
+  void adopt_bad_blocks(const std::vector<BlockId>& worn);
   // The segment holds a block that failed: write nothing more to it (a hybrid checks before
   // writing a data or log block it took; frontiers stop at once).
   bool retiring(std::uint32_t segment) const { return !retiring_.empty() && retiring_[segment]; }
@@ -187,7 +190,7 @@ class SegmentSpace {
   // The usable segments (per plane group when frontiers are pinned to planes, else in all) the
   // FTL needs to keep its logical capacity and its reserve; fewer than that plus the margin
   // (set_read_only_margin): read_only(), so the work in flight when it turns can still finish.
-  // Throws std::runtime_error when the factory's bad blocks already leave fewer.
+  // Throws ResourceError (fw/hal/table_placer.h) when the factory's bad blocks already leave fewer.
   void set_capacity_need(std::uint32_t segments);
   void set_read_only_margin(std::uint32_t segments) {
     margin_ = segments;
@@ -251,7 +254,8 @@ class SegmentSpace {
   std::uint32_t slot_block(std::uint32_t plane, std::uint32_t slot) const {
     return slot_block_.empty() ? slot : slot_block_[plane][slot];
   }
-  void exclude_factory_bad();
+  void lay_out(const std::vector<BlockId>& bad);
+  void exclude(const std::vector<BlockId>& bad);
   void remap_from_good_blocks(std::uint32_t group);
   bool replace_bad_members(std::uint32_t segment);
   void retire(std::uint32_t segment);
