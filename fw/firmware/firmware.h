@@ -56,7 +56,7 @@ struct FirmwareConfig {
   WriteBufferConfig write_buffer;
   std::uint32_t read_reclaim_reads = 0;  // reads of a block since its erase that start its read reclaim (0: never)
   bool bad_blocks = false;  // the flash may have bad blocks or fail (fw/firmware/bad_block_handler.h)
-  std::uint32_t read_only_margin = 2;  // usable segments beyond the FTL's need when it turns read-only
+  std::uint32_t read_only_margin = 4;  // usable segments beyond the FTL's need when it turns read-only
   WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
 };
 

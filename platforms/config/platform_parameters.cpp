@@ -296,7 +296,7 @@ const std::vector<Parameter>& platform_parameters() {
                   "read reclaim (read disturb): once a block has been read this many times since its erase, the "
                   "firmware moves its valid data (fw/firmware/read_reclaim.h; 0: never)",
                   [](C& c, std::uint64_t v) { c.firmware.read_reclaim_reads = std::uint32_t(v); }),
-      count_param("firmware.read_only_margin", 0, 1e6, 2,
+      count_param("firmware.read_only_margin", 0, 1e6, 4,
                   "bad blocks: the drive turns read-only while this many usable blocks (segments; per plane for "
                   "page mapping) beyond what its FTL needs remain, so the work in flight can finish",
                   [](C& c, std::uint64_t v) { c.firmware.read_only_margin = std::uint32_t(v); }),

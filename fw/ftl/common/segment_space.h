@@ -202,6 +202,9 @@ class SegmentSpace {
   // Segments not retired: in all, and the fewest of any plane group (layouts that fill every
   // group alike, e.g. a steady-state preload, use that many per group).
   std::uint32_t usable_segments() const { return segments_ - retired_ - doomed_; }
+  std::uint32_t usable_in_group(std::uint32_t g) const {
+    return geo_.blocks_per_plane - retired_in_group_[g] - doomed_in_group_[g];
+  }
   std::uint32_t fewest_usable_in_group() const {
     std::uint32_t most_retired = 0;
     for (std::uint32_t g = 0; g < groups_; ++g)

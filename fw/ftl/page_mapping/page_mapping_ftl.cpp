@@ -299,7 +299,9 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
   const Spn spn = blocks_.allocate(blocks_.plane_frontier(plane, kGcStream), true, 0);
   const Ppn ppn = spn == kNoSpn ? kNoPpn : blocks_.to_ppn(spn);
   if (ppn == kNoPpn)
-    throw std::logic_error("GC on plane " + std::to_string(plane) + " has no free block to relocate into");
+    throw std::logic_error("GC on plane " + std::to_string(plane) + " has no free block to relocate into (" +
+                           std::to_string(blocks_.usable_in_group(plane)) + " usable blocks" +
+                           (blocks_.read_only() ? ", read-only" : "") + ")");
   const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token);
   ctx_.ops.submit(p);
