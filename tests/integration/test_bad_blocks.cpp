@@ -211,6 +211,13 @@ TEST_CASE("bad blocks: bad settings are named", "[cli][bad_blocks]") {
                  dir);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("failures.factory_bad_share"));
+  // Enough for the data but not for the margin as well: a drive read-only from the start is refused.
+  std::vector<std::string> args = one_plane({"--synthetic", "random", "--count", "10", "--no-vcd", "--set",
+                                             "failures.factory_bad_blocks=[1,2,3,4,5,6]"});
+  args.insert(args.begin(), "run");
+  r = run_ssdsim(args, dir);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("firmware.read_only_margin") && Catch::Contains("58 usable"));
 }
 
 TEST_CASE("bad blocks: an aged drive starts with the blocks its wear made bad and works around them",

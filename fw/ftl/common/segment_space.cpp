@@ -484,12 +484,25 @@ void SegmentSpace::retire(std::uint32_t s) {
 void SegmentSpace::set_capacity_need(std::uint32_t segments) {
   need_ = segments;
   update_read_only();
-  if (read_only())
-    throw ResourceError("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
-                             std::to_string(geo_.total_blocks()) +
-                             "; failures.factory_bad_share, failures.factory_bad_blocks) leave fewer usable " +
-                             (pinned_ ? "blocks on a plane" : "segments") + " than the FTL needs: " +
-                             std::to_string(segments));
+  if (read_only()) refuse_factory_layout();
+}
+
+void SegmentSpace::set_read_only_margin(std::uint32_t segments) {
+  margin_ = segments;
+  update_read_only();
+  if (read_only()) refuse_factory_layout();
+}
+
+void SegmentSpace::refuse_factory_layout() const {
+  std::uint32_t fewest = usable_segments();
+  if (pinned_)
+    for (std::uint32_t g = 0; g < groups_; ++g) fewest = std::min(fewest, usable_in_group(g));
+  throw ResourceError("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
+                      std::to_string(geo_.total_blocks()) +
+                      "; failures.factory_bad_share, failures.factory_bad_blocks) leave " + std::to_string(fewest) +
+                      " usable " + (pinned_ ? "blocks on a plane" : "segments") + ", fewer than the FTL needs (" +
+                      std::to_string(need_) + ") plus firmware.read_only_margin (" + std::to_string(margin_) +
+                      "): the drive would be read-only from the start");
 }
 
 void SegmentSpace::publish_bad_blocks(MetricSet& metrics) {

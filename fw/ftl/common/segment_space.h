@@ -192,10 +192,9 @@ class SegmentSpace {
   // (set_read_only_margin): read_only(), so the work in flight when it turns can still finish.
   // Throws ResourceError (fw/hal/table_placer.h) when the factory's bad blocks already leave fewer.
   void set_capacity_need(std::uint32_t segments);
-  void set_read_only_margin(std::uint32_t segments) {
-    margin_ = segments;
-    update_read_only();
-  }
+  // The margin is set at format: a drive its factory bad blocks already leave read-only is a
+  // ResourceError too.
+  void set_read_only_margin(std::uint32_t segments);
   bool read_only() const { return read_only_since_ != 0; }
   // When it turned read-only (kernel ticks; 1: at format; 0: it has not).
   std::uint64_t read_only_since() const { return read_only_since_; }
@@ -263,6 +262,7 @@ class SegmentSpace {
   bool replace_bad_members(std::uint32_t segment);
   void retire(std::uint32_t segment);
   void count_doomed();
+  [[noreturn]] void refuse_factory_layout() const;
   void update_read_only();  // and the published gauges
   void open_segment(Frontier& f, bool privileged);  // the frontier's next segment (allowed: can_allocate)
   std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
