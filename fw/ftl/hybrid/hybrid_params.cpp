@@ -44,7 +44,7 @@ HybridParams HybridParams::parse(const std::string& name, FtlOptions& o, const F
   p.log_share = o.real("log_share", 0.03, 0.0, 0.5, "share of the blocks used as log blocks");
   p.free_blocks = static_cast<std::uint32_t>(o.integer("free_blocks", 2, 2, 1024, "blocks kept free for merges"));
   p.log_blocks = std::max<std::uint32_t>(min_log_blocks, static_cast<std::uint32_t>(std::ceil(p.log_share * p.blocks)));
-  p.log_blocks_needed = min_log_blocks;
+  p.log_blocks_needed = p.log_blocks;  // a scheme keeps its whole log open: it needs it all
   p.logical_blocks = static_cast<std::uint32_t>(std::floor(double(p.blocks) * (1.0 - op)));
   if (std::uint64_t(p.logical_blocks) + p.log_blocks + p.free_blocks > p.blocks)
     throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " hides " +
