@@ -15,10 +15,12 @@ codeword, 32 parity bytes, 8 read-retry steps); the failures are the shipped haz
 blocks grown bad by the rated cycles, k = 3, half of them erase failures). No factory bad blocks,
 so the policies differ by wear alone.
 
-Each FTL and policy first runs the whole workload once: the writes accepted before the drive
-turned read-only are its lifetime (drive writes: host bytes written over the logical capacity).
-Then the same workload cut at 1/6 .. 6/6 of that lifetime gives the erase-count spread along the
-way (a run is deterministic, so a shorter one is the longer one's beginning).
+Each FTL and policy first runs the whole workload once per failure seed (--seeds: which blocks
+fail, and when, is drawn, so one run is one sample): the writes accepted before the drive turned
+read-only are its lifetime (drive writes: host bytes written over the logical capacity), given as
+the mean and the range over the seeds. Then the same workload (the first seed) cut at 1/6 .. 6/6
+of that lifetime gives the erase-count spread along the way (a run is deterministic, so a shorter
+one is the longer one's beginning).
 
 Writes lifetime.csv / .md / .png into --out (default: bench/).
 """
@@ -51,12 +53,12 @@ def capacity_bytes(a, ftl, path):
     return int(m.group(1))
 
 
-def run(a, ftl, policy, skew, count, path):
+def run(a, ftl, policy, skew, count, path, seed=1):
     jobs = path + ".jobs.yaml"
     with open(jobs, "w") as f:
         f.write(f"jobs:\n  - name: lifetime\n    pattern: random\n    read_fraction: {a.read_fraction}\n"
                 f"    block_size: 4096\n    count: {count}\n    skew: {skew}\n    seed: 1\n")
-    args = ["-p", a.platform, "--ftl", ftl, "--jobs", jobs,
+    args = ["-p", a.platform, "--ftl", ftl, "--jobs", jobs, "--set", f"failures.seed={seed}",
             "--set", f"firmware.wear_leveling={policy}", "--set", f"firmware.wear_leveling_spread={a.spread}"]
     for s in accelerated(a.scale) + a.set:
         args += ["--set", s]
@@ -100,6 +102,7 @@ def main():
     ap.add_argument("--read-fraction", type=float, default=0.2)
     ap.add_argument("--spread", type=int, default=8, help="firmware.wear_leveling_spread (simulated cycles)")
     ap.add_argument("--checkpoints", type=int, default=6)
+    ap.add_argument("--seeds", type=int, default=3, help="failure seeds per FTL and policy")
     ap.add_argument("--set", action="append", default=[], help="extra --set KEY=VALUE for every run")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench"))
     a = ap.parse_args()
@@ -108,13 +111,17 @@ def main():
         for skew, ftl, policy in ((s, f, p) for s in a.skews.split(",") for f in a.ftls.split(",") for p in POLICIES):
                 capacity = capacity_bytes(a, ftl, os.path.join(tmp, "probe.json"))
                 total = int(a.drive_writes * capacity / 4096 / (1 - a.read_fraction))
-                r = run(a, ftl, policy, skew, total, os.path.join(tmp, f"{ftl}-{policy}.json"))
+                runs = [run(a, ftl, policy, skew, total, os.path.join(tmp, f"{ftl}-{policy}-{seed}.json"), seed)
+                        for seed in range(1, a.seeds + 1)]
+                r = runs[0]
                 b, h = r["bad_blocks"], r["host"]
                 lifetime_writes = h["writes"]
-                drive_writes = h["write_bytes"] / capacity
+                lives = [x["host"]["write_bytes"] / capacity for x in runs]
+                died = all(x["bad_blocks"]["read_only"] for x in runs)
                 spread = r["hardware"]["erase_count_spread"]
                 rows.append({"workload": skew, "FTL": ftl, "wear leveling": policy,
-                             "drive writes to read-only": f"{drive_writes:.1f}" if b["read_only"] else f"> {drive_writes:.1f}",
+                             "drive writes to read-only": (f"{sum(lives) / len(lives):.1f} ({min(lives):.1f}-{max(lives):.1f})"
+                                                           if died else f"> {min(lives):.1f}"),
                              "read-only at s": f"{b['read_only_since_s']:.1f}" if b["read_only"] else "-",
                              "WAF": f"{r['ftl_metrics'].get('waf', 0):.2f}",
                              "program failures": b["program_failures"], "erase failures": b["erase_failures"],
@@ -133,7 +140,9 @@ def main():
                     pts.append({"drive writes": c["host"]["write_bytes"] / capacity, **s})
                 series[(skew, ftl, policy)] = pts
     columns = list(rows[0].keys())
-    notes = ["", f"Wear accelerated {a.scale:g} times (rated {RATED} cycles = {RATED / a.scale:g} simulated); "
+    notes = ["", f"Drive writes to read-only: mean (range) over {a.seeds} failure seeds; the other columns are the "
+             "first seed's run. "
+             f"Wear accelerated {a.scale:g} times (rated {RATED} cycles = {RATED / a.scale:g} simulated); "
              f"{a.read_fraction:g} of the requests reads; static leveling's spread {a.spread} simulated cycles. "
              "Command: `bench/lifetime.py` (see its text for the model)."]
     write_tables(a.out, "lifetime", columns, rows, notes)
