@@ -481,8 +481,9 @@ void SegmentSpace::retire(std::uint32_t s) {
   update_read_only();
 }
 
-void SegmentSpace::set_capacity_need(std::uint32_t segments) {
+void SegmentSpace::set_capacity_need(std::uint32_t segments, std::uint32_t overhead) {
   need_ = segments;
+  overhead_ = overhead;
   update_read_only();
   if (read_only()) refuse_factory_layout();
 }
@@ -541,8 +542,14 @@ void SegmentSpace::update_read_only() {
   if (need_ != 0 && read_only_since_ == 0) {
     bool short_of_blocks = usable_segments() < need_ + margin_;
     if (pinned_)
-      for (std::uint32_t g = 0; g < groups_; ++g)
-        short_of_blocks |= geo_.blocks_per_plane - retired_in_group_[g] - doomed_in_group_[g] < need_ + margin_;
+      for (std::uint32_t g = 0; g < groups_; ++g) {
+        std::uint64_t valid = 0;  // the group's data, in segments
+        for (std::uint32_t s = g * geo_.blocks_per_plane; s < (g + 1) * geo_.blocks_per_plane; ++s)
+          valid += valid_.valid_count(s);
+        const std::uint64_t data = (valid + segment_pages_ - 1) / segment_pages_;
+        const std::uint64_t need = std::max<std::uint64_t>(need_, data + overhead_);
+        short_of_blocks |= usable_in_group(g) < need + margin_;
+      }
     // (A drive without a bad block is never short: an FTL's need may count a cap, e.g. its log's.)
     if (short_of_blocks && retired_ + doomed_ > 0) read_only_since_ = std::max<std::uint64_t>(1, hal_.now_ticks());
   }

@@ -190,8 +190,11 @@ class SegmentSpace {
   // The usable segments (per plane group when frontiers are pinned to planes, else in all) the
   // FTL needs to keep its logical capacity and its reserve; fewer than that plus the margin
   // (set_read_only_margin): read_only(), so the work in flight when it turns can still finish.
+  // `overhead`, pinned layouts: the part of `segments` that is not data (reserve, frontiers); a
+  // group whose valid pages fill more segments than its even share of the data needs those plus
+  // the overhead (data does not move between pinned groups).
   // Throws ResourceError (fw/hal/table_placer.h) when the factory's bad blocks already leave fewer.
-  void set_capacity_need(std::uint32_t segments);
+  void set_capacity_need(std::uint32_t segments, std::uint32_t overhead = 0);
   // The margin is set at format: a drive its factory bad blocks already leave read-only is a
   // ResourceError too.
   void set_read_only_margin(std::uint32_t segments);
@@ -303,7 +306,7 @@ class SegmentSpace {
   // Retiring segments, and of them the doomed: those the spares left cannot repair (to be retired)
   std::vector<std::uint32_t> retiring_list_;
   std::vector<std::uint32_t> retired_in_group_, doomed_in_group_;
-  std::uint32_t retired_ = 0, doomed_ = 0, need_ = 0, margin_ = 0;
+  std::uint32_t retired_ = 0, doomed_ = 0, need_ = 0, overhead_ = 0, margin_ = 0;
   std::uint64_t factory_bad_ = 0, grown_bad_ = 0, replaced_ = 0;
   std::uint64_t read_only_since_ = 0;
   double *retired_gauge_ = nullptr, *spares_gauge_ = nullptr, *usable_gauge_ = nullptr, *replaced_gauge_ = nullptr,

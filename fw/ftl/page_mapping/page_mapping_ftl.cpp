@@ -61,10 +61,15 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
   gc_.assign(blocks_.geometry().total_planes(), PlaneGc{});
   host_pages_.assign(blocks_.geometry().total_planes(), 0);
-  // Per plane: its share of the host data, the GC reserve and the two frontiers.
+  // Per plane: its share of the host data (or the data it holds, if more), the free blocks GC
+  // works at (its threshold, which holds the reserve) and the two frontiers. (With the reserve
+  // alone, a plane driven to its end of life under skewed writes ran out of blocks for GC: a
+  // victim whose erase fails gives nothing back.)
   const FlashGeometry& g = blocks_.geometry();
-  blocks_.set_capacity_need(static_cast<std::uint32_t>(
-      std::ceil(double(logical_pages_) / g.pages_per_block / g.total_planes()) + params_.gc_reserve_blocks + 2));
+  const std::uint32_t overhead = gc_threshold_ + 2;
+  blocks_.set_capacity_need(
+      static_cast<std::uint32_t>(std::ceil(double(logical_pages_) / g.pages_per_block / g.total_planes())) + overhead,
+      overhead);
 }
 
 std::uint64_t PageMappingFtl::pages_before_gc() const {
