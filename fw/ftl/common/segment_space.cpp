@@ -1,11 +1,11 @@
 #include "fw/ftl/common/segment_space.h"
 
-#include "fw/hal/table_placer.h"
-
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "fw/hal/table_placer.h"
 
 namespace ssd::fw {
 
