@@ -42,20 +42,11 @@ std::string BadBlockHandler::read_only_reason() const {
          "(firmware.read_only_margin)";
 }
 
-// The failed page's data, if the mapping still points at it and nothing newer waits to be written.
+// The failed page's data (still in the data buffer), as the mover moves a page it read.
 void BadBlockHandler::rewrite(const OpScheduler::OpFailure& failure) {
-  if (failure.lpn == kNoLpn || ftl_.locate(failure.lpn) != failure.ppn) return;
-  OpScheduler::Background background(ops_);
-  if (failure.lpn >= ftl_.logical_pages()) {
-    if (ftl_.relocate_metadata(failure.lpn)) ++metadata_rewrites_;
-    return;
-  }
-  if (buffered_(failure.lpn)) return;
-  PageWrite w;
-  w.lpn = failure.lpn;
-  w.token = failure.token;
-  w.relocation = true;
-  if (!ftl_.write(w).dropped) ++rewrites_;
+  const PageMove moved = move_page(ops_, ftl_, buffered_, failure.lpn, failure.token, failure.ppn);
+  if (moved == PageMove::Data) ++rewrites_;
+  if (moved == PageMove::Metadata) ++metadata_rewrites_;
 }
 
 }  // namespace ssd::fw

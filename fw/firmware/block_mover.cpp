@@ -16,6 +16,19 @@ BlockMover::BlockMover(OpScheduler& ops, Ftl& ftl, const FlashGeometry& geometry
       writes_(ftl_metrics.counter(prefix + "_writes")),
       metadata_writes_(ftl_metrics.counter(prefix + "_metadata_writes")) {}
 
+PageMove move_page(OpScheduler& ops, Ftl& ftl, const std::function<bool(Lpn)>& buffered, Lpn lpn, Token token,
+                   Ppn ppn) {
+  if (lpn == kNoLpn || ftl.locate(lpn) != ppn) return PageMove::None;
+  OpScheduler::Background background(ops);
+  if (lpn >= ftl.logical_pages()) return ftl.relocate_metadata(lpn) ? PageMove::Metadata : PageMove::None;
+  if (buffered(lpn)) return PageMove::None;
+  PageWrite w;
+  w.lpn = lpn;
+  w.token = token;  // an uncorrectable page stays marked so
+  w.relocation = true;
+  return ftl.write(w).dropped ? PageMove::None : PageMove::Data;
+}
+
 void BlockMover::move(BlockId block) {
   queue_.push_back(Queued{block, ops_.erases_completed(block)});
   if (!busy_) start_next();
@@ -52,18 +65,9 @@ void BlockMover::page_read(Ppn ppn, const HalResult& r) {
     start_next();
     return;
   }
-  if (ftl_.locate(r.lpn) == ppn) {
-    OpScheduler::Background background(ops_);
-    if (r.lpn >= ftl_.logical_pages()) {
-      if (ftl_.relocate_metadata(r.lpn)) ++metadata_writes_;
-    } else if (!buffered_(r.lpn)) {
-      PageWrite w;
-      w.lpn = r.lpn;
-      w.token = r.token;  // an uncorrectable page stays marked so
-      w.relocation = true;
-      if (!ftl_.write(w).dropped) ++writes_;
-    }
-  }
+  const PageMove moved = move_page(ops_, ftl_, buffered_, r.lpn, r.token, ppn);
+  if (moved == PageMove::Data) ++writes_;
+  if (moved == PageMove::Metadata) ++metadata_writes_;
   ++page_;
   read_next_page();
 }

@@ -32,6 +32,14 @@
 
 namespace ssd::fw {
 
+// One page out of a block the firmware no longer trusts: `lpn` (its data `token`) is written
+// again elsewhere if the FTL still places it at `ppn` -- a host page through the FTL as a
+// relocation, unless the write buffer holds a newer copy or a waiting write supersedes it; the
+// FTL's own metadata page by the FTL (Ftl::relocate_metadata). Returns what was written.
+enum class PageMove { None, Data, Metadata };
+PageMove move_page(OpScheduler& ops, Ftl& ftl, const std::function<bool(Lpn)>& buffered, Lpn lpn, Token token,
+                   Ppn ppn);
+
 class BlockMover {
  public:
   // `buffered(lpn)`: the write buffer holds a newer copy of lpn (it will be written anyway).
