@@ -18,7 +18,7 @@ from repro import fmt, judge, metric, ratio, table
 from bench_common import effective_number
 
 CHIP = os.path.join(repro.ROOT, "platforms", "single_chip_1g.yaml")
-DEFAULT = os.path.join(repro.ROOT, "platforms", "default.yaml")
+DEFAULT = repro.DEFAULT_PLATFORM
 LOG_SHARE = 0.0156  # 512 MB of 32 GB (4,096 of 262,144 blocks)
 PRESSURE = 10       # the drive is sized so that footprint >= PRESSURE x log where the trace allows
 MIN_BLOCKS = math.ceil(4 / LOG_SHARE)  # LAST needs 4 log blocks (1 sequential + 3 random)
@@ -89,12 +89,21 @@ def main():
             for f in HYBRIDS:
                 jobs[f"loop-{t}-{f}"] = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={loop_sizes[t]}", "--ftl", f, *PAPER_FTL, *repro.trace_args(args, traces, t, looped=True),
                                          "--precondition", "fill"]
-        if not args.quick:
-            for f in HYBRIDS + ["page_mapping"]:
-                jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *dtrace]
-                jobs[f"defwt-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, "--set", "firmware.write_buffer=off", *dtrace]
-    r = repro.run_matrix(args, jobs)
+        for f in HYBRIDS + ["page_mapping"]:
+            jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *dtrace]
+            jobs[f"defwt-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, "--set", "firmware.write_buffer=off", *dtrace]
+    paper_jobs, default_jobs = repro.split_matrix(args, jobs)
+    if paper_jobs:
+        r = repro.run_matrix(args, paper_jobs)
+        repro.write_csv(os.path.join(args.out, "last.csv"), csv_rows(r))
+        write_markdown(args, r, traces, sizes, with_default=not (args.quick or args.no_default_platform))
+    if default_jobs:
+        r = repro.run_matrix(args, default_jobs)
+        repro.write_csv(os.path.join(args.out, "last-default.csv"), csv_rows(r))
+        write_default_markdown(args, r, traces)
 
+
+def csv_rows(r):
     rows = []
     for name, rep in sorted(r.items()):
         m = merges(rep)
@@ -105,8 +114,7 @@ def main():
                      "gc_overhead_ms": round(gc_overhead_ms(rep), 1), "waf": repro.ftl_waf(rep),
                      "mean_us": round(rep["host"]["latency_us"]["mean"], 1),
                      "wall_s": round(rep["simulation"]["wall_seconds"] + rep["simulation"]["precondition_wall_seconds"], 1)})
-    repro.write_csv(os.path.join(args.out, "last.csv"), rows)
-    write_markdown(args, r, traces, sizes)
+    return rows
 
 
 def log_blocks(rep):
@@ -137,7 +145,7 @@ def character(rep_last):
     return ratio(seq, host), ratio(hot, hot + cold)
 
 
-def write_markdown(args, r, traces, sizes):
+def write_markdown(args, r, traces, sizes, with_default):
     out = repro.report_header("LAST", "last", args.quick)
     w = out.append
     w("## Setup: the paper's configuration beside ours\n")
@@ -250,23 +258,8 @@ def write_markdown(args, r, traces, sizes):
     w("\n`last-64k`: threshold 32 pages (64 KiB, ADAPT's upper bound). `last-close`: a misfit closes its "
       "sequential block. `last-1seq`: one sequential block, as FAST.\n")
 
-    if f"default-{next(iter(traces))}-last" in r:
-        w("## Every hybrid at its defaults on `platforms/default.yaml` (no options: the default sequential fill, then the trace)\n")
-        rows = []
-        for t in traces:
-            for f in HYBRIDS + ["page_mapping"]:
-                wt, rep = r[f"defwt-{t}-{f}"], r[f"default-{t}-{f}"]
-                m = merges(wt)
-                rows.append([t, f, m["switch"], m["partial"], m["full"], m["dead"], repro.ftl_waf(wt),
-                             fmt(wt["host"]["latency_us"]["mean"], 0), f"{repro.kept_up(wt):.0%}", repro.ftl_waf(rep),
-                             repro.left_in_buffer(rep), fmt(rep["host"]["latency_us"]["mean"], 0),
-                             f"{repro.kept_up(rep):.0%}", fmt(rep["simulation"]["wall_seconds"], 1)])
-        w(table(["trace", "ftl", "switch", "partial", "full", "dead", "WAF", "mean us", "served / offered",
-                 "buffered: FTL WAF", "pages left in the buffer", "buffered: mean us", "buffered: served / offered",
-                 "wall s"], rows))
-        w("\nThe FTL's own behaviour with writes reaching it as they come (`firmware.write_buffer=off`: switch ... mean "
-          "us), then the product's default, a 64 MiB block_lru write buffer in front (\"-\": no page reached the FTL; "
-          "the shared traces mostly fit in the buffer).\n")
+    if with_default:
+        w(repro.default_part_link("last"))
     loops = [t for t in traces if f"loop-{t}-last" in r]
     if loops:
         w("## The excerpts looped, as this reproduction ran them before (a comparison, not the headline)\n")
@@ -282,6 +275,26 @@ def write_markdown(args, r, traces, sizes):
         w("")
     repro.write_report(args.out, "last", out)
 
+
+def write_default_markdown(args, r, traces):
+    """last-default.md: every hybrid and page mapping at its defaults on the default platform."""
+    rows = []
+    for t in traces:
+        for f in HYBRIDS + ["page_mapping"]:
+            wt, rep = r[f"defwt-{t}-{f}"], r[f"default-{t}-{f}"]
+            m = merges(wt)
+            rows.append([t, f, m["switch"], m["partial"], m["full"], m["dead"], repro.ftl_waf(wt),
+                         fmt(wt["host"]["latency_us"]["mean"], 0), f"{repro.kept_up(wt):.0%}", repro.ftl_waf(rep),
+                         repro.left_in_buffer(rep), fmt(rep["host"]["latency_us"]["mean"], 0),
+                         f"{repro.kept_up(rep):.0%}", fmt(rep["simulation"]["wall_seconds"], 1)])
+    repro.write_default_report(
+        args, "LAST", "last", "Every hybrid at its defaults on `platforms/default.yaml` (no options: the default "
+        f"sequential fill, then the trace's stand-in of {args.detail_writes:,} writes)",
+        ["trace", "ftl", "switch", "partial", "full", "dead", "WAF", "mean us", "served / offered", "buffered: FTL WAF",
+         "pages left in the buffer", "buffered: mean us", "buffered: served / offered", "wall s"], rows,
+        "The FTL's own behaviour with writes reaching it as they come (`firmware.write_buffer=off`: switch ... mean "
+        "us), then the product's default, a 64 MiB block_lru write buffer in front (\"-\": no page reached the FTL; "
+        "the shared traces mostly fit in the buffer).")
 
 if __name__ == "__main__":
     main()

@@ -17,7 +17,7 @@ import repro
 from repro import fmt, judge, metric, ratio, table
 
 CHIP = os.path.join(repro.ROOT, "platforms", "mnk_8x4_slc.yaml")
-DEFAULT = os.path.join(repro.ROOT, "platforms", "default.yaml")
+DEFAULT = repro.DEFAULT_PLATFORM
 LOG_SHARE = 0.03
 PRESSURE = 10
 MIN_BLOCKS_PER_PLANE = 72  # 3% of 32 x 72 / 8 = 9 striped log blocks: one group's K / M = 8, and one more
@@ -103,7 +103,7 @@ def main():
             jobs[f"detail-{t}-bplru-nk{n}x{k}"] = [*dchip, *BUFFERS["bplru"], *ftl_args("mnk", n, k)]
         for th in RECYCLE:
             jobs[f"detail-{t}-bplru-th{th}"] = [*dchip, *BUFFERS["bplru"], *ftl_args("mnk", recycle=th)]
-        for f in [] if args.no_default_platform else FTLS:
+        for f in FTLS:
             jobs[f"default-{t}-{f}"] = ["-p", DEFAULT, "--ftl", f, *repro.trace_args(args, traces, t, writes=detail)]
         if not repro.is_synthetic(traces, t):  # the excerpt looped, as before: the labelled comparison
             looped = ["-p", CHIP, "--set", f"geometry.blocks_per_plane={loop_sizes[t]}",
@@ -114,20 +114,28 @@ def main():
     # run cut short leaves the most useful reports behind (--reuse picks them up).
     order = ["chip", "loop", "detail", "default"]
     jobs = dict(sorted(jobs.items(), key=lambda job: order.index(job[0].split("-")[0])))
-    r = repro.run_matrix(args, jobs)
+    paper_jobs, default_jobs = repro.split_matrix(args, jobs)
+    if paper_jobs:
+        r = repro.run_matrix(args, paper_jobs)
+        repro.write_csv(os.path.join(args.out, "mnk.csv"), csv_rows(r))
+        write_markdown(args, r, traces, sizes, dsizes, with_default=not (args.quick or args.no_default_platform))
+    if default_jobs:
+        r = repro.run_matrix(args, default_jobs)
+        repro.write_csv(os.path.join(args.out, "mnk-default.csv"), csv_rows(r))
+        write_default_markdown(args, r, traces)
+
+
+def csv_rows(r):
     rows = []
     for name, rep in sorted(r.items()):
-        if name.startswith("probe-"):
-            continue
         rows.append({"run": name, "erases": erases(rep), "copies": copies(rep), "waf": repro.ftl_waf(rep),
                      "write_us": round(write_us(rep), 1), "read_us": round(read_us(rep), 1),
                      "recycled": metric(rep, "recycled_log_blocks"), "group_reclaims": metric(rep, "group_reclaims"),
                      "wall_s": round(rep["simulation"]["wall_seconds"], 1)})
-    repro.write_csv(os.path.join(args.out, "mnk.csv"), rows)
-    write_markdown(args, r, traces, sizes, dsizes)
+    return rows
 
 
-def write_markdown(args, r, traces, sizes, dsizes):
+def write_markdown(args, r, traces, sizes, dsizes, with_default):
     out = repro.report_header("MNK", "mnk", args.quick)
     w = out.append
     w("## Setup: the paper's configuration beside ours\n")
@@ -244,19 +252,24 @@ def write_markdown(args, r, traces, sizes, dsizes):
         repro.line_plot(os.path.join(args.out, f"mnk_fig8_{b}.png"), f"Erases per module ({t0}, {title})",
                         list(range(1, len(lines[FTLS[0]]) + 1)), lines, "module", "erases", logx=False)
         w(f"\n![Fig. 8](mnk_fig8_{b}.png)\n")
-    if f"default-{t0}-mnk" in r:
-        w(f"## The same FTLs at their defaults on `platforms/default.yaml` (the product's write buffer on; "
-          f"stand-ins of {args.detail_writes:,} writes)\n")
-        rows = []
-        for t in traces:
-            for f in FTLS:
-                rep = r[f"default-{t}-{f}"]
-                rows.append([t, f, erases(rep), copies(rep), repro.ftl_waf(rep), repro.left_in_buffer(rep),
-                             fmt(write_us(rep), 0), fmt(read_us(rep), 0)])
-        w(table(["trace", "ftl", "erases", "copies", "FTL WAF", "pages left in the buffer", "write us", "read us"], rows))
-        w("")
+    if with_default:
+        w(repro.default_part_link("mnk"))
     repro.write_report(args.out, "mnk", out)
 
+
+def write_default_markdown(args, r, traces):
+    """mnk-default.md: the same FTLs at their defaults on the default platform."""
+    rows = []
+    for t in traces:
+        for f in FTLS:
+            rep = r[f"default-{t}-{f}"]
+            rows.append([t, f, erases(rep), copies(rep), repro.ftl_waf(rep), repro.left_in_buffer(rep),
+                         fmt(write_us(rep), 0), fmt(read_us(rep), 0), f"{repro.kept_up(rep):.0%}"])
+    repro.write_default_report(
+        args, "MNK", "mnk", "MNK, MCSplit and SubGroup at their defaults on `platforms/default.yaml` (the product's "
+        f"write buffer on; stand-ins of {args.detail_writes:,} writes)",
+        ["trace", "ftl", "erases", "copies", "FTL WAF", "pages left in the buffer", "write us", "read us",
+         "served / offered"], rows)
 
 if __name__ == "__main__":
     main()
