@@ -74,7 +74,8 @@ enum class EventKind : std::uint32_t { None = 0, HostCommand = 1, OpDone = 2 };
 
 struct HostCommandEvent {
   std::uint32_t id;
-  std::uint32_t write;
+  std::uint16_t op;   // HostOp
+  std::uint16_t fua;  // 0 or 1
   std::uint64_t lba;
   std::uint32_t sectors;
   std::uint32_t issuer;

@@ -32,14 +32,15 @@ enum class Stage : std::uint8_t {
   EccDecode,        // a flash read's first hard decode in the controller's ECC engine
   ReadRetry,        // read-retry steps after a failed decode: re-reads with shifted voltages, their decodes
   SoftDecode,       // soft sensing, the soft bits' transfer and the soft decode, once the retries are spent
+  FlushWait,        // a flush waiting for the write buffer's pages written before it to reach the flash
 };
-inline constexpr std::size_t kStages = 15;
+inline constexpr std::size_t kStages = 16;
 
 inline const char* stage_name(Stage s) {
   static const char* const names[kStages] = {"host_queue", "submission",       "firmware",   "buffer_wait",
                                              "dependency_wait", "pcie",        "dram_bus",   "die_queue",
                                              "channel_wait", "channel_transfer", "array",    "completion",
-                                             "ecc_decode",   "read_retry",       "soft_decode"};
+                                             "ecc_decode",   "read_retry",       "soft_decode", "flush_wait"};
   return names[static_cast<std::size_t>(s)];
 }
 

@@ -19,7 +19,7 @@ TextTrace::Line DisksimTrace::parse(std::string_view line, HostRequest& r) {
     fail("expected bcount (field 4) as an integer of sectors in [1, 2^32)");
   if (!parse_u64(fields_[4], flags)) fail("expected flags (field 5) as an unsigned integer");
   r.arrival_ns = static_cast<std::uint64_t>(std::llround(ms * 1e6));
-  r.write = (flags & 1) == 0;
+  r.op = HostRequest::read_or_write((flags & 1) == 0);
   r.lba = blkno;
   r.sectors = static_cast<std::uint32_t>(bcount);
   r.issuer = static_cast<std::uint32_t>(dev);

@@ -6,14 +6,22 @@
 #include <string>
 #include <vector>
 
+#include "common/host_op.h"
+
 namespace ssd::stimuli {
 
 struct HostRequest {
   std::uint64_t arrival_ns = 0;  // trace time (open-loop replay), relative to the first request
-  bool write = false;
-  std::uint64_t lba = 0;         // first 512-byte sector
-  std::uint32_t sectors = 0;     // length in 512-byte sectors (> 0)
+  HostOp op = HostOp::Read;
+  bool fua = false;              // a write with Force Unit Access (common/host_op.h)
+  std::uint64_t lba = 0;         // first 512-byte sector (a flush: 0)
+  std::uint32_t sectors = 0;     // length in 512-byte sectors (> 0; a flush: 0)
   std::uint32_t issuer = 0;      // trace device / process / stream id (for FTLs that use it)
+
+  bool is_write() const { return op == HostOp::Write; }
+  bool is_read() const { return op == HostOp::Read; }
+  bool is_flush() const { return op == HostOp::Flush; }
+  static HostOp read_or_write(bool write) { return write ? HostOp::Write : HostOp::Read; }
 };
 
 // A stream of requests: traces are read lazily so millions of requests need no memory.

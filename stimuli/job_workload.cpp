@@ -21,6 +21,9 @@ struct JobWorkload::Job {
   std::mt19937_64 rng;
   std::uint64_t issued = 0, slots = 0, next_sequential = 0;
   std::uint32_t outstanding = 0;  // per-job queue depths: requests issued and not completed
+  std::uint64_t writes_since_flush = 0;
+  bool flush_due = false;         // flush_every writes were issued: a flush goes next
+  double last_arrival_ns = 0, next_flush_ns = 0;  // next_flush_ns: flush_interval_s's next
   std::uint32_t align = 0, largest = 0;
   double next_arrival_ns = 0, total_weight = 0;
   // Zipf (Gray et al.'s rejection-free generator, as YCSB uses): precomputed constants.
@@ -84,6 +87,10 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
     if (s.rate_iops < 0) bad("rate_iops must not be negative");
     if (s.weight == 0) bad("weight must be at least 1");
     if (s.iodepth > 0 && s.rate_iops > 0) bad("iodepth applies to closed-loop jobs (this one has a rate_iops)");
+    if (!(s.fua_share >= 0 && s.fua_share <= 1)) bad("fua_share must be in [0, 1]");
+    if (!(s.flush_interval_s >= 0)) bad("flush_interval must not be negative");
+    if (s.flush_interval_s > 0 && s.rate_iops == 0)
+      bad("flush_interval needs an open-loop job (a rate_iops): a closed loop has no trace time; use flush_every");
     if ((s.iodepth > 0) != (specs[0].iodepth > 0))
       bad("either every job has an iodepth (each its own queue depth) or none does (they share the host's)");
     if (s.range_start_bytes % kSector) bad("range_start must be a multiple of 512");
@@ -103,6 +110,7 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
     job->align = align;
     job->largest = largest;
     job->total_weight = total;
+    job->next_flush_ns = s.flush_interval_s > 0 ? s.flush_interval_s * 1e9 : std::numeric_limits<double>::infinity();
     job->slots = (range - largest) / align + 1;
     if (s.skew == JobSpec::Skew::Zipf) {
       const double theta = s.zipf_theta;
@@ -124,15 +132,38 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
 
 JobWorkload::~JobWorkload() = default;
 
+void JobWorkload::flush(Job& job, std::size_t index, std::uint64_t at_ns, HostRequest& r) {
+  r = HostRequest{};
+  r.op = HostOp::Flush;
+  r.arrival_ns = at_ns;
+  r.issuer = static_cast<std::uint32_t>(index);
+  job.flush_due = false;
+  job.writes_since_flush = 0;
+  ++job.outstanding;
+}
+
 bool JobWorkload::next(HostRequest& r) {
+  // A flush a job owes after its flush_every-th write goes before anything else it issues.
+  for (std::size_t i = 0; i < jobs_.size(); ++i)
+    if (jobs_[i]->flush_due && (open_loop_ || has_room(*jobs_[i]))) {
+      flush(*jobs_[i], i, static_cast<std::uint64_t>(jobs_[i]->last_arrival_ns), r);
+      return true;
+    }
   Job* job = nullptr;
   std::size_t index = 0;
-  if (open_loop_) {  // the earliest next arrival
+  if (open_loop_) {  // the earliest next arrival (or timed flush)
+    auto next_event = [](const Job& j) { return std::min(j.next_arrival_ns, j.next_flush_ns); };
     for (std::size_t i = 0; i < jobs_.size(); ++i)
-      if (jobs_[i]->issued < jobs_[i]->spec.count && (!job || jobs_[i]->next_arrival_ns < job->next_arrival_ns)) {
+      if (jobs_[i]->issued < jobs_[i]->spec.count && (!job || next_event(*jobs_[i]) < next_event(*job))) {
         job = jobs_[i].get();
         index = i;
       }
+    if (job && job->next_flush_ns < job->next_arrival_ns) {
+      const double at = job->next_flush_ns;
+      job->next_flush_ns += job->spec.flush_interval_s * 1e9;
+      flush(*job, index, static_cast<std::uint64_t>(at), r);
+      return true;
+    }
   } else {  // weighted round robin over the jobs with requests left (and room, with iodepths)
     if (!ready()) throw std::logic_error("job workload: next() while every job with requests left is at its iodepth");
     for (std::size_t tries = 0; tries <= jobs_.size() && !job; ++tries) {
@@ -163,12 +194,15 @@ bool JobWorkload::next(HostRequest& r) {
   r.arrival_ns = static_cast<std::uint64_t>(job->next_arrival_ns);
   if (open_loop_)
     job->next_arrival_ns += s.poisson ? -std::log(1.0 - uniform01(job->rng)) * 1e9 / s.rate_iops : 1e9 / s.rate_iops;
-  r.write = !(uniform01(job->rng) < s.read_fraction);
+  r.op = HostRequest::read_or_write(!(uniform01(job->rng) < s.read_fraction));
+  r.fua = r.is_write() && s.fua_share > 0 && uniform01(job->rng) < s.fua_share;
   r.lba = (s.range_start_bytes + offset) / kSector;
   r.sectors = size / kSector;
   r.issuer = static_cast<std::uint32_t>(index);
   ++job->issued;
   ++job->outstanding;
+  job->last_arrival_ns = double(r.arrival_ns);
+  if (r.is_write() && s.flush_every > 0 && ++job->writes_since_flush == s.flush_every) job->flush_due = true;
   return true;
 }
 
@@ -191,7 +225,7 @@ bool JobWorkload::ready() const {
   if (open_loop_) return true;
   bool left = false;
   for (const auto& j : jobs_) {
-    if (j->issued == j->spec.count) continue;
+    if (j->issued == j->spec.count && !j->flush_due) continue;
     left = true;
     if (has_room(*j)) return true;
   }

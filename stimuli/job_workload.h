@@ -13,6 +13,11 @@
 //   a slot of `align` bytes (default: the smallest size) uniformly, by a Zipf law over the slots
 //   (theta; ranks scattered over the range by a fixed permutation so the hot slots are not all at
 //   its start), or hot/cold (a hot_share of the range gets hot_access of the requests).
+// - Durability (common/host_op.h): a job may flush after every `flush_every` of its writes (fio's
+//   fsync=N), right after that write and before its next request; open-loop jobs may also flush
+//   every `flush_interval` seconds of trace time (from 0 while they have requests left);
+//   `fua_share` of its writes carry Force Unit Access. A flush is an extra request of the job (not
+//   counted in `count`), taking a place in its queue depth like any other.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +52,9 @@ struct JobSpec {
   double zipf_theta = 0.99;
   double hot_share = 0.2, hot_access = 0.8;
   std::uint64_t seed = 1;
+  std::uint64_t flush_every = 0;   // writes between flushes (0: none)
+  double flush_interval_s = 0.0;   // open loop: trace time between flushes (0: none)
+  double fua_share = 0.0;          // share of writes with Force Unit Access
 };
 
 class JobWorkload : public Workload {
@@ -66,6 +74,7 @@ class JobWorkload : public Workload {
  private:
   struct Job;
   static bool has_room(const Job& job);
+  void flush(Job& job, std::size_t index, std::uint64_t at_ns, HostRequest& r);
   std::vector<std::unique_ptr<Job>> jobs_;
   bool open_loop_ = false;
   std::size_t turn_ = 0;           // closed loop: whose turn

@@ -18,7 +18,7 @@ TextTrace::Line MqsimTrace::parse(std::string_view line, HostRequest& r) {
     fail("expected SizeInSectors (field 4) as an integer in [1, 2^32)");
   if (!parse_u64(fields_[4], type) || type > 1) fail("expected Type (field 5) 0 (write) or 1 (read)");
   r.arrival_ns = time;
-  r.write = type == 0;
+  r.op = HostRequest::read_or_write(type == 0);
   r.lba = lba;
   r.sectors = static_cast<std::uint32_t>(sectors);
   r.issuer = static_cast<std::uint32_t>(device);

@@ -52,7 +52,7 @@ TextTrace::Line MsrTrace::parse(std::string_view line, HostRequest& r) {
   if (timestamp > std::numeric_limits<std::uint64_t>::max() / kNsPerTick)
     fail("expected Timestamp (field 1) below 2^64 ns");
   r.arrival_ns = timestamp * kNsPerTick;
-  r.write = write;
+  r.op = HostRequest::read_or_write(write);
   r.lba = offset / kSectorBytes;
   r.sectors = static_cast<std::uint32_t>(sectors);
   r.issuer = static_cast<std::uint32_t>(disk);

@@ -25,7 +25,7 @@ class MsrWriter {
   MsrWriter(const MsrWriter&) = delete;
   MsrWriter& operator=(const MsrWriter&) = delete;
 
-  void write(const HostRequest& r);
+  void write(const HostRequest& r);  // a flush is left out: the format has none
   // Flushes and closes; throws WorkloadError naming the file when anything failed to be written.
   void close();
 

@@ -15,6 +15,12 @@ std::string where(const Workload& w) { return w.position().empty() ? w.describe(
 
 bool RequestAdmission::admit(HostRequest& req, const Workload& from) const {
   const AdmissionRules& r = rules_;
+  if (req.is_flush()) {  // no data, no address: only its arrival is checked
+    if (r.open_loop && r.max_arrival_seconds > 0 && arrival_seconds(req) > r.max_arrival_seconds)
+      throw WorkloadError(fmt::format("{}: flush arrives at {:.0f} s of simulated time, beyond the simulator's time "
+                                      "limit of {}", where(from), arrival_seconds(req), r.limit_text));
+    return false;
+  }
   if (req.sectors == 0) throw WorkloadError(where(from) + ": request of zero sectors");
   if (r.open_loop && r.max_arrival_seconds > 0 && arrival_seconds(req) > r.max_arrival_seconds)
     throw WorkloadError(fmt::format("{}: request arrives at {:.0f} s of simulated time (trace time x --time-scale {:g}), "
@@ -55,7 +61,7 @@ WorkloadScan scan_workload(Workload& workload, const RequestAdmission& admission
     scan.bytes += std::uint64_t(req.sectors) * kSectorBytes;
     scan.folded += admission.admit(req, workload);
     scan.last_arrival_seconds = admission.arrival_seconds(req);
-    if (!req.write) continue;
+    if (!req.is_write()) continue;
     for (std::uint64_t p = req.lba / page_sectors; p <= (req.lba + req.sectors - 1) / page_sectors; ++p)
       if (p < written.size() && !written[p]) {
         written[p] = true;

@@ -16,7 +16,7 @@ class SequentialFill : public Workload {
   bool next(HostRequest& r) override {
     if (at_ >= cap_) return false;
     r = HostRequest{};
-    r.write = true;
+    r.op = HostOp::Write;
     r.lba = at_;
     r.sectors = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_, cap_ - at_));
     at_ += r.sectors;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/host_op.h"
+
 namespace ssd::stimuli {
 
 struct SortRecord {
@@ -19,11 +21,15 @@ struct SortRecord {
   std::uint64_t lba = 0;
   std::uint32_t sectors = 0;
   std::uint32_t issuer = 0;
-  std::uint32_t write = 0;
+  std::uint32_t op = 0;  // HostOp, with Force Unit Access in bit 8
 };
 
+// A line's flush goes before its request (a preflush: stimuli/blkparse_trace.h).
 inline bool earlier(const SortRecord& a, const SortRecord& b) {
-  return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.line < b.line;
+  constexpr std::uint32_t kFlush = static_cast<std::uint32_t>(HostOp::Flush);
+  if (a.time_ns != b.time_ns) return a.time_ns < b.time_ns;
+  if (a.line != b.line) return a.line < b.line;
+  return (a.op & 0xff) == kFlush && (b.op & 0xff) != kFlush;
 }
 
 // A sorted run in an anonymous temporary file under $TMPDIR (default /tmp), unlinked as soon as

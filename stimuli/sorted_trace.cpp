@@ -23,7 +23,8 @@ void SortedTrace::sort() {
   HostRequest r;
   while (trace_->next(r)) {
     if (memory_run_.size() == run_requests_) spill(runs);
-    memory_run_.push_back({r.arrival_ns, trace_->lines_read(), r.lba, r.sectors, r.issuer, r.write ? 1u : 0u});
+    memory_run_.push_back({r.arrival_ns, trace_->lines_read(), r.lba, r.sectors, r.issuer,
+                           static_cast<std::uint32_t>(r.op) | (r.fua ? 0x100u : 0u)});
     ++total_;
   }
   if (runs.empty()) {  // it all fits in one run: no temporary file
@@ -62,7 +63,8 @@ bool SortedTrace::next(HostRequest& r) {
   if (!next_record(rec)) return false;
   if (served_++ == 0) first_time_ns_ = rec.time_ns;
   r.arrival_ns = rec.time_ns - first_time_ns_;
-  r.write = rec.write != 0;
+  r.op = static_cast<HostOp>(rec.op & 0xff);
+  r.fua = (rec.op & 0x100) != 0;
   r.lba = rec.lba;
   r.sectors = rec.sectors;
   r.issuer = rec.issuer;

@@ -24,7 +24,7 @@ TextTrace::Line SpcTrace::parse(std::string_view line, HostRequest& r) {
   if (!parse_seconds_like(fields_[4], seconds) || seconds > 1e9)
     fail("expected Timestamp (field 5) as a decimal number of seconds");
   r.arrival_ns = static_cast<std::uint64_t>(std::llround(seconds * 1e9));
-  r.write = write;
+  r.op = HostRequest::read_or_write(write);
   r.lba = lba;
   r.sectors = static_cast<std::uint32_t>((size + 511) / 512);
   r.issuer = static_cast<std::uint32_t>(asu);

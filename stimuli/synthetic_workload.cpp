@@ -88,7 +88,7 @@ bool SyntheticWorkload::next(HostRequest& r) {
   const double u = static_cast<double>(op_rng_() >> 11) * (1.0 / 9007199254740992.0);
 
   r.arrival_ns = issued_ * spec_.interarrival_ns;
-  r.write = !(u < spec_.read_fraction);
+  r.op = HostRequest::read_or_write(!(u < spec_.read_fraction));
   r.lba = offset / kSectorBytes;
   r.sectors = spec_.request_bytes / kSectorBytes;
   r.issuer = static_cast<std::uint32_t>(issued_ % spec_.issuers);

@@ -34,6 +34,12 @@ void TextTrace::refuse_backward_step(std::uint64_t t) const {
 }
 
 bool TextTrace::next(HostRequest& r) {
+  if (held_) {
+    held_ = false;
+    r = held_request_;
+    ++requests_;
+    return true;
+  }
   std::string_view line;
   while (!ended_ && lines_.next(line)) {
     Line kind;
@@ -54,6 +60,7 @@ bool TextTrace::next(HostRequest& r) {
       ++ignored_;
       continue;
     }
+    const bool flush_first = kind == Line::FlushThenRequest;
     // Not a malformed line: --skip-bad-lines does not skip a refused backward step.
     if (order_ == TimeOrder::Refuse && clock_.behind(r.arrival_ns) > 0) refuse_backward_step(r.arrival_ns);
     if (clock_.behind(r.arrival_ns) == 0) latest_line_ = lines_.line_number();
@@ -62,6 +69,14 @@ bool TextTrace::next(HostRequest& r) {
     else
       r.arrival_ns = clock_.arrival(r.arrival_ns);
     ++requests_;
+    if (flush_first) {
+      held_ = true;
+      held_request_ = r;
+      r = HostRequest{};
+      r.op = HostOp::Flush;
+      r.arrival_ns = held_request_.arrival_ns;
+      r.issuer = held_request_.issuer;
+    }
     return true;
   }
   ended_ = true;

@@ -53,10 +53,11 @@ class TextTrace : public Workload {
   std::uint64_t ignored_lines() const { return ignored_; }                 // well-formed but not requests
 
  protected:
-  enum class Line : std::uint8_t { Request, Ignore, End };
+  enum class Line : std::uint8_t { Request, Ignore, End, FlushThenRequest };
   // Parses one line into r (arrival_ns in absolute nanoseconds of the trace's clock). Returns
   // Ignore for well-formed lines that are not requests (e.g. blkparse events other than D), End
-  // when the rest of the file holds no more requests; calls fail() for malformed lines.
+  // when the rest of the file holds no more requests, FlushThenRequest for a request that a
+  // flush of the same issuer and time goes before (a preflush); calls fail() for malformed lines.
   virtual Line parse(std::string_view line, HostRequest& r) = 0;
   [[noreturn]] void fail(const std::string& expected) const { lines_.fail(expected); }
 
@@ -72,6 +73,8 @@ class TextTrace : public Workload {
   std::uint64_t latest_line_ = 0;  // the line of the latest time so far (for Refuse's message)
   std::string first_skipped_;
   bool ended_ = false;
+  bool held_ = false;  // FlushThenRequest: the request, to go after its flush
+  HostRequest held_request_;
 };
 
 }  // namespace ssd::stimuli

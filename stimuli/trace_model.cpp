@@ -128,7 +128,7 @@ void LruStack::remove(std::uint64_t address) {
 
 RequestFeatures ReferenceClassifier::observe(const HostRequest& r) {
   RequestFeatures f;
-  f.write = r.write;
+  f.write = r.is_write();
   f.sectors = r.sectors;
   f.start = r.lba;
   f.gap_ns = seen_ == 0 || r.arrival_ns < last_arrival_ns_ ? 0 : r.arrival_ns - last_arrival_ns_;
@@ -146,8 +146,8 @@ RequestFeatures ReferenceClassifier::observe(const HostRequest& r) {
       f.target_written = written_depth != 0;
       f.op_depth = f.target_written ? written_depth : op_stacks_[0].depth(r.lba);
     }
-    op_stacks_[!r.write].remove(r.lba);
-    op_stacks_[r.write].touch(r.lba);
+    op_stacks_[!r.is_write()].remove(r.lba);
+    op_stacks_[r.is_write()].touch(r.lba);
   }
   stack_.touch(r.lba);
   ends_[seen_ % kSequentialLags] = r.lba + r.sectors;
@@ -174,7 +174,7 @@ void StatsCollector::add(const HostRequest& r, const RequestFeatures& f) {
   TraceStats& s = stats_;
   if (s.requests == 0) first_arrival_ns_ = r.arrival_ns;
   ++s.requests;
-  s.writes += r.write;
+  s.writes += r.is_write();
   ++s.size_buckets[size_bucket(r.sectors)];
   s.sectors += r.sectors;
   switch (f.kind) {
@@ -188,7 +188,7 @@ void StatsCollector::add(const HostRequest& r, const RequestFeatures& f) {
   }
   s.duration_ns = std::max(s.duration_ns, r.arrival_ns - std::min(r.arrival_ns, first_arrival_ns_));
   s.max_end_sector = std::max(s.max_end_sector, r.lba + r.sectors);
-  if (!r.write) return;
+  if (!r.is_write()) return;
 
   // The written pages as disjoint, non-adjacent runs: merge [first, end) in, counting only the
   // pages no run held.
@@ -242,6 +242,7 @@ TraceModel learn_trace_model(Workload& excerpt) {
   RequestFeatures first;
   HostRequest r;
   while (excerpt.next(r)) {
+    if (r.is_flush()) continue;  // no data: the model reproduces the data requests (trace_model.h)
     const RequestFeatures f = classifier.observe(r);
     stats.add(r, f);
     if (classifier.seen() == 1) {
@@ -384,7 +385,7 @@ bool StandinWorkload::next(HostRequest& r) {
                                          : static_cast<std::uint64_t>(std::llround(double(t->gap_ns) * spec_.time_scale));
   r = HostRequest{};
   r.arrival_ns = clock_ns_;
-  r.write = t->write;
+  r.op = HostRequest::read_or_write(t->write);
   r.lba = start;
   r.sectors = t->sectors;
   stats_.add(r, classifier_.observe(r));

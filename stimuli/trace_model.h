@@ -22,6 +22,7 @@
 //               d of that sector over the distinct start sectors seen so far (1 = the most
 //               recently used one) is kept;
 //   cold:       otherwise, a first reference (a cold miss); its start sector is kept with it.
+// Flushes carry no data: learning leaves them out, and a stand-in holds none.
 // The first request has no history, so its class says nothing about the mix: it is left out of
 // the tuples (unless it is the only request or the only write); its start is kept apart.
 //

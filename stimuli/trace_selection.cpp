@@ -17,7 +17,7 @@ bool TraceSelection::next(HostRequest& r) {
       continue;
     }
     r.arrival_ns -= spec_.start_ns;
-    if (!spec_.device && spec_.device_offset_sectors) shift(r);
+    if (!spec_.device && spec_.device_offset_sectors && !r.is_flush()) shift(r);
     return true;
   }
   done_ = true;

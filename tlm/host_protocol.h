@@ -19,13 +19,15 @@
 #include <vector>
 
 #include "common/geometry.h"
+#include "common/host_op.h"
 #include "common/host_status.h"
 #include "common/latency_trail.h"
 
 namespace ssd::tlmx {
 
 struct HostCommandExtension : tlm::tlm_extension<HostCommandExtension> {
-  bool write = false;
+  HostOp op = HostOp::Read;
+  bool fua = false;               // a write's Force Unit Access (common/host_op.h)
   std::uint64_t lba = 0;          // first 512-byte sector
   std::uint32_t sectors = 0;
   std::uint32_t issuer = 0;       // trace device/process id

@@ -18,7 +18,9 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
       partial_pages_(metrics_.counter("partial_page_writes")),
       buffer_waits_(metrics_.counter("buffer_waits")),
       buffer_high_water_(metrics_.counter("buffer_pages_high_water")),
-      host_pages_written_(metrics_.counter("host_pages_written")) {
+      host_pages_written_(metrics_.counter("host_pages_written")),
+      flushes_(&metrics_.counter("host_flushes")),
+      fua_writes_(&metrics_.counter("host_fua_writes")) {
   const FtlInfo* info = find_ftl(config_.ftl);
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
   read_cost_overrides(config_.ftl_options, config_.costs);  // ops_ holds the costs by reference
@@ -76,6 +78,7 @@ std::string Firmware::unfinished_work() const {
   std::string out = ops_.describe_unfinished();
   const auto add = [&out](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
   if (!waiting_.empty()) add(std::to_string(waiting_.size()) + " command(s) waiting for data-buffer pages");
+  if (!pending_flushes_.empty()) add(std::to_string(pending_flushes_.size()) + " flush(es) waiting for buffered pages");
   if (!wbuf_waiting_.empty()) add(std::to_string(wbuf_waiting_.size()) + " write(s) waiting for write-buffer entries");
   if (wbuf_ && wbuf_->flushing()) add(std::to_string(wbuf_->flushing()) + " evicted page(s) not released");
   if (reclaim_ && !reclaim_->idle()) add(reclaim_->describe());
@@ -98,11 +101,15 @@ std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
 void Firmware::on_host_command(const HostCommand& cmd) {
   ++commands_;
   hal_.charge_cycles(config_.costs.host_command, FirmwareWork::HostCommand);
+  if (cmd.op == HostOp::Flush) {
+    handle_flush(cmd);
+    return;
+  }
   if (cmd.sectors == 0 || cmd.lba + cmd.sectors > capacity_sectors())
     throw std::invalid_argument("host command " + std::to_string(cmd.id) + " addresses sectors [" +
                                 std::to_string(cmd.lba) + ", " + std::to_string(cmd.lba + cmd.sectors) +
                                 ") outside the drive's " + std::to_string(capacity_sectors()) + " sectors");
-  if (cmd.write && bad_blocks_ && bad_blocks_->read_only()) {  // its spares spent: reads only
+  if (cmd.is_write() && bad_blocks_ && bad_blocks_->read_only()) {  // its spares spent: reads only
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
     hal_.complete_host_command(cmd.id, cmd.trail, HostStatus::NamespaceWriteProtected);
     return;
@@ -125,7 +132,8 @@ void Firmware::admit(const HostCommand& cmd, PageSpan span) {
   OpScheduler::Attribution on_behalf(ops_, cmd.trail);
   buffer_free_ -= span.count;
   buffer_high_water_ = std::max<std::uint64_t>(buffer_high_water_, config_.buffer_slots - buffer_free_);
-  if (!cmd.write) {
+  *fua_writes_ += cmd.is_write() && cmd.fua;
+  if (!cmd.is_write()) {
     handle_read(cmd, span);
   } else if (!buffering()) {
     handle_write(cmd, span);
@@ -220,6 +228,31 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
   ops_.submit(dma);
 }
 
+void Firmware::handle_flush(const HostCommand& cmd) {
+  ++*flushes_;
+  if (!wbuf_) {  // every completed write is on the flash already
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+    hal_.complete_host_command(cmd.id, cmd.trail, HostStatus::Success);
+    return;
+  }
+  pending_flushes_.push_back({wbuf_->close_epoch(), cmd.id, cmd.trail});
+  dirty_scratch_.clear();
+  wbuf_->dirty_in_order(dirty_scratch_);
+  for (const std::uint32_t e : dirty_scratch_) flush_queue_.push_back({e, wbuf_->epoch_of(e)});
+  complete_settled_flushes();
+  if (!flush_queue_.empty()) evict_as_needed();
+}
+
+void Firmware::complete_settled_flushes() {
+  while (!pending_flushes_.empty() && wbuf_->settled(pending_flushes_.front().epoch)) {
+    PendingFlush& f = pending_flushes_.front();
+    f.trail.advance(Stage::FlushWait, hal_.now_ticks());
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+    hal_.complete_host_command(f.id, f.trail, HostStatus::Success);
+    pending_flushes_.pop_front();
+  }
+}
+
 // ---- the write buffer ---------------------------------------------------------------------------
 
 bool Firmware::has_room(PageSpan span) const {
@@ -245,6 +278,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
   OpRef acked = ops_.join();  // the data is in the buffer, merged where partial
   ops_.depend(dma, acked);
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
+  fua_entries_.clear();
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
     const Lpn lpn = span.first + i;
@@ -262,9 +296,11 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
       x.request = request;
       wbuf_->written(had);
       ++*absorbed_;
+      if (cmd.fua) fua_entries_.push_back(had);
       continue;
     }
     const std::uint32_t e = wbuf_->insert(lpn);
+    if (cmd.fua) fua_entries_.push_back(e);
     touch_entry(e, Access::Write);
     WriteBuffer::Entry& x = wbuf_->entry(e);
     x.ready = dma;
@@ -286,6 +322,15 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
       ops_.depend(read_old, acked);
     }
   }
+  // FUA: its own pages go to the FTL now, and it completes when they are programmed.
+  for (const std::uint32_t e : fua_entries_) {
+    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
+    touch_buffer_entry(e, Access::Write);  // marked flushing
+    wbuf_->take(e);
+    program_entry(e, acked);
+  }
+  *evicted_ += fua_entries_.size();
+  if (!fua_entries_.empty()) note_occupancy();
   const std::uint32_t id = cmd.id, pages = span.count;
   ops_.on_complete(acked, [this, id, pages](const HalResult&) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
@@ -301,6 +346,22 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
 bool Firmware::may_evict() const { return max_flushing_ == 0 || wbuf_->flushing() < max_flushing_; }
 
 void Firmware::evict_as_needed() {
+  // The pages a flush waits for first; an entry evicted meanwhile, or freed and reused, is skipped.
+  bool flushed = false;
+  while (!flush_queue_.empty() && may_evict()) {
+    const FlushTarget t = flush_queue_.front();
+    flush_queue_.pop_front();
+    const WriteBuffer::Entry& x = wbuf_->entry(t.entry);
+    if (x.lpn == kNoLpn || x.flushing || wbuf_->epoch_of(t.entry) != t.epoch) continue;
+    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
+    touch_buffer_entry(t.entry, Access::Write);  // marked flushing
+    wbuf_->take(t.entry);
+    program_entry(t.entry);
+    ++*evicted_;
+    *flushing_high_water_ = std::max<std::uint64_t>(*flushing_high_water_, wbuf_->flushing());
+    flushed = true;
+  }
+  if (flushed) note_occupancy();
   while (wbuf_->dirty() > high_water_pages_ && may_evict() && evict_next()) {
   }
   if (wbuf_waiting_.empty()) return;
@@ -321,12 +382,7 @@ bool Firmware::evict_next() {
   for (const std::uint32_t e : victims_) {
     hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
     touch_buffer_entry(e, Access::Write);  // marked flushing
-    WriteBuffer::Entry& x = wbuf_->entry(e);
-    const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
-    OpRef programmed = ops_.join();
-    ops_.depend(w.on_flash, programmed);
-    ops_.on_complete(programmed, [this, e](const HalResult&) { entry_released(e); });
-    ops_.submit(programmed);
+    program_entry(e);
   }
   *evicted_ += victims_.size();
   *flushing_high_water_ = std::max<std::uint64_t>(*flushing_high_water_, wbuf_->flushing());
@@ -334,10 +390,21 @@ bool Firmware::evict_next() {
   return true;
 }
 
+void Firmware::program_entry(std::uint32_t e, OpRef also) {
+  WriteBuffer::Entry& x = wbuf_->entry(e);
+  const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
+  OpRef programmed = ops_.join();
+  ops_.depend(w.on_flash, programmed);
+  ops_.on_complete(programmed, [this, e](const HalResult&) { entry_released(e); });
+  if (also.valid()) ops_.depend(programmed, also);
+  ops_.submit(programmed);
+}
+
 void Firmware::entry_released(std::uint32_t e) {
   touch_entry(e, Access::Write);
   wbuf_->release(e);
   note_occupancy();
+  complete_settled_flushes();
   while (!wbuf_waiting_.empty()) {
     const PageSpan span = wbuf_waiting_.front().second;
     if (!has_room(span)) break;

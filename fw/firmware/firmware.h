@@ -19,6 +19,15 @@
 // queues hundreds of programs per die, and a host read or read-modify-write that lands behind
 // them waits for all of them (a fresh 512 GiB drive's 4 KiB random writes: p99.9 18.5 ms
 // unlimited, 1.5 ms at depth 2; bench/README.md "Write-buffer flush depth").
+//
+// Durability (common/host_op.h). A flush closes the write buffer's flush epoch and completes once
+// every page buffered before it is programmed: it queues the pages dirty at its arrival, in the
+// policy's order, and they are evicted ahead of any other (within the flush limit), while new
+// writes go on being buffered and evicted as usual. Flushes complete in arrival order; the wait
+// is their latency's flush_wait stage. A FUA write is buffered as any write (it is the
+// newest copy reads find), then its own pages are handed to the FTL at once, out of the policy's
+// order and past the flush limit, and it completes when they are programmed. Without a write
+// buffer every write completes on the flash already: a flush completes at once.
 #pragma once
 
 #include <deque>
@@ -110,6 +119,8 @@ class Firmware : public HostCommandHandler {
   void release(std::uint32_t pages);
   void handle_write(const HostCommand& cmd, PageSpan span);
   void handle_read(const HostCommand& cmd, PageSpan span);
+  void handle_flush(const HostCommand& cmd);
+  void complete_settled_flushes();
   // The write buffer: a write's pages into it (entries_needed free entries must exist), the
   // evictions, and what a finished program frees.
   bool buffering() const { return wbuf_ && !bypass_; }
@@ -119,6 +130,8 @@ class Firmware : public HostCommandHandler {
   void evict_as_needed();
   bool may_evict() const;  // below the limit of evicted pages in flight
   bool evict_next();
+  // Hands flushing entry `e` to the FTL; `also` (if valid) waits for its program too.
+  void program_entry(std::uint32_t e, OpRef also = {});
   void entry_released(std::uint32_t entry);
   void note_occupancy();
   // wbuf_->find, and the accesses to the buffer's records it makes (Hal::touch_record).
@@ -145,7 +158,20 @@ class Firmware : public HostCommandHandler {
   std::uint32_t high_water_pages_ = 0;
   std::uint32_t max_flushing_ = 0;  // evicted pages in flight, all planes (flush_depth x planes; 0: no limit)
   std::deque<std::pair<HostCommand, PageSpan>> wbuf_waiting_;  // admitted, waiting for buffer entries
+  struct PendingFlush {
+    std::uint32_t epoch;  // the write buffer's flush epoch it closed
+    std::uint32_t id;
+    LatencyTrail trail;
+  };
+  std::deque<PendingFlush> pending_flushes_;  // in arrival (and epoch) order
+  struct FlushTarget {
+    std::uint32_t entry, epoch;  // skipped once the entry is no longer this epoch's dirty page
+  };
+  std::deque<FlushTarget> flush_queue_;  // pages the pending flushes wait for, to evict first
+  std::vector<std::uint32_t> dirty_scratch_;
+  std::uint64_t *flushes_ = nullptr, *fua_writes_ = nullptr;
   std::vector<std::uint32_t> victims_;
+  std::vector<std::uint32_t> fua_entries_;  // buffer_write: a FUA write's entries
   TableRegion wbuf_entries_, wbuf_index_;  // its records: the entries; the index's heads, then its slots
   std::uint64_t occupancy_since_ = 0;  // ticks of the last occupancy change
   double occupancy_integral_ = 0;      // page-ticks

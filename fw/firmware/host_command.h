@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/geometry.h"
+#include "common/host_op.h"
 #include "common/host_addressing.h"
 #include "common/latency_trail.h"
 
@@ -14,13 +15,16 @@ namespace ssd::fw {
 // Token arrays hold one entry per logical page the command touches (first to last).
 struct HostCommand {
   std::uint32_t id = 0;  // unique among commands in flight
-  bool write = false;
+  HostOp op = HostOp::Read;
   std::uint64_t lba = 0;  // first 512-byte sector
   std::uint32_t sectors = 0;
   const Token* write_tokens = nullptr;  // write: the host's token for each page
   Token* read_tokens = nullptr;         // read: filled by the firmware before completion
   std::uint32_t issuer = 0;             // trace device / process / stream id
   LatencyTrail trail;                   // the request's latency so far (common/latency_trail.h)
+  bool fua = false;                     // a write's Force Unit Access: completes once on the flash
+
+  bool is_write() const { return op == HostOp::Write; }
 };
 
 class HostCommandHandler {

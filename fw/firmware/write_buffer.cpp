@@ -19,7 +19,7 @@ WriteBufferPolicy write_buffer_policy(const std::string& name) {
 
 WriteBuffer::WriteBuffer(std::uint32_t capacity, WriteBufferPolicy policy, std::uint32_t block_pages)
     : capacity_(capacity), policy_(policy), block_pages_(std::max<std::uint32_t>(1, block_pages)), entries_(capacity),
-      index_(capacity), prev_(capacity, kNoEntry), next_(capacity, kNoEntry) {
+      index_(capacity), prev_(capacity, kNoEntry), next_(capacity, kNoEntry), epoch_of_(capacity, 0) {
   free_.reserve(capacity);
   for (std::uint32_t e = capacity; e-- > 0;) free_.push_back(e);  // entry 0 first
 }
@@ -33,6 +33,8 @@ std::uint32_t WriteBuffer::insert(Lpn lpn) {
   x.lpn = lpn;
   index_.set(lpn, e);
   ++dirty_;
+  epoch_of_[e] = first_live_epoch_ + static_cast<std::uint32_t>(live_in_epoch_.size()) - 1;  // the open one
+  ++live_in_epoch_.back();
   if (policy_ == WriteBufferPolicy::kBlockLru) {
     const std::uint64_t lbn = lpn / block_pages_;
     auto [it, fresh] = block_of_.try_emplace(lbn);
@@ -96,12 +98,65 @@ bool WriteBuffer::evict(std::vector<std::uint32_t>& out, std::uint32_t max_pages
   return true;
 }
 
+void WriteBuffer::take(std::uint32_t e) {
+  Entry& x = entries_[e];
+  if (x.flushing) throw std::logic_error("write buffer: take of an entry that is not dirty");
+  if (policy_ == WriteBufferPolicy::kBlockLru) {
+    if (x.draining) {  // in the block being handed over, not yet out
+      draining_.erase(std::find(draining_.begin() + static_cast<std::ptrdiff_t>(draining_next_), draining_.end(), e));
+      x.draining = false;
+    } else {
+      const std::uint64_t lbn = x.lpn / block_pages_;
+      Block& b = block_of_.at(lbn);
+      b.pages.erase(std::find(b.pages.begin(), b.pages.end(), e));
+      if (b.pages.empty()) {
+        blocks_.erase(b.place);
+        block_of_.erase(lbn);
+      }
+    }
+  } else {
+    unlink(e);
+  }
+  x.flushing = true;
+  --dirty_;
+}
+
 void WriteBuffer::release(std::uint32_t e) {
   Entry& x = entries_[e];
   if (!x.flushing) throw std::logic_error("write buffer: release of an entry that is not flushing");
   index_.erase(e);  // if it is the newest copy (no newer one): the flash has it now
   x = Entry{};
   free_.push_back(e);
+  --live_in_epoch_[epoch_of_[e] - first_live_epoch_];
+  while (live_in_epoch_.size() > 1 && live_in_epoch_.front() == 0) {
+    live_in_epoch_.pop_front();
+    ++first_live_epoch_;
+  }
+}
+
+void WriteBuffer::dirty_in_order(std::vector<std::uint32_t>& out) const {
+  if (policy_ != WriteBufferPolicy::kBlockLru) {
+    for (std::uint32_t e = head_; e != kNoEntry; e = next_[e]) out.push_back(e);
+    return;
+  }
+  out.insert(out.end(), draining_.begin() + static_cast<std::ptrdiff_t>(draining_next_), draining_.end());
+  for (const std::uint64_t lbn : blocks_) {
+    const auto& pages = block_of_.at(lbn).pages;
+    const std::size_t first = out.size();
+    out.insert(out.end(), pages.begin(), pages.end());
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [this](std::uint32_t x, std::uint32_t y) { return entries_[x].lpn < entries_[y].lpn; });
+  }
+}
+
+std::uint32_t WriteBuffer::close_epoch() {
+  const std::uint32_t closed = first_live_epoch_ + static_cast<std::uint32_t>(live_in_epoch_.size()) - 1;
+  live_in_epoch_.push_back(0);
+  while (live_in_epoch_.size() > 1 && live_in_epoch_.front() == 0) {
+    live_in_epoch_.pop_front();
+    ++first_live_epoch_;
+  }
+  return closed;
 }
 
 void WriteBuffer::to_back(std::uint32_t e) {

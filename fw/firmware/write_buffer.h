@@ -12,9 +12,17 @@
 // pages left, so no other block's pages come between them and the run stays whole. A write of a
 // page still waiting in the drained block is absorbed there; a page of that logical block not in
 // it starts a new block entry at the recent end of the order.
+//
+// Durability (FLUSH, FUA; common/host_op.h): every entry belongs to the flush epoch that was open
+// when it was inserted (an absorbed write keeps the entry's epoch: the entry holds data of that
+// epoch until it is programmed). close_epoch() starts a new epoch and returns the closed one's
+// number; settled(n) says that no entry of epoch n or earlier is left (dirty or flushing), i.e.
+// everything written to the buffer before the epoch closed is on the flash. take() hands one
+// dirty entry over out of the policy's order (a FUA write's own pages, a flush's).
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <list>
 #include <memory_resource>
 #include <string>
@@ -82,8 +90,18 @@ class WriteBuffer {
   // pages in page order, at most max_pages of them, 0: all; the rest of the block comes next),
   // marks them flushing and appends them to `out`. False when none is dirty.
   bool evict(std::vector<std::uint32_t>& out, std::uint32_t max_pages = 0);
+  // Takes dirty entry `e` out of the policy's order and marks it flushing (as evict would).
+  void take(std::uint32_t e);
   // The program of flushing entry `e` is done: the entry is free again.
   void release(std::uint32_t e);
+
+  // Flush epochs (see above).
+  std::uint32_t close_epoch();
+  bool settled(std::uint32_t epoch) const { return epoch < first_live_epoch_; }
+  std::uint32_t epoch_of(std::uint32_t e) const { return epoch_of_[e]; }
+  // The dirty entries in the order evict() would hand them over (block_lru: block by block, each
+  // block's pages in page order), appended to `out`.
+  void dirty_in_order(std::vector<std::uint32_t>& out) const;
 
  private:
   struct Block {
@@ -115,6 +133,11 @@ class WriteBuffer {
   // block_lru: the block being handed over, its dirty entries in page order from `next` on.
   std::vector<std::uint32_t> draining_;
   std::size_t draining_next_ = 0;
+  // Flush epochs: each entry's, and how many live entries each epoch from first_live_epoch_ to
+  // the open one has (the front is non-zero unless it is the open epoch).
+  std::vector<std::uint32_t> epoch_of_;
+  std::deque<std::uint32_t> live_in_epoch_{0};
+  std::uint32_t first_live_epoch_ = 0;
 };
 
 }  // namespace ssd::fw

@@ -89,7 +89,8 @@ void TargetHal::serve(HostCommandHandler& host) {
         const mmio::HostCommandEvent& e = mailbox_.command;
         HostCommand cmd;
         cmd.id = e.id;
-        cmd.write = e.write != 0;
+        cmd.op = static_cast<HostOp>(e.op);
+        cmd.fua = e.fua != 0;
         cmd.lba = e.lba;
         cmd.sectors = e.sectors;
         cmd.write_tokens = tokens_of(e.id);

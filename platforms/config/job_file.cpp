@@ -174,6 +174,9 @@ std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::
       r.fail("skew", "uniform, zipf:THETA or hotcold:SHARE:ACCESS");
     }
     s.seed = r.count("seed", i + 1, 9007199254740992.0, "an unsigned integer (up to 2^53)");
+    s.flush_every = r.count("flush_every", 0, 1e15, "a number of writes between flushes (0: none)");
+    s.flush_interval_s = r.quantity("flush_interval", 0.0, {0, 1e9}, "seconds of trace time between flushes (0: none)");
+    s.fua_share = r.quantity("fua_share", 0.0, {0, 1}, "the share of writes with Force Unit Access");
     r.reject_unknown();
     jobs.push_back(s);
   }

@@ -16,6 +16,9 @@
 //                              # (0: the jobs share the host's --qd)
 //       skew: uniform          # uniform | zipf:THETA | hotcold:HOT_SHARE:HOT_ACCESS
 //       seed: 1
+//       flush_every: 0         # a flush after every N of the job's writes (fio's fsync=N); 0: none
+//       flush_interval: 0      # open loop: a flush every this many seconds of trace time; 0: none
+//       fua_share: 0           # the share of writes with Force Unit Access
 //
 // Errors name the file, the line and the key (ConfigError).
 #pragma once

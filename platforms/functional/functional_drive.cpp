@@ -40,9 +40,11 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
 
   hal.on_host_complete = [&](std::uint32_t id, HostStatus status) {
     Slot& s = slots[id];
-    if (s.cmd.write && status == HostStatus::Success)
+    if (s.cmd.op == HostOp::Flush)
+      ;  // durability is the timed platform's (the functional drive never loses power)
+    else if (s.cmd.is_write() && status == HostStatus::Success)
       oracle.acknowledge_write(s.cmd.lba, s.cmd.sectors, s.tokens.data());
-    else if (s.cmd.write)
+    else if (s.cmd.is_write())
       ++result.rejected_writes;  // not written: the data stays what it was
     else
       oracle.check_read(s.cmd.lba, s.cmd.sectors, s.tokens.data(), status);
@@ -62,12 +64,12 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
         done = true;
         break;
       }
-      if (req.sectors == 0 || req.lba + req.sectors > capacity)
+      if (!req.is_flush() && (req.sectors == 0 || req.lba + req.sectors > capacity))
         throw stimuli::WorkloadError(workload.describe() + ": request at sector " + std::to_string(req.lba) + " (+" +
                                      std::to_string(req.sectors) + ") is beyond the drive (" +
                                      std::to_string(capacity) + " sectors)");
-      PageSpan span = page_span(req.lba, req.sectors, page_bytes);
-      if (in_flight.conflicts(span.first, span.count, req.write)) {
+      const PageSpan span = req.is_flush() ? PageSpan{0, 0} : page_span(req.lba, req.sectors, page_bytes);
+      if (in_flight.conflicts(span.first, span.count, req.is_write())) {
         ++result.held_for_conflicts;
         break;
       }
@@ -75,8 +77,10 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
       Slot& s = slots[next_slot];
       s.busy = true;
       ++busy;
-      s.cmd = fw::HostCommand{next_slot, req.write, req.lba, req.sectors, nullptr, nullptr, req.issuer, {}};
-      if (req.write) {
+      s.cmd = fw::HostCommand{next_slot, req.op, req.lba, req.sectors, nullptr, nullptr, req.issuer, {}, req.fua};
+      if (req.is_flush()) {
+        ++result.flushes;
+      } else if (req.is_write()) {
         oracle.make_write_tokens(req.lba, req.sectors, s.tokens);
         s.cmd.write_tokens = s.tokens.data();
         ++result.writes;
@@ -86,7 +90,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
         ++result.reads;
       }
       ++result.requests;
-      in_flight.add(next_slot, span.first, span.count, req.write);
+      in_flight.add(next_slot, span.first, span.count, req.is_write());
       have = false;
       firmware.on_host_command(s.cmd);
     }

@@ -15,15 +15,18 @@ using nlohmann::json;
 
 namespace {
 
-bool ecc_stage(std::size_t s) { return s >= static_cast<std::size_t>(Stage::EccDecode); }
+bool ecc_stage(std::size_t s) {
+  const auto stage = static_cast<Stage>(s);
+  return stage == Stage::EccDecode || stage == Stage::ReadRetry || stage == Stage::SoftDecode;
+}
 
-json operation_json(const std::array<const LatencyHistogram*, kStages>& stages, bool ecc_stages) {
+json operation_json(const std::array<const LatencyHistogram*, kStages>& stages, bool ecc_stages, bool flush_stage) {
   const double us_per_tick = tlmx::ticks_to_seconds(1) * 1e6;
   double total = 0;
   for (const LatencyHistogram* h : stages) total += h->mean();
   json by_stage = json::object();
   for (std::size_t s = 0; s < kStages; ++s) {
-    if (ecc_stage(s) && !ecc_stages) continue;
+    if ((ecc_stage(s) && !ecc_stages) || (static_cast<Stage>(s) == Stage::FlushWait && !flush_stage)) continue;
     const LatencyHistogram& h = *stages[s];
     by_stage[stage_name(static_cast<Stage>(s))] = {{"mean_us", h.mean() * us_per_tick},
                                                    {"p99_us", double(h.percentile(0.99)) * us_per_tick},
@@ -35,27 +38,34 @@ json operation_json(const std::array<const LatencyHistogram*, kStages>& stages, 
 }  // namespace
 
 json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages) {
-  std::array<const LatencyHistogram*, kStages> read{}, write{};
+  std::array<const LatencyHistogram*, kStages> read{}, write{}, flush{};
   std::array<LatencyHistogram, kStages> all_storage;
   std::array<const LatencyHistogram*, kStages> all{};
   const MetricSet& r = *metrics.sets().at("host.latency_breakdown.read");
   const MetricSet& w = *metrics.sets().at("host.latency_breakdown.write");
+  const auto f = metrics.sets().find("host.latency_breakdown.flush");  // a host that issues flushes
   for (std::size_t s = 0; s < kStages; ++s) {
     const std::string name = stage_name(static_cast<Stage>(s));
     read[s] = r.histograms().at(name).get();
     write[s] = w.histograms().at(name).get();
+    flush[s] = f != metrics.sets().end() ? f->second->histograms().at(name).get() : nullptr;
     all_storage[s].merge(*read[s]);
     all_storage[s].merge(*write[s]);
     all[s] = &all_storage[s];
   }
-  return {{"read", operation_json(read, ecc_stages)},
-          {"write", operation_json(write, ecc_stages)},
-          {"all", operation_json(all, ecc_stages)}};
+  // Flushes (and their flush_wait stage) only in runs that have them; "all" is the data's.
+  const bool flushes = flush[0] && flush[0]->count() > 0;
+  json section = {{"read", operation_json(read, ecc_stages, false)},
+                  {"write", operation_json(write, ecc_stages, false)},
+                  {"all", operation_json(all, ecc_stages, false)}};
+  if (flushes) section["flush"] = operation_json(flush, ecc_stages, true);
+  return section;
 }
 
 std::string latency_breakdown_text(const json& breakdown) {
   std::string s;
-  for (const char* op : {"read", "write"}) {
+  for (const char* op : {"read", "write", "flush"}) {
+    if (!breakdown.contains(op)) continue;
     const json& o = breakdown[op];
     if (o["requests"].get<std::uint64_t>() == 0) continue;
     std::vector<std::pair<double, std::string>> shares;

@@ -97,8 +97,9 @@ json issuers_json(const MetricsRegistry& metrics) {
     const auto& c = set->counters();
     const std::uint64_t ir = c.count("reads") ? c.at("reads") : 0, iw = c.count("writes") ? c.at("writes") : 0;
     if (ir + iw == 0) continue;
-    issuers[path.substr(prefix.size())] = {{"reads", ir}, {"writes", iw},
-                                           {"latency_us", latency_json(*set->histograms().at("latency_ns"))}};
+    json& issuer = issuers[path.substr(prefix.size())] = {
+        {"reads", ir}, {"writes", iw}, {"latency_us", latency_json(*set->histograms().at("latency_ns"))}};
+    if (c.count("flushes")) issuer["flushes"] = c.at("flushes");  // not in its latency: the data's
   }
   return issuers;
 }
@@ -151,7 +152,11 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   const double arrival_span = host.gauges().count("arrival_span_s") ? host.gauges().at("arrival_span_s") : 0.0;
   // Writes a read-only drive refused (bad blocks): completed with an error, nothing written.
   const std::uint64_t rejected = host.counters().count("rejected_writes") ? host.counters().at("rejected_writes") : 0;
-  json section = {{"requests", reads + writes + rejected},
+  // Flushes (common/host_op.h) are commands without data: counted, timed, and left out of the
+  // data figures (IOPS, bytes, the latency of reads and writes).
+  const auto optional = [&host](const char* name) { return host.counters().count(name) ? host.counters().at(name) : 0; };
+  const std::uint64_t flushes = optional("flushes"), fua = optional("fua_writes");
+  json section = {{"requests", reads + writes + rejected + flushes},
           {"arrival_span_s", arrival_span},
           {"mdts_splits", host.counters().count("mdts_splits") ? host.counters().at("mdts_splits") : 0},
           {"offered_iops", arrival_span > 0 ? json(double(reads + writes) / arrival_span) : json(nullptr)},
@@ -178,6 +183,11 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
     section["rejected_writes"] = rejected;
     section["rejected_write_bytes"] = host.counters().at("rejected_write_bytes");
   }
+  if (flushes) {
+    section["flushes"] = flushes;
+    section["flush_latency_us"] = latency_json(*host.histograms().at("flush_latency_ns"));
+  }
+  if (fua) section["fua_writes"] = fua;
   return section;
 }
 
@@ -462,9 +472,11 @@ std::string summary_text(const json& r) {
                    r["simulation"]["precondition_wall_seconds"].get<double>());
   s += time_order_note(r["workload"]);
   s += skipped_lines_note(r["workload"]);
-  s += fmt::format("  {} requests ({} reads, {} writes) in {:.6f} s simulated: {:.5g} IOPS, {:.4g} MB/s\n",
+  const std::string flushes = h.contains("flushes") ? fmt::format(", {} flushes", h["flushes"].get<std::uint64_t>()) : "";
+  const std::string fua = h.contains("fua_writes") ? fmt::format(" ({} FUA)", h["fua_writes"].get<std::uint64_t>()) : "";
+  s += fmt::format("  {} requests ({} reads, {} writes{}{}) in {:.6f} s simulated: {:.5g} IOPS, {:.4g} MB/s\n",
                    h["requests"].get<std::uint64_t>(), h["reads"].get<std::uint64_t>(), h["writes"].get<std::uint64_t>(),
-                   h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());
+                   fua, flushes, h["simulated_seconds"].get<double>(), h["iops"].get<double>(), h["mb_per_s"].get<double>());
   for (const char* k : {"read_latency_us", "write_latency_us"}) {
     const json& l = h[k];
     if (l["count"].get<std::uint64_t>() == 0) continue;
@@ -477,6 +489,11 @@ std::string summary_text(const json& r) {
                      k[0] == 'r' ? "read" : "write", l["mean"].get<double>(), queued,
                      std::max(0.0, l["mean"].get<double>() - queued), l["p50"].get<double>(), l["p99"].get<double>(),
                      l["p99_9"].get<double>(), l["max"].get<double>());
+  }
+  if (h.contains("flush_latency_us")) {  // a flush's time is its wait for the buffered pages
+    const json& l = h["flush_latency_us"];
+    s += fmt::format("  flush latency us: mean {:.1f}  p50 {:.1f}  p99 {:.1f}  max {:.1f}\n", l["mean"].get<double>(),
+                     l["p50"].get<double>(), l["p99"].get<double>(), l["max"].get<double>());
   }
   auto n = [&ftl](const char* key) { return ftl.value(key, std::uint64_t(0)); };
   // The FTL's WAF, and the drive's when a write buffer stands in front of it.

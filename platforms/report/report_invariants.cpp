@@ -67,10 +67,11 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
     violated("requests completed equal requests issued",
              fmt::format("{} completed, the workload holds {}", completed, workload.requests));
   const std::uint64_t rejected = host.value("rejected_writes", std::uint64_t(0));
-  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>() + rejected)
-    violated("requests are reads or writes", fmt::format("{} requests, {} reads, {} writes, {} refused writes", completed,
-                                                         host["reads"].get<std::uint64_t>(),
-                                                         host["writes"].get<std::uint64_t>(), rejected));
+  const std::uint64_t flushes = host.value("flushes", std::uint64_t(0));
+  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>() + rejected + flushes)
+    violated("requests are reads, writes or flushes",
+             fmt::format("{} requests, {} reads, {} writes, {} refused writes, {} flushes", completed,
+                         host["reads"].get<std::uint64_t>(), host["writes"].get<std::uint64_t>(), rejected, flushes));
   const std::uint64_t bytes = host["read_bytes"].get<std::uint64_t>() + host["write_bytes"].get<std::uint64_t>() +
                               host.value("rejected_write_bytes", std::uint64_t(0));
   if (bytes != workload.bytes)

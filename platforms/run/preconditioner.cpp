@@ -98,7 +98,7 @@ std::string Preconditioner::steady_state_fill(std::uint64_t seed) {
       Lpn lpn;
       if (!fill_.next(lpn)) return false;
       r = stimuli::HostRequest{};
-      r.write = true;
+      r.op = HostOp::Write;
       r.lba = std::uint64_t(lpn) * page_sectors_;
       r.sectors = page_sectors_;
       return true;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/host_addressing.h"
 #include "fw/hal/firmware_work.h"
 #include "fw/hal/op_descriptor.h"
 
@@ -209,16 +210,14 @@ void ControllerRegisters::log_job() {
 void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
   if (cmd.id >= mmio::kTokenWindowBytes / (mmio::kTokensPerCommand * sizeof(Token)))
     throw std::runtime_error("host command id " + std::to_string(cmd.id) + " is beyond the token window");
-  const std::uint64_t first = cmd.lba * kSectorBytes / page_bytes_,
-                      last = (cmd.lba + cmd.sectors - 1) * kSectorBytes / page_bytes_;
-  if (last - first + 1 > mmio::kTokensPerCommand)
-    throw std::runtime_error("host command " + std::to_string(cmd.id) + " moves " + std::to_string(last - first + 1) +
+  const PageSpan span = cmd.sectors == 0 ? PageSpan{} : page_span(cmd.lba, cmd.sectors, page_bytes_);  // a flush: none
+  if (span.count > mmio::kTokensPerCommand)
+    throw std::runtime_error("host command " + std::to_string(cmd.id) + " moves " + std::to_string(span.count) +
                              " pages, more than the token window's " + std::to_string(mmio::kTokensPerCommand));
   if (commands_.size() <= cmd.id) commands_.resize(cmd.id + 1);
-  commands_[cmd.id] = {cmd.write ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens,
-                       static_cast<std::uint32_t>(last - first + 1), cmd.trail};
+  commands_[cmd.id] = {cmd.is_write() ? const_cast<Token*>(cmd.write_tokens) : cmd.read_tokens, span.count, cmd.trail};
   job_trail_ = cmd.trail;
-  const mmio::HostCommandEvent e{cmd.id, cmd.write ? 1u : 0u, cmd.lba, cmd.sectors, cmd.issuer};
+  const mmio::HostCommandEvent e{cmd.id, static_cast<std::uint16_t>(cmd.op), cmd.fua, cmd.lba, cmd.sectors, cmd.issuer};
   core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, command), &e, sizeof e);
   delivered_ = mmio::EventKind::HostCommand;
 }

@@ -42,8 +42,8 @@ tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::
   const tlmx::FetchedCommand fetched = *trans.get_extension<tlmx::FetchedCommand>();
   core_.post([this, fetched] {
     tlmx::HostCommandExtension& e = *fetched.command;
-    fw::HostCommand cmd{fetched.slot, e.write, e.lba, e.sectors, nullptr, nullptr, e.issuer, e.trail};
-    if (e.write)
+    fw::HostCommand cmd{fetched.slot, e.op, e.lba, e.sectors, nullptr, nullptr, e.issuer, e.trail, e.fua};
+    if (e.op == HostOp::Write)
       cmd.write_tokens = e.tokens.data();
     else
       cmd.read_tokens = e.tokens.data();

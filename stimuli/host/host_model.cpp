@@ -24,6 +24,9 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       arrival_span_s_(metrics.set("host").gauge("arrival_span_s")),
       read_latency_(metrics.set("host").histogram("read_latency_ns")),
       write_latency_(metrics.set("host").histogram("write_latency_ns")),
+      flushes_(metrics.set("host").counter("flushes")),
+      fua_writes_(metrics.set("host").counter("fua_writes")),
+      flush_latency_(metrics.set("host").histogram("flush_latency_ns")),
       over_time_(metrics.set("host").series("completions")),
       metrics_(metrics),
       vcd_(vcd) {
@@ -32,6 +35,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
     const std::string stage = stage_name(static_cast<Stage>(s));
     read_stages_[s] = &metrics.set("host.latency_breakdown.read").histogram(stage);
     write_stages_[s] = &metrics.set("host.latency_breakdown.write").histogram(stage);
+    flush_stages_[s] = &metrics.set("host.latency_breakdown.flush").histogram(stage);
   }
   for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
     auto s = std::make_unique<Slot>();
@@ -75,9 +79,9 @@ void HostModel::replay() {
     still_parked.clear();
     for (std::size_t i = 0; i < parked.size();) {
       const Parked& p = parked[i];
-      if (in_flight_.conflicts(p.span.first, p.span.count, p.req.write) ||
-          still_parked.conflicts(p.span.first, p.span.count, p.req.write)) {
-        still_parked.add(0, p.span.first, p.span.count, p.req.write);
+      if (in_flight_.conflicts(p.span.first, p.span.count, p.req.is_write()) ||
+          still_parked.conflicts(p.span.first, p.span.count, p.req.is_write())) {
+        still_parked.add(0, p.span.first, p.span.count, p.req.is_write());
         ++i;
         continue;
       }
@@ -107,7 +111,7 @@ void HostModel::replay() {
         issue_parked();
       }
     }
-    const PageSpan span = page_span(req.lba, req.sectors, page_bytes);
+    const PageSpan span = req.is_flush() ? PageSpan{} : page_span(req.lba, req.sectors, page_bytes);
     // A free queue slot beyond those the parked requests keep. Per-stream depths add up to the
     // queue, so they never wait here, unless requests split at MDTS took extra slots.
     while (free_.size() <= parked.size()) {
@@ -115,10 +119,10 @@ void HostModel::replay() {
       issue_parked();
     }
     if (!per_stream && !cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
-    if (in_flight_.conflicts(span.first, span.count, req.write) ||
-        still_parked.conflicts(span.first, span.count, req.write)) {
+    if (in_flight_.conflicts(span.first, span.count, req.is_write()) ||
+        still_parked.conflicts(span.first, span.count, req.is_write())) {
       parked.push_back({req, span, arrival});
-      still_parked.add(0, span.first, span.count, req.write);
+      still_parked.add(0, span.first, span.count, req.is_write());
       ++held_;
       continue;
     }
@@ -148,19 +152,22 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   tlmx::HostCommandExtension& ext = *s.ext;
   ext.trail = LatencyTrail::begin(s.serial, arrival.value());
   ext.trail.advance(Stage::HostQueue, sc_core::sc_time_stamp().value());
-  ext.write = req.write;
+  ext.op = req.op;
+  ext.fua = req.fua && req.is_write();
   ext.lba = req.lba;
   ext.sectors = req.sectors;
   ext.issuer = req.issuer;
-  if (req.write) {
+  if (req.is_write()) {
     oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
   } else {
     ext.tokens.assign(span.count, 0);
   }
-  in_flight_.add(id, span.first, span.count, req.write);
+  in_flight_.add(id, span.first, span.count, req.is_write());
   ++outstanding_;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
-  s.trans.set_command(req.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  s.trans.set_command(req.is_write() ? tlm::TLM_WRITE_COMMAND
+                      : req.is_read() ? tlm::TLM_READ_COMMAND
+                                      : tlm::TLM_IGNORE_COMMAND);
   s.trans.set_address(req.lba * kSectorBytes);
   s.trans.set_data_length(req.sectors * kSectorBytes);
   s.trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -180,7 +187,7 @@ void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot&
                              std::to_string(t.total()) + " of " + std::to_string((now - slot.arrival).value()) +
                              " ticks)")
                                 .c_str());
-  auto& stages = ext.write ? write_stages_ : read_stages_;
+  auto& stages = ext.op == HostOp::Write ? write_stages_ : ext.op == HostOp::Read ? read_stages_ : flush_stages_;
   for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
 }
 
@@ -198,13 +205,18 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   const sc_time now = sc_core::sc_time_stamp();
   const std::uint64_t latency_ns = static_cast<std::uint64_t>((now - s.arrival).to_seconds() * 1e9 + 0.5);
   record_stages(*ext, s, now);
-  if (ext->write && ext->status != HostStatus::Success) {
+  const bool write = ext->op == HostOp::Write;
+  if (ext->op == HostOp::Flush) {
+    ++flushes_;
+    flush_latency_.record(latency_ns);
+  } else if (write && ext->status != HostStatus::Success) {
     // Not written (a read-only drive): the data stays what it was; not a write's latency either.
     ++metrics_.set("host").counter("rejected_writes");
     metrics_.set("host").counter("rejected_write_bytes") += std::uint64_t(ext->sectors) * kSectorBytes;
-  } else if (ext->write) {
+  } else if (write) {
     oracle_.acknowledge_write(ext->lba, ext->sectors, ext->tokens.data());
     ++writes_;
+    fua_writes_ += ext->fua;
     write_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     write_latency_.record(latency_ns);
   } else {
@@ -213,11 +225,12 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     read_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     read_latency_.record(latency_ns);
   }
-  over_time_.record(static_cast<std::uint64_t>(now.to_seconds() * 1e9 + 0.5), latency_ns,
-                    std::uint64_t(ext->sectors) * kSectorBytes, ext->write);
+  if (ext->op != HostOp::Flush)  // the series is the data's (a flush moves none)
+    over_time_.record(static_cast<std::uint64_t>(now.to_seconds() * 1e9 + 0.5), latency_ns,
+                      std::uint64_t(ext->sectors) * kSectorBytes, write);
   MetricSet& by_issuer = issuer_metrics(ext->issuer);
-  ++by_issuer.counter(ext->write ? "writes" : "reads");
-  by_issuer.histogram("latency_ns").record(latency_ns);
+  ++by_issuer.counter(write ? "writes" : ext->op == HostOp::Read ? "reads" : "flushes");
+  if (ext->op != HostOp::Flush) by_issuer.histogram("latency_ns").record(latency_ns);
   in_flight_.remove(ext->host_tag);
   workload_.completed(ext->issuer);
   free_.push_back(ext->host_tag);

@@ -93,10 +93,12 @@ class HostModel : public sc_core::sc_module {
   std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;
   double& arrival_span_s_;  // first to last arrival
   LatencyHistogram &read_latency_, &write_latency_;
+  std::uint64_t &flushes_, &fua_writes_;
+  LatencyHistogram& flush_latency_;
   IntervalSeries& over_time_;
   // Each request's latency per stage (common/latency_trail.h), in kernel ticks, for reads and
-  // writes: sets host.latency_breakdown.read and .write, one histogram per stage.
-  std::array<LatencyHistogram*, kStages> read_stages_{}, write_stages_{};
+  // writes (and flushes): sets host.latency_breakdown.read, .write (and .flush), one histogram per stage.
+  std::array<LatencyHistogram*, kStages> read_stages_{}, write_stages_{}, flush_stages_{};
   void record_stages(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_core::sc_time now);
   MetricsRegistry& metrics_;
   std::map<std::uint32_t, MetricSet*> issuers_;  // the first kMaxIssuers issuers, the rest as one

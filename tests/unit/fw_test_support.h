@@ -35,7 +35,7 @@ class RandomMixed : public stimuli::Workload {
     --left_;
     r.sectors = 1 + static_cast<std::uint32_t>(rng_() % max_);
     r.lba = rng_() % (cap_ - r.sectors + 1);
-    r.write = double(rng_() % 1000000) / 1e6 >= read_share_;
+    r.op = stimuli::HostRequest::read_or_write(double(rng_() % 1000000) / 1e6 >= read_share_);
     return true;
   }
   std::string describe() const override { return "random mixed"; }

@@ -78,7 +78,7 @@ struct Requests : stimuli::Workload {
   std::string describe() const override { return "request list"; }
 };
 stimuli::HostRequest page_request(bool write, Lpn first, std::uint32_t pages, std::uint32_t issuer = 0) {
-  return stimuli::HostRequest{0, write, std::uint64_t(first), pages, issuer};  // 512-byte pages: 1 sector
+  return stimuli::HostRequest{0, stimuli::HostRequest::read_or_write(write), false, std::uint64_t(first), pages, issuer};  // 512-byte pages: 1 sector
 }
 void replay(platform::FunctionalDrive& drive, stimuli::IntegrityOracle& oracle, std::vector<stimuli::HostRequest> list) {
   Requests w;

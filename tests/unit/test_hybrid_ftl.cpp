@@ -100,7 +100,7 @@ struct SmallLog {
   }
   // One request writing `pages` pages of logical block `lbn` from `offset` (8 sectors a page).
   void write(std::uint32_t lbn, std::uint32_t offset, std::uint32_t pages) {
-    test::OneRequest one(stimuli::HostRequest{0, true, (std::uint64_t(lbn) * 16 + offset) * 8, pages * 8, 0});
+    test::OneRequest one(stimuli::HostRequest{0, HostOp::Write, false, (std::uint64_t(lbn) * 16 + offset) * 8, pages * 8, 0});
     platform::replay_functional(drive, one, oracle, 1);
   }
   std::uint64_t count(const char* name) { return drive.metrics().set("ftl").counter(name); }
@@ -237,7 +237,7 @@ struct HotCold : stimuli::Workload {
     --left;
     const bool hot = rng() % 10 < 7;
     const std::uint64_t page = hot ? (rng() % 16) * 97 % pages : rng() % pages;
-    r = stimuli::HostRequest{0, true, page * 8, 8, 0};
+    r = stimuli::HostRequest{0, HostOp::Write, false, page * 8, 8, 0};
     return true;
   }
   std::string describe() const override { return "hot/cold single pages"; }
@@ -380,7 +380,7 @@ struct AdaptOn64PageBlocks {
     return o;
   }
   void write(Lpn first, std::uint32_t pages) {
-    test::OneRequest one(stimuli::HostRequest{0, true, std::uint64_t(first) * 8, pages * 8, 0});
+    test::OneRequest one(stimuli::HostRequest{0, HostOp::Write, false, std::uint64_t(first) * 8, pages * 8, 0});
     platform::replay_functional(drive, one, oracle, 1);
   }
   std::uint64_t count(const char* name) { return drive.metrics().set("ftl").counter(name); }
@@ -630,7 +630,7 @@ class HotColdWrites : public stimuli::Workload {
     --left_;
     const bool hot = double(rng_() % 1000000) / 1e6 < hot_share_;
     const Lpn lpn = hot ? (rng_() % (pages_ / 10)) * 10 : rng_() % pages_;
-    r = stimuli::HostRequest{0, true, std::uint64_t(lpn) * 8, 8, 0};
+    r = stimuli::HostRequest{0, HostOp::Write, false, std::uint64_t(lpn) * 8, 8, 0};
     return true;
   }
   std::string describe() const override { return "hot/cold single pages"; }

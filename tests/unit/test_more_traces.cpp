@@ -31,7 +31,7 @@ TEST_CASE("DiskSim reader: the shared ascii.trace", "[stimuli][disksim]") {
   CHECK(t.first.arrival_ns == 0);
   CHECK(t.first.lba == 0);
   CHECK(t.first.sectors == 5);
-  CHECK_FALSE(t.first.write);
+  CHECK_FALSE(t.first.is_write());
   CHECK(t.last.arrival_ns == 1532949045363ull - 13191135ull);  // (1532949.045363 - 13.191135) ms
   CHECK(t.monotonic);
 }
@@ -67,12 +67,12 @@ TEST_CASE("SPC reader: fields, units and errors", "[stimuli][spc]") {
   auto w = open_trace(path, "auto");
   HostRequest r;
   REQUIRE(w->next(r));
-  CHECK(r.write);
+  CHECK(r.is_write());
   CHECK(r.lba == 20941264);
   CHECK(r.sectors == 16);
   CHECK(r.arrival_ns == 0);
   REQUIRE(w->next(r));
-  CHECK_FALSE(r.write);
+  CHECK_FALSE(r.is_write());
   CHECK(r.sectors == 9);  // 4097 bytes touch 9 sectors
   CHECK(r.issuer == 1);
   CHECK(r.arrival_ns == 948294000);  // (1.5 - 0.551706) s
@@ -108,4 +108,51 @@ TEST_CASE("blkparse reader: a time too large for nanoseconds is a malformed line
                        "  8,0    3        2 9500000000.000000000  3645  D   W 4938888 + 256 [java]\n");
   BlkparseTrace t(path);
   CHECK_THROWS_WITH(ssd::test::totals(t), Catch::Contains(":2: expected the time (field 4) in seconds"));
+}
+
+TEST_CASE("blkparse reader: flushes, preflushes and FUA writes from the kernel's RWBS letters", "[stimuli][blkparse]") {
+  // blk_fill_rwbs: [F preflush] operation [F FUA] [A] [S] [M]. Discards and empty non-flush
+  // events are not requests.
+  const std::string path = ssd::test::write_temp_file(
+      "flush.txt", "  8,0 0 1 0.001 10 D FN [jbd2]\n"            // an empty preflush: a flush
+                   "  8,0 0 2 0.002 11 D WFS 800 + 8 [app]\n"     // FUA write
+                   "  8,0 0 3 0.003 12 D FWFS 808 + 16 [app]\n"   // preflush, then a FUA write
+                   "  8,0 0 4 0.004 13 D FWS 0 + 0 [jbd2]\n"      // preflush without data: a flush
+                   "  8,0 0 5 0.005 14 D D 900 + 8 [fstrim]\n"    // discard: not a request
+                   "  8,0 0 6 0.006 15 D F [kworker]\n"           // the flush operation
+                   "  8,0 0 7 0.007 16 D RS 40 + 8 [app]\n"       // a plain read
+                   "  8,0 0 8 0.008 17 D FR 48 + 8 [app]\n");     // preflush, then a read
+  BlkparseTrace t(path);
+  std::vector<HostRequest> got;
+  HostRequest r;
+  while (t.next(r)) got.push_back(r);
+  REQUIRE(got.size() == 9);
+  const auto is = [&](std::size_t i, ssd::HostOp op, bool fua, std::uint64_t lba, std::uint32_t sectors,
+                      std::uint32_t pid) {
+    INFO("request " << i);
+    CHECK(got[i].op == op);
+    CHECK(got[i].fua == fua);
+    CHECK(got[i].lba == lba);
+    CHECK(got[i].sectors == sectors);
+    CHECK(got[i].issuer == pid);
+  };
+  using ssd::HostOp;
+  is(0, HostOp::Flush, false, 0, 0, 10);
+  is(1, HostOp::Write, true, 800, 8, 11);
+  is(2, HostOp::Flush, false, 0, 0, 12);
+  is(3, HostOp::Write, true, 808, 16, 12);
+  CHECK(got[2].arrival_ns == got[3].arrival_ns);
+  is(4, HostOp::Flush, false, 0, 0, 13);
+  is(5, HostOp::Flush, false, 0, 0, 15);
+  is(6, HostOp::Read, false, 40, 8, 16);
+  is(7, HostOp::Flush, false, 0, 0, 17);
+  is(8, HostOp::Read, false, 48, 8, 17);
+  CHECK(t.ignored_lines() == 1);
+  // Sorted by time, a line's flush still goes before its request.
+  auto sorted = open_trace(path, "blkparse", MalformedLines::Stop, TimeOrder::Sort);
+  std::vector<HostRequest> in_order;
+  while (sorted->next(r)) in_order.push_back(r);
+  REQUIRE(in_order.size() == 9);
+  for (std::size_t i = 0; i < 9; ++i) CHECK(in_order[i].op == got[i].op);
+  CHECK(in_order[3].fua);
 }

@@ -24,7 +24,7 @@ TEST_CASE("MQSim trace reader: the shared TPC-C and WebSearch excerpts", "[stimu
   CHECK(t.first.arrival_ns == 0);
   CHECK(t.first.lba == 264719034);
   CHECK(t.first.sectors == 16);
-  CHECK(t.first.write);
+  CHECK(t.first.is_write());
   CHECK(t.last.arrival_ns == 1075002000ull - 938513000ull);
   CHECK(t.monotonic);
 

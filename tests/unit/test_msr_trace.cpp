@@ -44,7 +44,7 @@ Summary summarise(MsrTrace& t) {
     else if (r.arrival_ns < s.last.arrival_ns) s.arrivals_non_decreasing = false;
     s.last = r;
     ++s.requests;
-    if (!r.write) ++s.reads;
+    if (!r.is_write()) ++s.reads;
     s.bytes += std::uint64_t{r.sectors} * 512;
   }
   return s;
@@ -104,14 +104,14 @@ TEST_CASE("MSR hm_0: exact counts, bytes, first and last request", "[msr]") {
 
   // 128166386783630075,hm,0,Write,3164164096,40960,2896
   CHECK(s.first.arrival_ns == 0);
-  CHECK(s.first.write);
+  CHECK(s.first.is_write());
   CHECK(s.first.lba == 6180008);  // 3164164096 / 512
   CHECK(s.first.sectors == 80);   // 40960 / 512
   CHECK(s.first.issuer == 0);
 
   // 128166388267685088,hm,0,Read,9213370368,4096,885 (no trailing newline)
   CHECK(s.last.arrival_ns == 148405501300ull);  // (…685088 - …630075) * 100
-  CHECK_FALSE(s.last.write);
+  CHECK_FALSE(s.last.is_write());
   CHECK(s.last.lba == 17994864);
   CHECK(s.last.sectors == 8);
   CHECK(s.last.issuer == 0);
@@ -133,14 +133,14 @@ TEST_CASE("MSR rsrch_1: exact counts, bytes, first and last request", "[msr]") {
 
   // 128166481075232275,rsrch,1,Write,281358336,45056,94872
   CHECK(s.first.arrival_ns == 0);
-  CHECK(s.first.write);
+  CHECK(s.first.is_write());
   CHECK(s.first.lba == 549528);
   CHECK(s.first.sectors == 88);
   CHECK(s.first.issuer == 1);
 
   // 128172246651676066,rsrch,1,Write,3154128896,4096,1104 (6.7 days after the first)
   CHECK(s.last.arrival_ns == 576557644379100ull);
-  CHECK(s.last.write);
+  CHECK(s.last.is_write());
   CHECK(s.last.lba == 6160408);
   CHECK(s.last.sectors == 8);
   CHECK(s.last.issuer == 1);
@@ -193,18 +193,18 @@ TEST_CASE("MSR tolerant input: CRLF, blank lines, case, unaligned offsets, time 
 
   REQUIRE(t.next(r));
   CHECK(t.lines_read() == 2);
-  CHECK((r.arrival_ns == 0 && r.write && r.lba == 2 && r.sectors == 8 && r.issuer == 7));
+  CHECK((r.arrival_ns == 0 && r.is_write() && r.lba == 2 && r.sectors == 8 && r.issuer == 7));
 
   REQUIRE(t.next(r));
   CHECK(t.lines_read() == 5);
-  CHECK((r.arrival_ns == 1000 && !r.write && r.lba == 1 && r.sectors == 2));
+  CHECK((r.arrival_ns == 1000 && !r.is_write() && r.lba == 1 && r.sectors == 2));
 
   REQUIRE(t.next(r));
-  CHECK((r.arrival_ns == 1000 && !r.write && r.lba == 0 && r.sectors == 2));  // clamped
+  CHECK((r.arrival_ns == 1000 && !r.is_write() && r.lba == 0 && r.sectors == 2));  // clamped
   CHECK(t.clamped_arrivals() == 1);
 
   REQUIRE(t.next(r));
-  CHECK((r.arrival_ns == 2000 && r.write && r.lba == 0 && r.sectors == 1 && r.issuer == 3));
+  CHECK((r.arrival_ns == 2000 && r.is_write() && r.lba == 0 && r.sectors == 1 && r.issuer == 3));
 
   CHECK_FALSE(t.next(r));
   CHECK(t.lines_read() == 7);

@@ -56,7 +56,7 @@ TEST_CASE_METHOD(FilledTinyDrive, "A deliberately corrupted mapping is caught by
     explicit ReadAll(std::uint64_t c) : cap(c) {}
     bool next(stimuli::HostRequest& r) override {
       if (at >= cap) return false;
-      r = stimuli::HostRequest{0, false, at, 8, 0};
+      r = stimuli::HostRequest{0, HostOp::Read, false, at, 8, 0};
       at += 8;
       return true;
     }
@@ -98,7 +98,7 @@ TEST_CASE("A partial-page write reads the old page before programming it", "[ftl
     }
     std::string describe() const override { return "script"; }
   } s;
-  s.reqs = {{0, true, 0, 8, 0}, {0, true, 2, 3, 0}, {0, false, 0, 8, 0}};  // full page, then sectors 2-4 of it
+  s.reqs = {{0, HostOp::Write, false, 0, 8, 0}, {0, HostOp::Write, false, 2, 3, 0}, {0, HostOp::Read, false, 0, 8, 0}};  // full page, then sectors 2-4 of it
   platform::replay_functional(drive, s, oracle, 1);
   CHECK(oracle.mismatches() == 0);
   auto& ops = drive.metrics().set("firmware.ops");
@@ -125,7 +125,7 @@ TEST_CASE("The data buffer bounds the host pages in flight, commands wait their 
     bool next(stimuli::HostRequest& r) override {
       if (done) return false;
       done = true;
-      r = stimuli::HostRequest{0, true, 0, 5 * 8, 0};  // 5 pages
+      r = stimuli::HostRequest{0, HostOp::Write, false, 0, 5 * 8, 0};  // 5 pages
       return true;
     }
     std::string describe() const override { return "big"; }
@@ -173,7 +173,7 @@ TEST_CASE_METHOD(FilledTinyDrive, "A stale page counted as live is caught by the
     bool done = false;
     bool next(stimuli::HostRequest& r) override {
       if (done) return false;
-      r = stimuli::HostRequest{0, true, 5 * 8, 8, 0};
+      r = stimuli::HostRequest{0, HostOp::Write, false, 5 * 8, 8, 0};
       return done = true;
     }
     std::string describe() const override { return "rewrite page 5"; }

@@ -31,7 +31,7 @@ std::vector<HostRequest> generate(const SyntheticSpec& spec) {
 }
 
 bool same(const HostRequest& a, const HostRequest& b) {
-  return a.arrival_ns == b.arrival_ns && a.write == b.write && a.lba == b.lba &&
+  return a.arrival_ns == b.arrival_ns && a.is_write() == b.is_write() && a.lba == b.lba &&
          a.sectors == b.sectors && a.issuer == b.issuer;
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("synthetic: golden random stream, independent of the standard library"
   for (int i = 0; i < 8; ++i) {
     INFO("request " << i);
     CHECK(got[i].lba == lba[i]);
-    CHECK(got[i].write == !read[i]);
+    CHECK(got[i].is_write() == !read[i]);
     CHECK(got[i].sectors == 8);
     CHECK(got[i].arrival_ns == 0);
   }
@@ -171,7 +171,7 @@ TEST_CASE("synthetic: read share within binomial tolerance", "[synthetic]") {
     s.count = n;
     s.read_fraction = p;
     std::uint64_t reads = 0;
-    for (const HostRequest& r : generate(s)) reads += !r.write;
+    for (const HostRequest& r : generate(s)) reads += !r.is_write();
     // 5 standard deviations of Binomial(n, p): about 725 for p = 0.3; exact at p = 0 and 1.
     const double sigma = std::sqrt(n * p * (1.0 - p));
     INFO("p = " << p << ", reads = " << reads);
@@ -199,7 +199,7 @@ TEST_CASE("synthetic: sequential wraps to the range start exactly", "[synthetic]
     CHECK(reqs[i].lba * 512 == expected_offsets[i]);
     CHECK(reqs[i].sectors == 8);
     CHECK(reqs[i].arrival_ns == std::uint64_t(i) * 1000);
-    CHECK(reqs[i].write);  // read_fraction 0
+    CHECK(reqs[i].is_write());  // read_fraction 0
   }
 
   // A range that holds exactly 3 requests uses all of it before wrapping.
@@ -216,7 +216,7 @@ TEST_CASE("synthetic: read/write sequence is the same for both patterns", "[synt
   const auto random = generate(s);
   s.pattern = Pattern::Sequential;
   const auto sequential = generate(s);
-  for (std::size_t i = 0; i < random.size(); ++i) REQUIRE(random[i].write == sequential[i].write);
+  for (std::size_t i = 0; i < random.size(); ++i) REQUIRE(random[i].is_write() == sequential[i].is_write());
 }
 
 TEST_CASE("synthetic: stops after count requests", "[synthetic]") {

@@ -56,12 +56,12 @@ TEST_CASE("Plain fixture: the requests its lines say", "[stimuli][input]") {
   const auto v = all_requests(t);
   REQUIRE(v.size() == 40);
   CHECK(v.front().arrival_ns == 0);
-  CHECK(v.front().write);
+  CHECK(v.front().is_write());
   CHECK(v.front().lba == 6369280 / 512);
   CHECK(v.front().sectors == 12288 / 512);
   CHECK(v.front().issuer == 1);
   CHECK(v.back().arrival_ns == 4205145ull * 100);
-  CHECK_FALSE(v.back().write);
+  CHECK_FALSE(v.back().is_write());
   CHECK(v.back().lba == 14827520 / 512);
   CHECK(v.back().sectors == 32768 / 512);
   CHECK(t.backward_steps() == 0);

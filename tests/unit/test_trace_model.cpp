@@ -45,7 +45,7 @@ class Requests : public Workload {
 HostRequest request(std::uint64_t arrival_ns, bool write, std::uint64_t lba, std::uint32_t sectors) {
   HostRequest r;
   r.arrival_ns = arrival_ns;
-  r.write = write;
+  r.op = HostRequest::read_or_write(write);
   r.lba = lba;
   r.sectors = sectors;
   return r;
@@ -157,7 +157,7 @@ TEST_CASE("ReferenceClassifier: sequential lags, stack distances and cold misses
     CHECK(f.lag_or_distance == expected[i].second);
     CHECK(f.gap_ns == gaps[i]);
     CHECK(f.sectors == s[i].sectors);
-    CHECK(f.write == s[i].write);
+    CHECK(f.write == s[i].is_write());
   }
 }
 
@@ -227,7 +227,7 @@ TEST_CASE("stand-in: an excerpt of only 8-sector writes gives only 8-sector writ
   const std::vector<HostRequest> out = drain(standin);
   REQUIRE(out.size() == 50000);
   for (const HostRequest& r : out) {
-    REQUIRE(r.write);
+    REQUIRE(r.is_write());
     REQUIRE(r.sectors == 8);
   }
   const TraceStats s = measure(out);
@@ -350,7 +350,7 @@ TEST_CASE("stand-in: the same seed gives the same stand-in, another seed another
       d(model, by_op), e(model, by_op);
   const auto same = [](const std::vector<HostRequest>& x, const std::vector<HostRequest>& y) {
     return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin(), [](const auto& p, const auto& q) {
-             return p.arrival_ns == q.arrival_ns && p.write == q.write && p.lba == q.lba && p.sectors == q.sectors;
+             return p.arrival_ns == q.arrival_ns && p.is_write() == q.is_write() && p.lba == q.lba && p.sectors == q.sectors;
            });
   };
   const auto ra = drain(a), rb = drain(b), rc = drain(c), rd = drain(d), re = drain(e);
@@ -365,8 +365,8 @@ TEST_CASE("stand-in: exactly W writes, or exactly N requests", "[standin]") {
   for (const std::uint64_t w : {1ull, 17ull, 12345ull}) {
     StandinWorkload s(model, writes_spec(w));
     const auto out = drain(s);
-    CHECK(std::count_if(out.begin(), out.end(), [](const auto& r) { return r.write; }) == std::int64_t(w));
-    CHECK(out.back().write);  // it stops at the W-th write
+    CHECK(std::count_if(out.begin(), out.end(), [](const auto& r) { return r.is_write(); }) == std::int64_t(w));
+    CHECK(out.back().is_write());  // it stops at the W-th write
     CHECK(s.stats().writes == w);
   }
   StandinSpec n;
@@ -407,7 +407,7 @@ TEST_CASE("stand-in: impossible requests are refused", "[standin]") {
   const TraceModel first_write = learn({request(0, true, 0, 8), request(10, false, 64, 8), request(20, false, 128, 8)});
   StandinWorkload s(first_write, writes_spec(3));
   const auto out = drain(s);
-  CHECK(std::count_if(out.begin(), out.end(), [](const auto& r) { return r.write; }) == 3);
+  CHECK(std::count_if(out.begin(), out.end(), [](const auto& r) { return r.is_write(); }) == 3);
 }
 
 TEST_CASE("stand-in: the MSR CSV written is read back by the MSR reader, plain and gzip", "[standin]") {
@@ -428,7 +428,7 @@ TEST_CASE("stand-in: the MSR CSV written is read back by the MSR reader, plain a
     REQUIRE(read.size() == written.size());
     for (std::size_t i = 0; i < read.size(); ++i) {
       INFO("request " << i);
-      REQUIRE(read[i].write == written[i].write);
+      REQUIRE(read[i].is_write() == written[i].is_write());
       REQUIRE(read[i].lba == written[i].lba);
       REQUIRE(read[i].sectors == written[i].sectors);
       REQUIRE(read[i].arrival_ns == written[i].arrival_ns / 100 * 100);  // 100 ns ticks

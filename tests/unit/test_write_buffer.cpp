@@ -57,6 +57,57 @@ TEST_CASE("Write buffer: a newer copy of a page being flushed is the one found, 
   CHECK(b.free_entries() == 4);
 }
 
+TEST_CASE("Write buffer: a flush epoch settles once every page buffered before it is programmed",
+          "[fw][write_buffer][durability]") {
+  WriteBuffer b(8, WriteBufferPolicy::kFifo, 8);
+  const std::uint32_t a = b.insert(1), c = b.insert(2);
+  const std::uint32_t first = b.close_epoch();
+  CHECK_FALSE(b.settled(first));
+  const std::uint32_t later = b.insert(3);  // after the flush: not its business
+  b.written(a);                             // absorbed: still a page of the first epoch
+  std::vector<std::uint32_t> out;
+  REQUIRE(b.evict(out));
+  REQUIRE(b.evict(out));
+  REQUIRE(out == std::vector<std::uint32_t>{a, c});
+  b.release(a);
+  CHECK_FALSE(b.settled(first));  // c's program is still in flight
+  b.release(c);
+  CHECK(b.settled(first));
+  const std::uint32_t second = b.close_epoch();
+  CHECK_FALSE(b.settled(second));  // page 3 is dirty
+  b.take(later);
+  b.release(later);
+  CHECK(b.settled(second));
+  CHECK(b.settled(b.close_epoch()));  // nothing buffered: settled at once
+}
+
+TEST_CASE("Write buffer: take hands one dirty page over out of every policy's order", "[fw][write_buffer][durability]") {
+  for (const auto policy : {WriteBufferPolicy::kFifo, WriteBufferPolicy::kPageLru, WriteBufferPolicy::kBlockLru}) {
+    INFO("policy " << int(policy));
+    WriteBuffer b(8, policy, 4);
+    for (const Lpn lpn : {0u, 1u, 2u, 5u}) b.insert(lpn);
+    b.take(b.find(1));
+    CHECK(b.dirty() == 3);
+    CHECK(b.flushing() == 1);
+    CHECK(evicted_lpns(b) == (policy == WriteBufferPolicy::kBlockLru ? std::vector<Lpn>{0, 2, 5}
+                                                                      : std::vector<Lpn>{0, 2, 5}));
+  }
+  // block_lru: a page of the block being handed over in chunks, and a block's last dirty page.
+  WriteBuffer b(8, WriteBufferPolicy::kBlockLru, 4);
+  for (const Lpn lpn : {0u, 1u, 2u, 3u, 6u}) b.insert(lpn);
+  std::vector<std::uint32_t> out;
+  REQUIRE(b.evict(out, 1));  // block 0 starts draining: page 0 out, 1-3 wait in the run
+  b.take(b.find(2));
+  b.take(b.find(6));         // block 1's only page: the block leaves the order
+  out.clear();
+  while (b.evict(out)) {
+  }
+  std::vector<Lpn> rest;
+  for (std::uint32_t e : out) rest.push_back(b.entry(e).lpn);
+  CHECK(rest == std::vector<Lpn>{1, 3});
+  CHECK(b.dirty() == 0);
+}
+
 TEST_CASE("The firmware behind a write buffer passes the integrity oracle under every policy", "[fw][write_buffer][oracle]") {
   const WriteBufferPolicy policy =
       GENERATE(WriteBufferPolicy::kFifo, WriteBufferPolicy::kPageLru, WriteBufferPolicy::kBlockLru);

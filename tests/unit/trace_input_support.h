@@ -23,7 +23,7 @@ inline std::vector<stimuli::HostRequest> all_requests(stimuli::Workload& w) {
 }
 
 inline bool same_request(const stimuli::HostRequest& a, const stimuli::HostRequest& b) {
-  return a.arrival_ns == b.arrival_ns && a.write == b.write && a.lba == b.lba && a.sectors == b.sectors &&
+  return a.arrival_ns == b.arrival_ns && a.is_write() == b.is_write() && a.lba == b.lba && a.sectors == b.sectors &&
          a.issuer == b.issuer;
 }
 

@@ -37,7 +37,7 @@ inline TraceTotals totals(stimuli::Workload& w) {
     if (t.requests > 0 && r.arrival_ns < t.last.arrival_ns) t.monotonic = false;
     t.last = r;
     ++t.requests;
-    t.reads += !r.write;
+    t.reads += !r.is_write();
     t.sectors += r.sectors;
     t.max_issuer = std::max<std::uint64_t>(t.max_issuer, r.issuer);
   }
