@@ -456,6 +456,24 @@ void ChannelController::advance(Die& die, Track& t, sc_time now) {
   }
 }
 
+void ChannelController::power_cut(sc_time now, CutDamage& damage) {
+  const auto bits = static_cast<std::uint32_t>(cfg_.nand.t_prog.size());
+  const auto cut = [&](const std::vector<Op>& group) {
+    for (const Op& o : group) {
+      if (o.cmd->opcode == tlmx::FlashOpcode::Program)
+        array_.interrupt_program(o.cmd->ppn, bits, damage);
+      else if (o.cmd->opcode == tlmx::FlashOpcode::Erase)
+        array_.interrupt_erase(cfg_.geometry.block_of(o.cmd->ppn), damage);
+    }
+  };
+  for (const auto& d : dies_) {
+    const Track& a = d->array;
+    if ((a.phase == Phase::Array || a.phase == Phase::Suspending) && now >= d->array_start && !tlmx::is_read(a.opcode()))
+      cut(a.group);
+    cut(d->suspended);
+  }
+}
+
 // The array time is over: apply the operation to the NAND contents, then hand a read's data to
 // the bus (through the cache register with cache read) or complete the program/erase.
 void ChannelController::end_array(Die& die, sc_time now) {

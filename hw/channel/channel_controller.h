@@ -87,6 +87,11 @@ class ChannelController : public sc_core::sc_module {
   // The dies holding work (queued, on a track, suspended), each with its tracks' phases: "" when
   // none. At the end of a run, when nothing is left to happen, any is a lost wake-up.
   std::string describe_unfinished() const;
+  // The power went at `now`: every program or erase whose array time had begun (running, being
+  // suspended, or suspended) is cut short in the array (hw/nand/nand_array.h); one still on the
+  // bus, queued or staged never reached it. What was destroyed is added to `damage`. The
+  // simulation does not go on after this.
+  void power_cut(sc_core::sc_time now, CutDamage& damage);
 
  private:
   using Phase = DiePhase;

@@ -63,6 +63,34 @@ bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
   return false;
 }
 
+void NandArray::interrupt_program(Ppn ppn, std::uint32_t bits_per_cell, CutDamage& damage) {
+  const PageContent unreadable{kUnreadableLpn, kUncorrectableToken};
+  const bool armed = armed_;
+  armed_ = false;  // no status: the program never finished
+  program(ppn, unreadable.lpn, unreadable.token);
+  armed_ = armed;
+  ++damage.torn_pages;
+  Block& b = blocks_[geo_.block_of(ppn)];
+  const std::uint32_t page = geo_.page_in_block(ppn), bits = std::max<std::uint32_t>(1, bits_per_cell);
+  for (std::uint32_t lower = page - page % bits; lower < page; ++lower) {
+    if (!is_programmed(geo_.first_page(geo_.block_of(ppn)) + lower) || b.pages[lower].lpn == kUnreadableLpn) continue;
+    b.pages[lower] = unreadable;
+    ++damage.paired_pages_lost;
+  }
+}
+
+void NandArray::interrupt_erase(BlockId block, CutDamage& damage) {
+  Block& b = blocks_[block];
+  if (!b.pages) {
+    b.pages = new_block_pages();
+    if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, false);
+  }
+  std::fill(b.pages, b.pages + geo_.pages_per_block, PageContent{kUnreadableLpn, kUncorrectableToken});
+  if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, true);
+  b.written = geo_.pages_per_block;  // not erased: nothing may be programmed before the next erase
+  ++damage.erases_cut;
+}
+
 void NandArray::preload_block(BlockId block, std::uint32_t count, const PageContent* contents, std::uint64_t sequence) {
   if (block >= geo_.total_blocks() || count == 0 || count > geo_.pages_per_block)
     throw NandRuleViolation("NAND preload of " + std::to_string(count) + " pages into block " + std::to_string(block) +

@@ -6,6 +6,16 @@
 // on its first program (out of 16 MiB slabs) so a fresh drive costs little memory. The write sequence number
 // is kept per block (the sequence of the block's first program): pages within a block are
 // programmed in order, so (block sequence, page index) orders every program of the block.
+//
+// Power loss (interrupt_program, interrupt_erase): a program cut short leaves its page
+// programmed but unreadable, its OOB included (kUnreadableLpn, kUncorrectableToken); on a part
+// with several bits per cell the pages of a word line are programmed lower page first, and a cut
+// upper-page program also destroys the lower pages already written on its word line. The model
+// takes a word line as `bits_per_cell` consecutive pages of the block (page p on word line
+// p / bits, its type p % bits as the array times are indexed: nand_timing.h), the pairing of a
+// part that programs its word lines one after another. An erase cut short leaves the block
+// neither erased nor readable: every page reads as unreadable and none may be programmed until
+// the block is erased again.
 #pragma once
 
 #include <cstdint>
@@ -24,9 +34,19 @@ class NandRuleViolation : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The OOB's logical page of a page that cannot be read (a program or erase cut by power loss).
+inline constexpr Lpn kUnreadableLpn = kNoLpn - 1;
+
 struct PageContent {
-  Lpn lpn = kNoLpn;  // kNoLpn: erased
+  Lpn lpn = kNoLpn;  // kNoLpn: erased; kUnreadableLpn: programmed, unreadable
   Token token = kUnwrittenToken;
+};
+
+// What a power cut did to the array.
+struct CutDamage {
+  std::uint64_t torn_pages = 0;        // programs cut short
+  std::uint64_t paired_pages_lost = 0; // lower pages destroyed with them
+  std::uint64_t erases_cut = 0;        // blocks left neither erased nor readable
 };
 
 class NandArray {
@@ -84,6 +104,10 @@ class NandArray {
   // Returns the status: false when the erase reports failure (the block keeps its pages).
   // Throws NandRuleViolation for a bad address or a factory-bad block.
   bool erase(BlockId block);
+  // Power loss (see above): the program of `ppn` (the block's next page) or the erase of `block`
+  // was under way when the power went. Adds what it destroyed to `damage`.
+  void interrupt_program(Ppn ppn, std::uint32_t bits_per_cell, CutDamage& damage);
+  void interrupt_erase(BlockId block, CutDamage& damage);
   // Preconditioning: programs pages [0, count) of the erased block `block` at once (contents in
   // page order), as though its first program had been the array's `sequence`-th; the caller
   // makes the sequences what programming in its order would have given.

@@ -303,6 +303,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["latency_breakdown"] = latency_breakdown_section(metrics, config.reliability.errors);
   if (config.reliability.errors) r["reliability"] = reliability_section(config, metrics, f.failed_reads, f.reported_lost_pages);
   if (config.reliability.failures.any()) r["bad_blocks"] = bad_block_section(metrics, f);
+  if (f.power_cut) r["power_cut"] = power_cut_section(*f.power_cut);
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
@@ -532,6 +533,7 @@ std::string summary_text(const json& r) {
                      100 * c["idle_us"].get<double>() / hw_us, c["jobs"].get<std::uint64_t>());
   if (r.contains("reliability")) s += reliability_text(r["reliability"]);
   if (r.contains("bad_blocks")) s += bad_block_text(r["bad_blocks"]);
+  if (r.contains("power_cut")) s += power_cut_text(r["power_cut"]);
   const json& in = r["integrity"];
   s += fmt::format("  integrity: {} pages checked, {} mismatches{}\n", in["pages_checked"].get<std::uint64_t>(),
                    in["mismatches"].get<std::uint64_t>(),

@@ -11,6 +11,7 @@
 #include "platforms/config/platform_config.h"
 #include "fw/precondition/precondition_spec.h"
 #include "platforms/report/iss_section.h"
+#include "platforms/report/power_cut_section.h"
 
 namespace ssd::platform {
 
@@ -42,6 +43,7 @@ struct RunFacts {
   std::string vcd_path;
   std::map<std::uint32_t, std::uint64_t> erase_counts;  // erase count -> blocks (whole run, preconditioning included)
   std::vector<fw::TableRegion> firmware_tables;         // the firmware's tables, where they were placed
+  std::optional<PowerCutFacts> power_cut;  // --power-cut-at / --power-cut-after
   std::optional<IssRunFacts> iss;                       // core.model = iss: what the image executed
   // Bad blocks, as the flash saw them (the firmware's side is in its ftl metrics).
   std::uint64_t factory_bad_blocks = 0, program_failures = 0, erase_failures = 0;

@@ -125,6 +125,9 @@ stimuli::HostModelConfig host_config(const RunOptions& o) {
   hc.admission.time_scale = o.time_scale;
   hc.admission.fold_addresses = o.fold_addresses;
   if (o.progress) hc.progress = progress_printer();
+  hc.track_durability = o.power_cut();
+  hc.volatile_write_cache = o.platform.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff;
+  hc.stop_after = o.power_cut_after;
   hc.heartbeat = [](std::uint64_t completed, double simulated_s) { liveness().beat(completed, simulated_s); };
   return hc;
 }
@@ -175,6 +178,54 @@ sc_core::sc_time simulate(DriveTestbench& bench, RunFacts& facts, double stall_s
   return idle;
 }
 
+// Every readable data page on the flash (its OOB's logical page below the drive's), for the
+// durability audit; returns the pages a power cut left unreadable.
+std::uint64_t scan_flash(const hw::NandArray& array, Lpn logical_pages, const stimuli::DurabilityTracker::PageVisitor& visit) {
+  const FlashGeometry& g = array.geometry();
+  std::uint64_t unreadable = 0;
+  for (BlockId b = 0; b < g.total_blocks(); ++b)
+    for (std::uint32_t p = 0; p < g.pages_per_block; ++p) {
+      const Ppn ppn = g.first_page(b) + p;
+      if (!array.is_programmed(ppn)) continue;
+      const hw::PageContent c = array.read(ppn);
+      if (c.lpn == hw::kUnreadableLpn)
+        ++unreadable;
+      else if (c.lpn < logical_pages)
+        visit(c.lpn, c.token);
+    }
+  return unreadable;
+}
+
+// Runs the timed simulation until the power cut (--power-cut-at / --power-cut-after, or the
+// workload's end if it comes first), cuts the power and audits the flash. Returns the cut's time.
+sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, RunFacts& facts) {
+  const auto t0 = std::chrono::steady_clock::now();
+  liveness().arm(o.stall_seconds, {}, [] { return std::string("the run up to the power cut"); });
+  struct Disarm {
+    ~Disarm() { liveness().disarm(); }
+  } disarm;
+  const sc_core::sc_time limit =
+      o.power_cut_at_s > 0 ? tlmx::seconds_to_time(o.power_cut_at_s, "--power-cut-at") : tlmx::max_simulated_time();
+  // At a time: the clock runs up to it even when nothing happens in between.
+  sc_core::sc_start(limit, o.power_cut_at_s > 0 ? sc_core::SC_RUN_TO_TIME : sc_core::SC_EXIT_ON_STARVATION);
+  facts.wall_seconds = seconds_since(t0);
+  stimuli::HostModel& host = bench.host();
+  if (!host.workload_error().empty()) throw stimuli::WorkloadError(host.workload_error());
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  PowerCutFacts cut;
+  cut.at_s = now.to_seconds();
+  cut.workload_ended = host.finished();
+  cut.requests_completed = host.completed();
+  cut.requests_in_flight = host.outstanding();
+  cut.volatile_write_cache = o.platform.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff;
+  bench.top().power_cut(now, cut);
+  const Lpn logical = bench.top().logical_pages();
+  cut.audit = host.durability()->audit(
+      [&](const stimuli::DurabilityTracker::PageVisitor& visit) { return scan_flash(bench.array(), logical, visit); });
+  facts.power_cut = cut;
+  return bench.top().finalize(now);
+}
+
 // What the report needs beyond the statistics registry: the workload, the run's times, the
 // oracle's verdict, the erase distribution and the end-of-run mapping check.
 void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time drive_idle, RunFacts& facts) {
@@ -211,7 +262,9 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.program_failures = bench.array().program_failures();
   facts.erase_failures = bench.array().erase_failures();
   facts.worn_out_before_run = bench.array().retired_before_run().size();
-  if (o.verify_mapping) {
+  if (o.power_cut()) {
+    facts.mapping_check = "skipped";  // the FTL's mapping was in the DRAM the cut lost
+  } else if (o.verify_mapping) {
     const auto t0 = std::chrono::steady_clock::now();
     std::string problem = verify_mapping(bench.top().mapping(), bench.array(), oracle);
     facts.mapping_check = problem.empty() ? "ok" : problem;
@@ -241,7 +294,8 @@ RunOutcome run_simulation(const RunOptions& o) {
   facts.written_footprint_pages = scan.written_pages;
   facts.setup_wall_seconds = seconds_since(setup_start);
   precondition(o, bench, facts);
-  const sc_core::sc_time drive_idle = simulate(bench, facts, o.stall_seconds);
+  const sc_core::sc_time drive_idle =
+      o.power_cut() ? simulate_until_cut(o, bench, facts) : simulate(bench, facts, o.stall_seconds);
   if (vcd) {
     busy_waves->write(std::max(drive_idle, bench.host().last_completion()).value());
     vcd->close();
@@ -255,7 +309,8 @@ RunOutcome run_simulation(const RunOptions& o) {
   if (ControllerRegisters* image = bench.top().image()) out.firmware_functions = image->core().function_names();
   out.report = build_report(o.platform, bench.metrics(), facts);
   check_report_invariants(out.report, {scan.requests, scan.bytes});
-  out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped");
+  out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped") &&
+                     (!facts.power_cut || facts.power_cut->audit.ok());
   return out;
 }
 

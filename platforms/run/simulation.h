@@ -39,6 +39,11 @@ struct RunOptions {
   bool progress = false;              // a progress line on stderr while the simulation runs
   double stall_seconds = 300;         // no completion for this long (wall): the run stalled (0: never)
   std::string firmware_job_log;       // core.model = iss: one CSV line per firmware job (tools/calibrate.py)
+  // A power cut (platforms/report/power_cut_section.h): at a simulated time (seconds; 0: none),
+  // or once this many requests completed (0: none). The run ends at the cut.
+  double power_cut_at_s = 0;
+  std::uint64_t power_cut_after = 0;
+  bool power_cut() const { return power_cut_at_s > 0 || power_cut_after > 0; }
 };
 
 struct RunOutcome {

@@ -94,6 +94,14 @@ void add_replay_options(CLI::App* cmd, RunCommand& c) {
                   "until GC runs and the WAF settles); each ends with a flush of the mapping cache unless followed "
                   "by +no-flush (e.g. fill+no-flush)")
       ->capture_default_str();
+  auto* at = cmd->add_option("--power-cut-at", run.power_cut_at_s,
+                             "cut the power at this simulated time (seconds): programs and erases under way are cut "
+                             "short, DRAM is lost, and the flash is audited for every durable write (report: power_cut)")
+                 ->check(CLI::PositiveNumber);
+  cmd->add_option("--power-cut-after", run.power_cut_after,
+                  "cut the power when this many host requests have completed (see --power-cut-at)")
+      ->check(kDecimal & CLI::Range(std::uint64_t(1), std::uint64_t(1) << 62))
+      ->excludes(at);
 }
 
 void add_output_options(CLI::App* cmd, RunCommand& c) {

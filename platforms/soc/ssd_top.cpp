@@ -109,6 +109,11 @@ std::string SsdTop::unfinished_work() const {
   return out;
 }
 
+void SsdTop::power_cut(sc_core::sc_time now, PowerCutFacts& facts) {
+  for (auto& ch : channels_) ch->power_cut(now, facts.flash);
+  facts.buffered_pages_lost = mapping_->buffered_pages().size();
+}
+
 sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {
   const sc_core::sc_time idle = core_ ? std::max(end, core_->drained_at()) : end;
   for (auto& ch : channels_) ch->end_of_simulation_stats(idle);

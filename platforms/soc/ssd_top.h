@@ -30,6 +30,7 @@
 #include "hw/nand/nand_array.h"
 #include "platforms/config/platform_config.h"
 #include "platforms/functional/mapping_view.h"
+#include "platforms/report/power_cut_section.h"
 #include "platforms/soc/controller_registers.h"
 #include "platforms/soc/cosim_hal.h"
 #include "platforms/soc/hal_switch.h"
@@ -65,6 +66,10 @@ class SsdTop : public sc_core::sc_module {
   // Work left unfinished when nothing is left to happen (a deadlock or a lost wake-up): the
   // firmware's, then the flash channels'. "" when the drive is idle.
   std::string unfinished_work() const;
+  // The power went at `now` (platforms/report/power_cut_section.h): the flash's programs and
+  // erases under way are cut short (hw::ChannelController::power_cut), and the DRAM's contents
+  // are gone. The simulation does not go on.
+  void power_cut(sc_core::sc_time now, PowerCutFacts& facts);
 
  private:
   hw::IssConfig iss_config(const PlatformConfig& c) const;

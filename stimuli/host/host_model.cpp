@@ -46,6 +46,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
     free_.push_back(cfg_.queue_depth - 1 - i);
   }
   if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host", "outstanding", 32);
+  if (cfg_.track_durability) durability_ = std::make_unique<DurabilityTracker>(oracle_, cfg_.volatile_write_cache);
   SC_THREAD(issue);
 }
 
@@ -162,6 +163,8 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   } else {
     ext.tokens.assign(span.count, 0);
   }
+  if (durability_ && req.is_write()) durability_->write_issued(id, req.lba, req.sectors, ext.tokens.data());
+  if (durability_ && req.is_flush()) durability_->flush_issued(id);
   in_flight_.add(id, span.first, span.count, req.is_write());
   ++outstanding_;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
@@ -209,12 +212,15 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   if (ext->op == HostOp::Flush) {
     ++flushes_;
     flush_latency_.record(latency_ns);
+    if (durability_) durability_->flush_completed(ext->host_tag);
   } else if (write && ext->status != HostStatus::Success) {
     // Not written (a read-only drive): the data stays what it was; not a write's latency either.
     ++metrics_.set("host").counter("rejected_writes");
+    if (durability_) durability_->write_rejected(ext->host_tag);
     metrics_.set("host").counter("rejected_write_bytes") += std::uint64_t(ext->sectors) * kSectorBytes;
   } else if (write) {
     oracle_.acknowledge_write(ext->lba, ext->sectors, ext->tokens.data());
+    if (durability_) durability_->write_acknowledged(ext->host_tag, ext->fua);
     ++writes_;
     fua_writes_ += ext->fua;
     write_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
@@ -238,6 +244,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   ++completed_;
   if (cfg_.progress && (completed_ & 1023) == 0) cfg_.progress(completed_, now.to_seconds(), workload_.fraction_done());
   if (cfg_.heartbeat) cfg_.heartbeat(completed_, now.to_seconds());
+  if (cfg_.stop_after && completed_ == cfg_.stop_after) sc_core::sc_stop();  // the power goes now
   last_completion_ = now;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
   slot_freed_.notify(sc_core::SC_ZERO_TIME);

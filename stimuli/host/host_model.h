@@ -25,6 +25,7 @@
 
 #include "common/host_addressing.h"
 #include "common/metrics.h"
+#include "stimuli/durability_tracker.h"
 #include "stimuli/host_request.h"
 #include "stimuli/integrity_oracle.h"
 #include "stimuli/request_admission.h"
@@ -44,6 +45,12 @@ struct HostModelConfig {
   // Called at every completion with the count so far and the simulated time: the liveness
   // guard's heartbeat (platforms/run/liveness_guard.h).
   std::function<void(std::uint64_t completed, double simulated_s)> heartbeat;
+  // A power cut is planned (--power-cut-at/--power-cut-after): the host keeps what is durable
+  // (stimuli/durability_tracker.h); `volatile_write_cache`: the drive acknowledges writes before
+  // they are on the flash. stop_after: the simulation stops when that many requests completed.
+  bool track_durability = false;
+  bool volatile_write_cache = false;
+  std::uint64_t stop_after = 0;
 };
 
 class HostModel : public sc_core::sc_module {
@@ -61,6 +68,8 @@ class HostModel : public sc_core::sc_module {
   const std::string& workload_error() const { return workload_error_; }
   const sc_core::sc_event& finished_event() const { return finished_event_; }
   std::uint64_t completed() const { return completed_; }
+  std::uint64_t outstanding() const { return outstanding_; }
+  const DurabilityTracker* durability() const { return durability_.get(); }
   sc_core::sc_time first_arrival() const { return first_arrival_; }
   sc_core::sc_time last_completion() const { return last_completion_; }
 
@@ -106,6 +115,7 @@ class HostModel : public sc_core::sc_module {
   static constexpr std::size_t kMaxIssuers = 64;
   tlmx::VcdTracer* vcd_;
   int vcd_outstanding_ = -1;
+  std::unique_ptr<DurabilityTracker> durability_;
 };
 
 }  // namespace ssd::stimuli

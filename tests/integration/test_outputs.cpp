@@ -122,7 +122,7 @@ TEST_CASE("outputs: the report's over-time points and issuers add up to its tota
 TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json", "[cli][outputs][schema]") {
   // Validated by tools/check_report.py (Debian's python3-jsonschema): page mapping after
   // fill+steady with issuers, a hybrid and a demand FTL (their own counters), a job file with
-  // iodepths, one with flushes and FUA writes, a trace with a skipped line, read errors with retries and soft decoding. Then a report broken three ways must fail, naming
+  // iodepths, one with flushes and FUA writes (and cut short by a power cut), a trace with a skipped line, read errors with retries and soft decoding. Then a report broken three ways must fail, naming
   // each problem.
   TempDir dir;
   const std::vector<std::vector<std::string>> runs = {
@@ -131,6 +131,7 @@ TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json"
       {"--synthetic", "random", "--count", "2000", "--ftl", "cast", "--precondition", "fill"},
       {"--jobs", source_path("workloads/per_job_depth.yaml"), "--precondition", "none"},
       {"--jobs", source_path("workloads/database_fsync.yaml"), "--precondition", "none"},
+      {"--jobs", source_path("workloads/database_fsync.yaml"), "--precondition", "none", "--power-cut-after", "3000"},
       {"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"},
       {"--synthetic", "random", "--count", "2000", "--set", "reliability.errors=true", "--set", "ecc.parity_bytes=32",
        "--set", "ecc.correctable_bits=18", "--set", "reliability.rber_beta=0.006",

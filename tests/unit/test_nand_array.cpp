@@ -61,3 +61,58 @@ TEST_CASE("Geometry composes and decomposes flat page numbers", "[nand]") {
   CHECK(g.die_of_block(g.block_of(p)) == (1 * g.ways + 0) * g.dies_per_way + 1);
   CHECK(g.channel_of_die(g.die_of_block(g.block_of(p))) == 1);
 }
+
+TEST_CASE("NAND power cut: a torn program leaves its page unreadable, and takes its word line's lower pages",
+          "[nand][power_cut]") {
+  const auto content = [](const hw::NandArray& a, Ppn p) { return a.read(p); };
+  for (const std::uint32_t bits : {1u, 2u, 3u}) {
+    INFO(bits << " bits per cell");
+    hw::NandArray a(small_geometry());
+    const BlockId b = 3;
+    const Ppn first = a.geometry().first_page(b);
+    for (std::uint32_t p = 0; p < 5; ++p) a.program(first + p, 100 + p, 1000 + p);
+    hw::CutDamage damage;
+    a.interrupt_program(first + 5, bits, damage);  // page 5: SLC its own word line; MLC upper of WL 2; TLC MSB of WL 1
+    CHECK(damage.torn_pages == 1);
+    CHECK(content(a, first + 5).lpn == hw::kUnreadableLpn);
+    CHECK(content(a, first + 5).token == kUncorrectableToken);
+    CHECK(a.write_pointer(b) == 6);  // the page is taken: the next program goes to page 6
+    const std::uint32_t lost = bits == 1 ? 0 : bits == 2 ? 1 : 2;  // MLC: page 4; TLC: pages 3 and 4
+    CHECK(damage.paired_pages_lost == lost);
+    for (std::uint32_t p = 0; p < 5; ++p) {
+      INFO("page " << p);
+      const bool gone = p >= 5 - lost;
+      CHECK((content(a, first + p).lpn == hw::kUnreadableLpn) == gone);
+      if (!gone) CHECK(content(a, first + p).token == 1000 + p);
+    }
+    a.program(first + 6, 7, 7);  // the block goes on
+  }
+  // A lower page cut short destroys nothing else (its upper pages were never written).
+  hw::NandArray a(small_geometry());
+  hw::CutDamage damage;
+  a.program(0, 1, 1);
+  a.program(1, 2, 2);
+  a.interrupt_program(2, 2, damage);
+  CHECK(damage.paired_pages_lost == 0);
+  CHECK(a.read(1).token == 2);
+}
+
+TEST_CASE("NAND power cut: an erase cut short leaves the block unreadable and unprogrammable until erased",
+          "[nand][power_cut]") {
+  hw::NandArray a(small_geometry());
+  const FlashGeometry& g = a.geometry();
+  for (std::uint32_t p = 0; p < 3; ++p) a.program(g.first_page(2) + p, p, 50 + p);
+  hw::CutDamage damage;
+  a.interrupt_erase(2, damage);
+  a.interrupt_erase(6, damage);  // never programmed
+  CHECK(damage.erases_cut == 2);
+  for (const BlockId b : {BlockId(2), BlockId(6)})
+    for (std::uint32_t p = 0; p < g.pages_per_block; ++p) {
+      CHECK(a.is_programmed(g.first_page(b) + p));
+      CHECK(a.read(g.first_page(b) + p).lpn == hw::kUnreadableLpn);
+    }
+  CHECK_THROWS_AS(a.program(g.first_page(2) + 3, 9, 9), hw::NandRuleViolation);
+  CHECK(a.erase(2));
+  CHECK(a.read(g.first_page(2)).lpn == kNoLpn);
+  a.program(g.first_page(2), 9, 9);
+}

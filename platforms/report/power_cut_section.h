@@ -1,0 +1,28 @@
+// The report's power_cut section (--power-cut-at / --power-cut-after): when the power went, what
+// was under way, what the flash and the DRAM lost, and the durability audit of the flash
+// (stimuli/durability_tracker.h): every durable write must still be on it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "hw/nand/nand_array.h"
+#include "stimuli/durability_tracker.h"
+
+namespace ssd::platform {
+
+struct PowerCutFacts {
+  double at_s = 0;                         // simulated time of the cut
+  std::uint64_t requests_completed = 0;    // host requests completed before it
+  std::uint64_t requests_in_flight = 0;    // submitted, not completed
+  bool workload_ended = false;             // the workload ended before the cut came
+  bool volatile_write_cache = false;       // the drive acknowledged writes from DRAM
+  hw::CutDamage flash;                     // programs and erases cut short
+  std::uint64_t buffered_pages_lost = 0;   // the write buffer's pages (DRAM is lost)
+  stimuli::DurabilityAudit audit;
+};
+
+nlohmann::json power_cut_section(const PowerCutFacts& f);
+std::string power_cut_text(const nlohmann::json& power_cut);  // summary lines
+
+}  // namespace ssd::platform

@@ -1,0 +1,76 @@
+// Power cuts seen from the command line (--power-cut-at / --power-cut-after; report section
+// power_cut): programs and erases under way are cut short, the DRAM is lost, and every write that
+// was durable at the cut must still be on the flash (stimuli/durability_tracker.h). On tiny.yaml
+// (SLC: a cut program takes no other page with it).
+#include <catch2/catch.hpp>
+
+#include "cli_support.h"
+
+using namespace ssd::cli;
+
+namespace {
+const std::string kJobs =
+    "jobs:\n"
+    "  - name: log\n    pattern: sequential\n    block_size: 16384\n    count: 3000\n    range_bytes: 4194304\n"
+    "    fua_share: 1\n    iodepth: 1\n"
+    "  - name: pages\n    read_fraction: 0.3\n    block_size: [[4096, 0.7], [2048, 0.3]]\n    count: 20000\n"
+    "    range_start: 4194304\n    range_bytes: 8388608\n    flush_every: 40\n    iodepth: 15\n";
+}  // namespace
+
+TEST_CASE("power cut: every durable write survives cuts at 20 points under GC, flushes and FUA",
+          "[cli][power_cut][durability]") {
+  // A FUA log beside partial and whole page writes with flushes, on a filled drive (GC runs): cut
+  // after 1,000, 2,000, ... 20,000 requests, with the write buffer (volatile: flushes and FUA make
+  // writes durable) and without it (every completed write is durable).
+  TempDir dir;
+  write_text(dir.file("jobs.yaml"), kJobs);
+  std::uint64_t torn = 0, lost_in_dram = 0, not_durable = 0;
+  for (const std::string buffer : {"page_lru", "off"})
+    for (int k = 1; k <= 10; ++k) {
+      const std::string after = std::to_string(k * 2000 - (buffer == "off" ? 1000 : 0));
+      INFO("write buffer " << buffer << ", cut after " << after << " requests");
+      const json r = successful_run({"-p", tiny_platform(), "--jobs", dir.file("jobs.yaml"), "--set",
+                                     "firmware.write_buffer=" + buffer, "--power-cut-after", after},
+                                    dir, buffer + after + ".json");
+      const json& p = r["power_cut"];
+      CHECK(p["requests_completed"] == std::stoull(after));
+      CHECK(p["durability"]["durable_pages_lost"] == 0);
+      CHECK(p["durability"]["garbage_pages"] == 0);
+      CHECK(p["durability"]["verdict"] == "ok");
+      CHECK(p["flash"]["paired_pages_lost"] == 0);  // SLC
+      CHECK(r["integrity"]["mismatches"] == 0);
+      torn += p["flash"]["torn_pages"].get<std::uint64_t>();
+      lost_in_dram += p["buffered_pages_lost"].get<std::uint64_t>();
+      not_durable += p["durability"]["acknowledged_not_durable"].get<std::uint64_t>();
+      if (buffer == "off") {
+        CHECK(p["buffered_pages_lost"] == 0);
+        CHECK(p["durability"]["acknowledged_not_durable"] == 0);
+      }
+    }
+  CHECK(torn > 0);          // cuts landed during programs
+  CHECK(lost_in_dram > 0);  // and with dirty pages in the write buffer
+  CHECK(not_durable > 0);
+}
+
+TEST_CASE("power cut: at a simulated time, or after the workload ended", "[cli][power_cut]") {
+  TempDir dir;
+  write_text(dir.file("jobs.yaml"), kJobs);
+  const json at = successful_run({"-p", tiny_platform(), "--jobs", dir.file("jobs.yaml"), "--precondition", "none",
+                                  "--power-cut-at", "0.05"},
+                                 dir, "at.json");
+  CHECK(at["power_cut"]["at_s"].get<double>() == Approx(0.05));
+  CHECK_FALSE(at["power_cut"]["workload_ended_before"].get<bool>());
+  CHECK(at["power_cut"]["requests_completed"].get<std::uint64_t>() < 23000);
+  CHECK(at["power_cut"]["durability"]["verdict"] == "ok");
+  const json late = successful_run({"-p", tiny_platform(), "--synthetic", "random", "--count", "500", "--precondition",
+                                    "none", "--power-cut-at", "1000"},
+                                   dir, "late.json");
+  CHECK(late["power_cut"]["workload_ended_before"].get<bool>());
+  CHECK(late["power_cut"]["requests_completed"] == 500);
+  // Not both.
+  const auto both = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--power-cut-at", "1",
+                                "--power-cut-after", "5", "--no-vcd", "-q"},
+                               dir);
+  CHECK(both.exit_code != 0);
+  CHECK_THAT(both.err, Catch::Contains("--power-cut-at") && Catch::Contains("--power-cut-after"));
+}
