@@ -114,7 +114,7 @@ def main():
     loop_sizes = {} if args.quick else {t: blocks_for(p) for t, p in repro.excerpt_footprints(args, traces, 2048).items()}
     probes = {} if args.quick else repro.run_matrix(args, {
         f"probe-detail-{t}": ["-p", CHIP, "--ftl", "page_mapping", *repro.trace_args(args, traces, t, writes=detail)]
-        for t in traces})
+        for t in traces}, sizing=True)
     # The default platform's geometry shrunk the same way (8 KiB pages, 256-page blocks, 64 planes).
     sized = {t: max(4, math.ceil(short[t] * 2048 / (8192 * 256) / PRESSURE / LOG_SHARE / 64)) for t in traces}
     sweep = {} if args.quick else {t: hat_ratio_sizes(probes[f"probe-detail-{t}"]) for t in traces}

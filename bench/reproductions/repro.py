@@ -80,10 +80,15 @@ def arguments(description, paper):
                    help="run the matrix last job first: a second process with --reuse on another core works "
                         "through it from the other end (each skips the reports already made; only the job "
                         "both reach last runs twice)")
+    p.add_argument("--keep-only", action="store_true",
+                   help="run nothing: keep the reports of the runs already made under results/ slim in "
+                        "bench/reproductions/runs (to commit, so the matrix goes on from there in another session) "
+                        "and stop")
     p.add_argument("--reuse", action="store_true",
                    help="read the reports of runs already made (same names) instead of running them again: "
                         "for rewriting the Markdown after editing the notes")
     args = p.parse_args()
+    args.reuse = args.reuse or args.keep_only
     if args.default_platform_only and args.no_default_platform:
         p.error("--default-platform-only and --no-default-platform leave nothing to run")
     runs = os.path.join(ROOT, "results", "reproductions", paper + ("-quick" if args.quick else ""))
@@ -91,23 +96,76 @@ def arguments(description, paper):
     args.out = args.out or (runs if args.quick else HERE)
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.runs, exist_ok=True)
+    # The published tables' runs are kept slim in the repository (KEPT_RUNS), so that a matrix
+    # longer than a working session goes on from where it stopped, on any clone.
+    args.kept = None if args.quick or args.out != HERE else os.path.join(KEPT_RUNS, paper)
+    if args.kept:
+        os.makedirs(args.kept, exist_ok=True)
     return args
 
 
-def run_matrix(args, jobs):
-    """jobs: {name: ssdsim run arguments}. Returns {name: report}."""
+KEPT_RUNS = os.path.join(HERE, "runs")
+
+
+def slim(report, cmd):
+    """The figures the reproductions read, a few KB of a report's hundreds, with the run's
+    arguments (paths relative to the project) so a kept run is reused only for the same command."""
+    host = {k: v for k, v in report["host"].items() if k not in ("over_time", "latency_cdf_us", "issuers")}
+    dies = report.get("utilization", {}).get("dies")
+    return {"command": portable(cmd), "ftl_metrics": report["ftl_metrics"], "host": host,
+            "workload": report["workload"], "platform": {"effective": report["platform"]["effective"]},
+            "simulation": report["simulation"], "write_buffer": report.get("write_buffer", {}),
+            "hardware": {"channels": [{"dies": [{"erases": d["erases"]} for d in ch["dies"]]}
+                                      for ch in report["hardware"]["channels"]]},
+            "utilization": {"dies": dies} if dies is not None else {}}
+
+
+def portable(cmd):
+    return [a.replace(ROOT, "$ROOT") for a in cmd]
+
+
+def run_matrix(args, jobs, sizing=False):
+    """jobs: {name: ssdsim run arguments}. Returns {name: report} (full reports, or the kept slim
+    ones with --reuse). Every run made is kept slim (args.kept) as soon as it ends. With
+    --keep-only the first matrix that is not a sizing step (the probes that size drives, which run
+    as usual) keeps what was made and ends the process."""
+    keep_only = args.keep_only and not sizing
     def one(item):
         name, cmd = item
         report = os.path.join(args.runs, name + ".json")
-        if args.reuse and os.path.exists(report):
+        kept = os.path.join(args.kept, name + ".json") if args.kept else None
+        if (args.reuse or keep_only) and os.path.exists(report):
             with open(report) as f:
-                return name, json.load(f)
-        return name, run_ssdsim(cmd, report)
+                rep = json.load(f)
+            if kept and not os.path.exists(kept):
+                keep(kept, rep, cmd)
+            return name, rep
+        if keep_only:
+            return name, None
+        if args.reuse and kept and os.path.exists(kept):
+            with open(kept) as f:
+                k = json.load(f)
+            if k.get("command") == portable(cmd):
+                return name, k
+        rep = run_ssdsim(cmd, report)
+        if kept:
+            keep(kept, rep, cmd)
+        return name, rep
     items = list(jobs.items())
     if args.from_end:
         items.reverse()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        return dict(pool.map(one, items))
+        done = dict(pool.map(one, items))
+    if keep_only:
+        print(f"kept {sum(r is not None for r in done.values())} of {len(done)} runs in {args.kept}")
+        sys.exit(0)
+    return done
+
+
+def keep(path, report, cmd):
+    with open(path + ".part", "w") as f:
+        json.dump(slim(report, cmd), f, separators=(",", ":"), sort_keys=True)
+    os.replace(path + ".part", path)
 
 
 def trace_args(args, traces, name, looped=False, writes=None):
@@ -213,7 +271,7 @@ def written_footprints(args, traces, chip, page_bytes):
     detail = None if args.quick else args.detail_writes
     prepare_standins(args, traces, (None, detail))
     probes = run_matrix(args, {f"probe-{t}": ["-p", chip, "--ftl", "page_mapping", *trace_args(args, traces, t)]
-                               for t in traces if args.quick or is_synthetic(traces, t)})
+                               for t in traces if args.quick or is_synthetic(traces, t)}, sizing=True)
     full = {t: footprint_pages(args, traces, t, probes, page_bytes) for t in traces}
     if not detail:
         return full, full
