@@ -98,7 +98,19 @@ std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
   return index;
 }
 
+void Firmware::on_power_loss() {
+  power_lost_ = true;
+  if (!wbuf_) return;
+  max_flushing_ = 0;  // while the capacitors last, everything at once
+  std::uint64_t& saved = metrics_.counter("plp_pages_evicted");
+  const std::uint64_t before = *evicted_;
+  while (evict_next()) {
+  }
+  saved += *evicted_ - before;
+}
+
 void Firmware::on_host_command(const HostCommand& cmd) {
+  if (power_lost_) return;  // the host is gone: nothing more is taken
   ++commands_;
   hal_.charge_cycles(config_.costs.host_command, FirmwareWork::HostCommand);
   if (cmd.op == HostOp::Flush) {

@@ -67,6 +67,8 @@ struct FirmwareConfig {
   bool bad_blocks = false;  // the flash may have bad blocks or fail (fw/firmware/bad_block_handler.h)
   std::uint32_t read_only_margin = 4;  // usable segments beyond the FTL's need when it turns read-only
   WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
+  bool plp = false;              // power-loss protection: capacitors (on_power_loss)
+  double plp_hold_up_us = 0;     // how long they hold the drive up
 };
 
 class Firmware : public HostCommandHandler {
@@ -76,6 +78,9 @@ class Firmware : public HostCommandHandler {
   Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics);
 
   void on_host_command(const HostCommand& cmd) override;
+  // The power went and capacitors hold the drive up (FirmwareConfig::plp): every dirty page of the
+  // write buffer goes to the FTL at once (no flush limit), and host commands are no longer taken.
+  void on_power_loss();
 
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
   void bypass_write_buffer(bool bypass) { bypass_ = bypass; }
@@ -172,6 +177,7 @@ class Firmware : public HostCommandHandler {
   std::uint64_t *flushes_ = nullptr, *fua_writes_ = nullptr;
   std::vector<std::uint32_t> victims_;
   std::vector<std::uint32_t> fua_entries_;  // buffer_write: a FUA write's entries
+  bool power_lost_ = false;
   TableRegion wbuf_entries_, wbuf_index_;  // its records: the entries; the index's heads, then its slots
   std::uint64_t occupancy_since_ = 0;  // ticks of the last occupancy change
   double occupancy_integral_ = 0;      // page-ticks

@@ -203,6 +203,11 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
         r.fail("failures.factory_bad_blocks", fmt::format("{:g}", b),
                "whole block numbers below the array's " + std::to_string(g.total_blocks()) + " blocks");
   c.firmware.bad_blocks = c.reliability.failures.any();  // the firmware handles what the flash may do
+  if (c.firmware.plp && !(c.firmware.plp_hold_up_us > 0))
+    throw ConfigError(path + ": firmware.plp = capacitors needs their hold-up time, firmware.plp_hold_up_us > 0");
+  if (c.firmware.plp && c.core.model == "iss")
+    throw ConfigError(path + ": firmware.plp = capacitors: the power-loss signal reaches the firmware on the "
+                      "annotated core only (core.model = annotated)");
   if (c.core.model == "iss") {
     if (c.core.count != 1)
       throw ConfigError(path + ": core.model = iss runs one core; core.count = " + std::to_string(c.core.count) +

@@ -300,6 +300,16 @@ const std::vector<Parameter>& platform_parameters() {
                   "bad blocks: the drive turns read-only while this many usable blocks (segments; per plane for "
                   "page mapping) beyond what its FTL needs remain, so the work in flight can finish",
                   [](C& c, std::uint64_t v) { c.firmware.read_only_margin = std::uint32_t(v); }),
+      choice_param("firmware.plp", {"none", "capacitors"}, "none",
+                   "power-loss protection: none, or capacitors that hold the drive up for firmware.plp_hold_up_us "
+                   "after a power cut, while the firmware programs the write buffer's pages and the flash finishes "
+                   "what it had begun (platforms/report/power_cut_section.h); with them the drive has no volatile "
+                   "write cache: every completed write counts as durable",
+                   [](C& c, const std::string& v) { c.firmware.plp = v == "capacitors"; }),
+      quantity_param("firmware.plp_hold_up_us", "us", 0, 1e7, false, 0,
+                     "capacitors: how long they hold the drive up after a power cut (their energy over the drive's "
+                     "power draw)",
+                     [](C& c, double v) { c.firmware.plp_hold_up_us = v; }),
       choice_param("firmware.wear_leveling", fw::wear_leveling_names(), "none",
                    "wear leveling (fw/ftl/common/wear_leveling.h): none; dynamic (a free block is taken by lowest "
                    "erase count); static (dynamic, and a GC whose blocks' erase counts spread wider than "

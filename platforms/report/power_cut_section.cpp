@@ -18,6 +18,9 @@ json power_cut_section(const PowerCutFacts& f) {
                      {"erases_cut", f.flash.erases_cut},
                      {"unreadable_pages", a.unreadable_pages}}},
           {"buffered_pages_lost", f.buffered_pages_lost},
+          {"plp", {{"hold_up_us", f.plp_hold_up_us},
+                   {"buffered_pages_at_cut", f.buffered_pages_at_cut},
+                   {"pages_evicted", f.plp_pages_evicted}}},
           {"durability", {{"pages_written", a.pages_written},
                           {"durable_pages_lost", a.durable_pages_lost},
                           {"garbage_pages", a.garbage_pages},
@@ -37,6 +40,10 @@ std::string power_cut_text(const json& p) {
       p["requests_in_flight"].get<std::uint64_t>(), fl["torn_pages"].get<std::uint64_t>(),
       fl["paired_pages_lost"].get<std::uint64_t>(), fl["erases_cut"].get<std::uint64_t>(),
       p["buffered_pages_lost"].get<std::uint64_t>());
+  if (p["plp"]["hold_up_us"].get<double>() > 0)
+    s += fmt::format("  capacitors held the drive up {:g} us: {} of the write buffer's {} pages went to the flash\n",
+                     p["plp"]["hold_up_us"].get<double>(), p["plp"]["pages_evicted"].get<std::uint64_t>(),
+                     p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>());
   s += fmt::format("  durability: {} durable pages lost, {} garbage pages ({}); {} acknowledged page writes were not "
                    "durable, {} of them on no readable page\n",
                    d["durable_pages_lost"].get<std::uint64_t>(), d["garbage_pages"].get<std::uint64_t>(),

@@ -19,6 +19,9 @@ struct PowerCutFacts {
   bool volatile_write_cache = false;       // the drive acknowledged writes from DRAM
   hw::CutDamage flash;                     // programs and erases cut short
   std::uint64_t buffered_pages_lost = 0;   // the write buffer's pages (DRAM is lost)
+  double plp_hold_up_us = 0;               // capacitors: how long they held the drive up (0: none)
+  std::uint64_t buffered_pages_at_cut = 0; // capacitors: the write buffer's pages when the power went
+  std::uint64_t plp_pages_evicted = 0;     // capacitors: of them, handed to the FTL in the hold-up
   stimuli::DurabilityAudit audit;
 };
 

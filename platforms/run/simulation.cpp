@@ -126,7 +126,8 @@ stimuli::HostModelConfig host_config(const RunOptions& o) {
   hc.admission.fold_addresses = o.fold_addresses;
   if (o.progress) hc.progress = progress_printer();
   hc.track_durability = o.power_cut();
-  hc.volatile_write_cache = o.platform.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff;
+  hc.volatile_write_cache =
+      o.platform.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff && !o.platform.firmware.plp;
   hc.stop_after = o.power_cut_after;
   hc.heartbeat = [](std::uint64_t completed, double simulated_s) { liveness().beat(completed, simulated_s); };
   return hc;
@@ -211,13 +212,22 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   facts.wall_seconds = seconds_since(t0);
   stimuli::HostModel& host = bench.host();
   if (!host.workload_error().empty()) throw stimuli::WorkloadError(host.workload_error());
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
   PowerCutFacts cut;
-  cut.at_s = now.to_seconds();
+  cut.at_s = sc_core::sc_time_stamp().to_seconds();
   cut.workload_ended = host.finished();
   cut.requests_completed = host.completed();
   cut.requests_in_flight = host.outstanding();
-  cut.volatile_write_cache = o.platform.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff;
+  cut.volatile_write_cache = o.platform.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff && !o.platform.firmware.plp;
+  host.power_off();
+  if (o.platform.firmware.plp) {  // the capacitors' hold-up: the firmware saves what it can
+    cut.plp_hold_up_us = o.platform.firmware.plp_hold_up_us;
+    cut.buffered_pages_at_cut = bench.top().mapping().buffered_pages().size();
+    bench.top().begin_power_loss();
+    sc_core::sc_start(sc_core::sc_time(cut.plp_hold_up_us, sc_core::SC_US), sc_core::SC_RUN_TO_TIME);
+    const MetricSet& fw = *bench.metrics().sets().at("firmware");
+    cut.plp_pages_evicted = fw.counters().count("plp_pages_evicted") ? fw.counters().at("plp_pages_evicted") : 0;
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
   bench.top().power_cut(now, cut);
   const Lpn logical = bench.top().logical_pages();
   cut.audit = host.durability()->audit(

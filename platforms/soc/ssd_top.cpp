@@ -109,6 +109,11 @@ std::string SsdTop::unfinished_work() const {
   return out;
 }
 
+void SsdTop::begin_power_loss() {
+  fw::Firmware& fw = firmware();
+  core_->post([&fw] { fw.on_power_loss(); }, hw::JobHint{});
+}
+
 void SsdTop::power_cut(sc_core::sc_time now, PowerCutFacts& facts) {
   for (auto& ch : channels_) ch->power_cut(now, facts.flash);
   facts.buffered_pages_lost = mapping_->buffered_pages().size();

@@ -70,6 +70,9 @@ class SsdTop : public sc_core::sc_module {
   // erases under way are cut short (hw::ChannelController::power_cut), and the DRAM's contents
   // are gone. The simulation does not go on.
   void power_cut(sc_core::sc_time now, PowerCutFacts& facts);
+  // Capacitors hold the drive up (firmware.plp): the firmware learns of the power loss now, in a
+  // job on its core (fw::Firmware::on_power_loss).
+  void begin_power_loss();
 
  private:
   hw::IssConfig iss_config(const PlatformConfig& c) const;

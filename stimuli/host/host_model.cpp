@@ -92,6 +92,7 @@ void HostModel::replay() {
     }
   };
   while (true) {
+    if (!powered_) sc_core::wait();  // for good
     issue_parked();
     if (!workload_.ready()) {  // per-stream queue depths: every stream is full
       sc_core::wait(slot_freed_);
@@ -138,6 +139,7 @@ void HostModel::replay() {
 }
 
 void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& span) {
+  if (!powered_) sc_core::wait();  // the power went while this one waited: never sent
   if (free_.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
   if (first_) {
     first_arrival_ = arrival;
@@ -204,6 +206,7 @@ MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
 
 tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time&) {
   auto* ext = trans.get_extension<tlmx::HostCommandExtension>();
+  if (!powered_) return tlm::TLM_COMPLETED;  // never reaches the host
   Slot& s = *slots_[ext->host_tag];
   const sc_time now = sc_core::sc_time_stamp();
   const std::uint64_t latency_ns = static_cast<std::uint64_t>((now - s.arrival).to_seconds() * 1e9 + 0.5);
@@ -244,7 +247,7 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   ++completed_;
   if (cfg_.progress && (completed_ & 1023) == 0) cfg_.progress(completed_, now.to_seconds(), workload_.fraction_done());
   if (cfg_.heartbeat) cfg_.heartbeat(completed_, now.to_seconds());
-  if (cfg_.stop_after && completed_ == cfg_.stop_after) sc_core::sc_stop();  // the power goes now
+  if (cfg_.stop_after && completed_ == cfg_.stop_after) sc_core::sc_pause();  // the power goes now
   last_completion_ = now;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
   slot_freed_.notify(sc_core::SC_ZERO_TIME);

@@ -70,6 +70,9 @@ class HostModel : public sc_core::sc_module {
   std::uint64_t completed() const { return completed_; }
   std::uint64_t outstanding() const { return outstanding_; }
   const DurabilityTracker* durability() const { return durability_.get(); }
+  // The power went: nothing more is submitted, and completions the drive still posts (capacitors
+  // hold it up) never reach the host: they are not acknowledged.
+  void power_off() { powered_ = false; }
   sc_core::sc_time first_arrival() const { return first_arrival_; }
   sc_core::sc_time last_completion() const { return last_completion_; }
 
@@ -116,6 +119,7 @@ class HostModel : public sc_core::sc_module {
   tlmx::VcdTracer* vcd_;
   int vcd_outstanding_ = -1;
   std::unique_ptr<DurabilityTracker> durability_;
+  bool powered_ = true;
 };
 
 }  // namespace ssd::stimuli
