@@ -22,6 +22,18 @@ class BusyTime {
   std::uint64_t ticks() const { return total_; }
   std::uint64_t interval_ticks() const { return length_; }
   const std::vector<std::uint64_t>& per_interval() const { return intervals_; }  // busy ticks in each
+  // A power cut at `at`: the work booked beyond it never happened. Intervals after at's are
+  // emptied; at's own keeps at most its part before `at` (which part of its busy time lay after
+  // `at` is not kept, so this bounds it rather than knowing it).
+  void truncate(std::uint64_t at) {
+    const std::uint64_t cut = at / length_;
+    for (std::uint64_t i = cut; i < intervals_.size(); ++i) {
+      const std::uint64_t keep = i == cut ? std::min(intervals_[i], at - i * length_) : 0;
+      total_ -= intervals_[i] - keep;
+      intervals_[i] = keep;
+    }
+    hot_begin_ = hot_end_ = 0;
+  }
   void reset() {
     total_ = 0;
     intervals_.clear();

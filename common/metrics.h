@@ -37,6 +37,9 @@ class MetricSet {
   // under this name ("busy_fraction", "utilization") and the share per interval in
   // utilization.over_time.
   BusyTime& busy(const std::string& fraction_name) { return busy_[fraction_name]; }
+  void truncate_busy(std::uint64_t at) {  // a power cut (BusyTime::truncate)
+    for (auto& [name, b] : busy_) b.truncate(at);
+  }
   // Kernel ticks spent (waiting, computing); the report shows microseconds under name + "_us".
   std::uint64_t& duration(const std::string& name) { return durations_[name]; }
 

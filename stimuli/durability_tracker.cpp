@@ -91,6 +91,9 @@ DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const
     }
   std::unordered_map<Lpn, std::vector<Token>> on_flash;  // readable contents of the pages written in the run
   a.unreadable_pages = scan_flash([&](Lpn lpn, Token token) {
+    // "Never written" is every page's first content: a hybrid's padding pages and a steady-state
+    // preload's stale pages carry it (a recovery tells them apart by their OOB's sequence).
+    if (token == kUnwrittenToken) return;
     const auto h = pages_.find(lpn);
     if (h == pages_.end()) {  // not written in the run: its baseline, or an error
       if (token != oracle_.expected(lpn) && ++a.garbage_pages == 1)

@@ -6,7 +6,8 @@
 // on the flash when it completes), once it completed with Force Unit Access, or once a flush
 // submitted after it completed. After a cut each logical page must still hold its last durable
 // content, or one written after it (acknowledged or still in flight: it may have reached the
-// flash); a content the host never wrote to that page is garbage. audit() checks the flash
+// flash); a content the host never wrote to that page is garbage ("never written", the state of
+// every page when the drive was new, is none). audit() checks the flash
 // itself against that rule, page by page, as any recovery would find it: the durable content
 // (or a later one) must be readable somewhere on the flash under the page's logical address.
 //

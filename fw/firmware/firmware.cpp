@@ -24,6 +24,7 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   const FtlInfo* info = find_ftl(config_.ftl);
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
   read_cost_overrides(config_.ftl_options, config_.costs);  // ops_ holds the costs by reference
+  ops_.set_hold_copy_sources(config_.erase_after_copies);
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
   if (SegmentSpace* space = ftl_->segment_space()) space->set_wear_leveling(config_.wear_leveling, metrics.set("ftl"));

@@ -67,6 +67,7 @@ struct FirmwareConfig {
   bool bad_blocks = false;  // the flash may have bad blocks or fail (fw/firmware/bad_block_handler.h)
   std::uint32_t read_only_margin = 4;  // usable segments beyond the FTL's need when it turns read-only
   WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
+  bool erase_after_copies = false;  // OpScheduler::set_hold_copy_sources (power-loss safe GC and merges)
   bool plp = false;              // power-loss protection: capacitors (on_power_loss)
   double plp_hold_up_us = 0;     // how long they hold the drive up
 };

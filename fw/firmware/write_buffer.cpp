@@ -33,7 +33,7 @@ std::uint32_t WriteBuffer::insert(Lpn lpn) {
   x.lpn = lpn;
   index_.set(lpn, e);
   ++dirty_;
-  epoch_of_[e] = first_live_epoch_ + static_cast<std::uint32_t>(live_in_epoch_.size()) - 1;  // the open one
+  epoch_of_[e] = first_live_epoch_ + static_cast<std::uint32_t>(live_in_epoch_.size() - live_head_) - 1;  // the open one
   ++live_in_epoch_.back();
   if (policy_ == WriteBufferPolicy::kBlockLru) {
     const std::uint64_t lbn = lpn / block_pages_;
@@ -127,10 +127,17 @@ void WriteBuffer::release(std::uint32_t e) {
   index_.erase(e);  // if it is the newest copy (no newer one): the flash has it now
   x = Entry{};
   free_.push_back(e);
-  --live_in_epoch_[epoch_of_[e] - first_live_epoch_];
-  while (live_in_epoch_.size() > 1 && live_in_epoch_.front() == 0) {
-    live_in_epoch_.pop_front();
+  if (--live_in_epoch_[live_head_ + (epoch_of_[e] - first_live_epoch_)] == 0) drop_settled_epochs();
+}
+
+void WriteBuffer::drop_settled_epochs() {
+  while (live_in_epoch_.size() - live_head_ > 1 && live_in_epoch_[live_head_] == 0) {
+    ++live_head_;
     ++first_live_epoch_;
+  }
+  if (live_head_ > 64 && live_head_ * 2 > live_in_epoch_.size()) {  // reclaim the dropped front
+    live_in_epoch_.erase(live_in_epoch_.begin(), live_in_epoch_.begin() + static_cast<std::ptrdiff_t>(live_head_));
+    live_head_ = 0;
   }
 }
 
@@ -150,12 +157,9 @@ void WriteBuffer::dirty_in_order(std::vector<std::uint32_t>& out) const {
 }
 
 std::uint32_t WriteBuffer::close_epoch() {
-  const std::uint32_t closed = first_live_epoch_ + static_cast<std::uint32_t>(live_in_epoch_.size()) - 1;
+  const std::uint32_t closed = first_live_epoch_ + static_cast<std::uint32_t>(live_in_epoch_.size() - live_head_) - 1;
   live_in_epoch_.push_back(0);
-  while (live_in_epoch_.size() > 1 && live_in_epoch_.front() == 0) {
-    live_in_epoch_.pop_front();
-    ++first_live_epoch_;
-  }
+  drop_settled_epochs();
   return closed;
 }
 

@@ -163,6 +163,11 @@ void OpScheduler::submit(OpRef ref) {
     throw std::logic_error("submit() of an operation that is not under construction");
   apply_hazards(ref.index);
   Op& op = ops_[ref.index];
+  if (copy_source_.active && op.kind == OpKind::Program && op.lpn == copy_source_.lpn && op.token == copy_source_.token &&
+      !op.copy_from && !op.merge_with) {
+    ++blocks_[copy_source_.block].inflight[copy_source_.slot];
+    holding_[ref.index].emplace_back(copy_source_.block, copy_source_.slot);
+  }
   op.state = State::Waiting;
   if (op.kind == OpKind::Program && !op.background) ++host_programs_;
   // Work of no request (boot, preconditioning) starts its own trail, which no request reads.
@@ -330,33 +335,48 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       OpCallback cb = std::move(op.callback);
       op.callback = nullptr;
       Attribution on_behalf(*this, trail);
-      cb(result);  // may create and submit operations (ops_ may grow: re-fetch below)
+      if (hold_copy_sources_ && op.kind == OpKind::Read) {  // a program of what it read, submitted by the callback, is a copy
+        const CopySource outer = copy_source_;
+        copy_source_ = {geo_.block_of(op.ppn), op.epoch_slot, result.lpn, result.token, true};
+        cb(result);  // may create and submit operations (ops_ may grow: re-fetch below)
+        copy_source_ = outer;
+      } else {
+        cb(result);
+      }
     }
   }
-  Op& op = ops_[index];
-  if (is_flash_read(op.kind) || op.kind == OpKind::Program) {
-    BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
-    {
-      if (op.kind == OpKind::Program) {
-        // A die executes its queue in order, so a block's programs complete in page order.
-        if (b.oldest_program.index != index || b.oldest_program.gen != op.gen)
-          throw std::logic_error("program of " + where(geo_, op.ppn) + " completed before an older program of its block");
-        b.oldest_program = alive(op.block_next) ? op.block_next : OpRef{};
-        if (!b.oldest_program.valid()) b.newest_program = OpRef{};
+  Op& done_op = ops_[index];
+  if (hold_copy_sources_) {  // (see the hazard rules) the copies of what a read read hold its block
+    if (done_op.kind == OpKind::Read)
+      for (const std::uint32_t s : done_op.successors) hold_source(index, s);
+    if (done_op.kind == OpKind::Program)
+      if (const auto held = holding_.find(index); held != holding_.end()) {
+        const auto sources = std::move(held->second);
+        holding_.erase(held);
+        for (const auto& [source, slot] : sources) release_block(source, slot, now);
       }
-      if (--b.inflight[op.epoch_slot] == 0 && op.epoch_slot == (b.epoch & 1) && b.erase_parked) {
-        b.erase_parked = false;
-        b.erase_issued = true;
-        Op& erase = ops_[b.erase.index];
-        erase.trail.advance(Stage::DependencyWait, now);
-        erase.held = false;
-        ready_.push_back(b.erase.index);
-      }
+  }
+  if (is_flash_read(done_op.kind) || done_op.kind == OpKind::Program) {
+    BlockHazard& b = blocks_[geo_.block_of(done_op.ppn)];
+    if (done_op.kind == OpKind::Program) {
+      // A die executes its queue in order, so a block's programs complete in page order.
+      if (b.oldest_program.index != index || b.oldest_program.gen != done_op.gen)
+        throw std::logic_error("program of " + where(geo_, done_op.ppn) + " completed before an older program of its block");
+      b.oldest_program = alive(done_op.block_next) ? done_op.block_next : OpRef{};
+      if (!b.oldest_program.valid()) b.newest_program = OpRef{};
+    }
+    if (--b.inflight[done_op.epoch_slot] == 0 && done_op.epoch_slot == (b.epoch & 1) && b.erase_parked) {
+      b.erase_parked = false;
+      b.erase_issued = true;
+      Op& erase = ops_[b.erase.index];
+      erase.trail.advance(Stage::DependencyWait, now);
+      erase.held = false;
+      ready_.push_back(b.erase.index);
     }
   }
   // A successor of the same request continues this trail; one of another request (or of no
   // request) waited for this work.
-  for (std::uint32_t s : op.successors) {
+  for (std::uint32_t s : done_op.successors) {
     touch_op(s, Access::Write);
     Op& succ = ops_[s];
     if (succ.state == State::Waiting) {
@@ -367,11 +387,36 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
     }
     if (--succ.pending == 0 && succ.state == State::Waiting) make_ready(s);
   }
-  op.successors.clear();
-  op.state = State::Free;
-  ++op.gen;
+  done_op.successors.clear();
+  done_op.state = State::Free;
+  ++done_op.gen;
   --live_;
   free_.push_back(index);
+}
+
+void OpScheduler::release_block(BlockId block, std::uint8_t slot, std::uint64_t now) {
+  BlockHazard& b = blocks_[block];
+  if (--b.inflight[slot] == 0 && slot == (b.epoch & 1) && b.erase_parked) {
+    b.erase_parked = false;
+    b.erase_issued = true;
+    Op& erase = ops_[b.erase.index];
+    erase.trail.advance(Stage::DependencyWait, now);
+    erase.held = false;
+    ready_.push_back(b.erase.index);
+  }
+}
+
+void OpScheduler::hold_source(std::uint32_t read, std::uint32_t s) {
+  Op& succ = ops_[s];
+  if (succ.kind == OpKind::Join) {  // the data goes on through it (a read-modify-write's ready)
+    for (const std::uint32_t next : succ.successors) hold_source(read, next);
+    return;
+  }
+  if (succ.kind != OpKind::Program || (!succ.copy_from && !succ.merge_with)) return;
+  const Op& r = ops_[read];
+  const BlockId block = geo_.block_of(r.ppn);
+  ++blocks_[block].inflight[r.epoch_slot];
+  holding_[s].emplace_back(block, r.epoch_slot);
 }
 
 // The newest in-flight program of `ppn`, if any: a walk of its block's in-flight programs

@@ -10,13 +10,21 @@
 //    including reads submitted after the erase but before it was issued (a page still valid at
 //    decision time must be read before its block is erased);
 //  - a program submitted to a block whose erase is pending waits for the erase, and belongs to
-//    the block's next epoch: the block's next erase waits for it.
+//    the block's next epoch: the block's next erase waits for it;
+//  - with hold_copy_sources (firmware.erase_after_copies): a read whose data a program writes
+//    elsewhere (a copy, a merge's read-modify-write, directly or through joins, or a program of
+//    the page's logical page and data that the read's own completion callback submits) keeps its
+//    block from being erased until that program has completed: the data is on the flash in its
+//    new place before its old place is erased, so a power cut between the two cannot lose it.
+//    Without it an erase waits for the reads only, and a power cut between a GC's or a merge's
+//    erase and its copies' programs loses the data (the power-cut audit finds it).
 // A read of a block whose erase is already issued is a firmware bug and throws.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/metrics.h"
@@ -116,6 +124,7 @@ class OpScheduler : public HalListener {
   // Read disturb: counts the flash reads issued to each block since its last erase completed
   // and calls `reached(block)` when a block's count reaches `threshold` (once per erase); 0: no
   // counting. The count is part of the block's record.
+  void set_hold_copy_sources(bool hold) { hold_copy_sources_ = hold; }
   void watch_reads(std::uint32_t threshold, std::function<void(BlockId)> reached) {
     read_threshold_ = threshold;
     read_threshold_reached_ = std::move(reached);
@@ -191,6 +200,11 @@ class OpScheduler : public HalListener {
   void make_ready(std::uint32_t index);
   void issue(std::uint32_t index);
   void complete(std::uint32_t index, const HalResult& result);
+  // A block's in-flight access of `slot` ended: an erase parked for the epoch may go.
+  void release_block(BlockId block, std::uint8_t slot, std::uint64_t now);
+  // A completing read's data feeds these programs (see the hazard rules): each holds the read's
+  // block until it completes.
+  void hold_source(std::uint32_t read, std::uint32_t op);
   void drain();
   OpRef program_in_flight(Ppn ppn) const;
   std::uint64_t buffer_address();
@@ -215,6 +229,17 @@ class OpScheduler : public HalListener {
   std::uint32_t read_threshold_ = 0;  // see watch_reads
   std::function<void(BlockId)> read_threshold_reached_;
   std::function<void(const OpFailure&)> op_failed_;  // see watch_failures
+  // Programs holding the blocks whose data they copy (op index -> blocks and epoch slots); a map
+  // beside the records, which keep the image's layout.
+  std::unordered_map<std::uint32_t, std::vector<std::pair<BlockId, std::uint8_t>>> holding_;
+  struct CopySource {  // the read whose completion callback runs, and what it read
+    BlockId block = 0;
+    std::uint8_t slot = 0;
+    Lpn lpn = kNoLpn;
+    Token token = 0;
+    bool active = false;
+  } copy_source_;
+  bool hold_copy_sources_ = false;
 };
 
 }  // namespace ssd::fw

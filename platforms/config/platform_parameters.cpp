@@ -300,6 +300,11 @@ const std::vector<Parameter>& platform_parameters() {
                   "bad blocks: the drive turns read-only while this many usable blocks (segments; per plane for "
                   "page mapping) beyond what its FTL needs remain, so the work in flight can finish",
                   [](C& c, std::uint64_t v) { c.firmware.read_only_margin = std::uint32_t(v); }),
+      flag_param("firmware.erase_after_copies", false,
+                 "GC and merges erase a block only once every copy of its data is programmed elsewhere "
+                 "(fw/runtime/op_scheduler.h): power-loss safe, at the cost of blocks freed later; off: the erase "
+                 "waits for the copies' reads only, and a power cut between the two loses data",
+                 [](C& c, bool v) { c.firmware.erase_after_copies = v; }),
       choice_param("firmware.plp", {"none", "capacitors"}, "none",
                    "power-loss protection: none, or capacitors that hold the drive up for firmware.plp_hold_up_us "
                    "after a power cut, while the firmware programs the write buffer's pages and the flash finishes "

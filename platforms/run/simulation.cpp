@@ -233,7 +233,9 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   cut.audit = host.durability()->audit(
       [&](const stimuli::DurabilityTracker::PageVisitor& visit) { return scan_flash(bench.array(), logical, visit); });
   facts.power_cut = cut;
-  return bench.top().finalize(now);
+  const sc_core::sc_time end = bench.top().finalize(now);
+  for (const auto& [name, set] : bench.metrics().sets()) set->truncate_busy(now.value());  // booked ahead: never done
+  return end;
 }
 
 // What the report needs beyond the statistics registry: the workload, the run's times, the
