@@ -365,14 +365,7 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       b.oldest_program = alive(done_op.block_next) ? done_op.block_next : OpRef{};
       if (!b.oldest_program.valid()) b.newest_program = OpRef{};
     }
-    if (--b.inflight[done_op.epoch_slot] == 0 && done_op.epoch_slot == (b.epoch & 1) && b.erase_parked) {
-      b.erase_parked = false;
-      b.erase_issued = true;
-      Op& erase = ops_[b.erase.index];
-      erase.trail.advance(Stage::DependencyWait, now);
-      erase.held = false;
-      ready_.push_back(b.erase.index);
-    }
+    release_block(geo_.block_of(done_op.ppn), done_op.epoch_slot, now);
   }
   // A successor of the same request continues this trail; one of another request (or of no
   // request) waited for this work.
