@@ -337,8 +337,6 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
   }
   // FUA: its own pages go to the FTL now, and it completes when they are programmed.
   for (const std::uint32_t e : fua_entries_) {
-    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
-    touch_buffer_entry(e, Access::Write);  // marked flushing
     wbuf_->take(e);
     program_entry(e, acked);
   }
@@ -366,8 +364,6 @@ void Firmware::evict_as_needed() {
     flush_queue_.pop_front();
     const WriteBuffer::Entry& x = wbuf_->entry(t.entry);
     if (x.lpn == kNoLpn || x.flushing || wbuf_->epoch_of(t.entry) != t.epoch) continue;
-    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
-    touch_buffer_entry(t.entry, Access::Write);  // marked flushing
     wbuf_->take(t.entry);
     program_entry(t.entry);
     ++*evicted_;
@@ -392,11 +388,7 @@ bool Firmware::evict_next() {
   // At most what the flush limit leaves (block_lru hands a block over in chunks; 0: no limit).
   const std::uint32_t room = max_flushing_ == 0 ? 0 : max_flushing_ - std::min(max_flushing_, wbuf_->flushing());
   if (!wbuf_->evict(victims_, room)) return false;
-  for (const std::uint32_t e : victims_) {
-    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
-    touch_buffer_entry(e, Access::Write);  // marked flushing
-    program_entry(e);
-  }
+  for (const std::uint32_t e : victims_) program_entry(e);
   *evicted_ += victims_.size();
   *flushing_high_water_ = std::max<std::uint64_t>(*flushing_high_water_, wbuf_->flushing());
   note_occupancy();
@@ -404,6 +396,8 @@ bool Firmware::evict_next() {
 }
 
 void Firmware::program_entry(std::uint32_t e, OpRef also) {
+  hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
+  touch_buffer_entry(e, Access::Write);  // marked flushing
   WriteBuffer::Entry& x = wbuf_->entry(e);
   const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
   OpRef programmed = ops_.join();

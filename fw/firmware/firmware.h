@@ -136,7 +136,8 @@ class Firmware : public HostCommandHandler {
   void evict_as_needed();
   bool may_evict() const;  // below the limit of evicted pages in flight
   bool evict_next();
-  // Hands flushing entry `e` to the FTL; `also` (if valid) waits for its program too.
+  // Hands flushing entry `e` to the FTL (an eviction's cycles and record write); `also` (if valid)
+  // waits for its program too. One path for evictions, a flush's pages and a FUA write's.
   void program_entry(std::uint32_t e, OpRef also = {});
   void entry_released(std::uint32_t entry);
   void note_occupancy();
