@@ -32,9 +32,13 @@ void draw(ssd::stimuli::JobWorkload& w, std::size_t jobs) {
       outstanding.pop_front();
     }
     if (!w.next(r)) break;
-    ssd::fuzz::expect(r.sectors > 0, "a request covers at least one sector");
-    ssd::fuzz::expect(r.lba < kCapacityBytes / 512 && r.sectors <= kCapacityBytes / 512 - r.lba,
-                      "a job's request lies inside the drive");
+    if (r.is_flush()) {  // flush_every / flush_interval: no data, no address
+      ssd::fuzz::expect(r.sectors == 0 && r.lba == 0, "a flush has no sectors and no address");
+    } else {
+      ssd::fuzz::expect(r.sectors > 0, "a read or write covers at least one sector");
+      ssd::fuzz::expect(r.lba < kCapacityBytes / 512 && r.sectors <= kCapacityBytes / 512 - r.lba,
+                        "a job's request lies inside the drive");
+    }
     ssd::fuzz::expect(r.issuer < jobs, "a request's issuer is its job");
     if (w.open_loop()) ssd::fuzz::expect(r.arrival_ns >= previous, "open-loop arrivals never go backwards");
     previous = r.arrival_ns;

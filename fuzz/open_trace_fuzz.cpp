@@ -2,7 +2,8 @@
 // (stimuli/open_trace.h, stimuli/trace_selection.h). The file's name says nothing (no .csv or
 // .spc), so the content decides: compression by magic number, then the format by the first
 // line. Besides the reads of trace_fuzz.h, the devices are laid side by side
-// (--device-offset-bytes): each request moves by exactly issuer x offset, or the read is refused.
+// (--device-offset-bytes): each read or write moves by exactly issuer x offset (a flush stays
+// put), or the read is refused.
 #include <vector>
 
 #include "fuzz/trace_fuzz.h"
@@ -33,7 +34,9 @@ void side_by_side(const std::string& path) {
     std::size_t i = 0;
     for (stimuli::HostRequest r; w.next(r); ++i) {
       fuzz::expect(i < plain.size(), "the selection hands out no more requests than the trace holds");
-      const unsigned __int128 moved = (unsigned __int128)plain[i].lba + (unsigned __int128)plain[i].issuer * kOffset;
+      // A flush has no address to move.
+      const unsigned __int128 moved =
+          (unsigned __int128)plain[i].lba + (r.is_flush() ? 0 : (unsigned __int128)plain[i].issuer * kOffset);
       fuzz::expect(moved == r.lba, "a device's requests move by exactly device x offset (no wrap-around)");
       fuzz::expect(r.lba <= std::numeric_limits<std::uint64_t>::max() - r.sectors, "a request ends below 2^64 sectors");
     }

@@ -69,7 +69,9 @@ inline std::uint64_t drain(stimuli::Workload& w) {
   stimuli::HostRequest r;
   std::uint64_t previous = 0, count = 0;
   while (w.next(r)) {
-    expect(r.sectors > 0, "a request covers at least one sector");
+    // A flush carries no data and no address; every other request covers at least one sector.
+    expect(r.is_flush() ? r.sectors == 0 && r.lba == 0 : r.sectors > 0,
+           "a flush has no sectors, a read or write at least one");
     expect(r.lba <= std::numeric_limits<std::uint64_t>::max() - r.sectors, "a request ends below 2^64 sectors");
     expect(count > 0 || r.arrival_ns == 0, "the first request arrives at 0");
     expect(r.arrival_ns >= previous, "arrivals never go backwards");

@@ -45,10 +45,11 @@ bool TextTrace::next(HostRequest& r) {
     Line kind;
     try {
       kind = parse(line, r);
-      if (kind == Line::Request && clock_.beyond(r.arrival_ns, kMaxSpanNs))
+      const bool request = kind == Line::Request || kind == Line::FlushThenRequest;
+      if (request && clock_.beyond(r.arrival_ns, kMaxSpanNs))
         fail("expected a time within a year of the other requests' (a clock glitch? --skip-bad-lines skips it)");
       // Every reader's addresses: a request ending past 2^64 sectors would wrap round to sector 0.
-      if (kind == Line::Request && r.lba > std::numeric_limits<std::uint64_t>::max() - r.sectors)
+      if (request && r.lba > std::numeric_limits<std::uint64_t>::max() - r.sectors)
         fail("expected a request that ends below sector 2^64");
     } catch (const WorkloadError& e) {
       if (policy_ == MalformedLines::Stop) throw;

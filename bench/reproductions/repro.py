@@ -3,6 +3,7 @@ counters the claims need, judging a claim against the paper's numbers, and writi
 Markdown report, the CSV and the plots (bench/reproductions/README.md describes the format)."""
 import argparse
 import csv
+import hashlib
 import json
 import os
 import subprocess
@@ -112,12 +113,20 @@ def slim(report, cmd):
     arguments (paths relative to the project) so a kept run is reused only for the same command."""
     host = {k: v for k, v in report["host"].items() if k not in ("over_time", "latency_cdf_us", "issuers")}
     dies = report.get("utilization", {}).get("dies")
-    return {"command": portable(cmd), "ftl_metrics": report["ftl_metrics"], "host": host,
+    return {"command": portable(cmd), "platform_sha256": platform_digest(cmd), "ftl_metrics": report["ftl_metrics"], "host": host,
             "workload": report["workload"], "platform": {"effective": report["platform"]["effective"]},
             "simulation": report["simulation"], "write_buffer": report.get("write_buffer", {}),
             "hardware": {"channels": [{"dies": [{"erases": d["erases"]} for d in ch["dies"]]}
                                       for ch in report["hardware"]["channels"]]},
             "utilization": {"dies": dies} if dies is not None else {}}
+
+
+def platform_digest(cmd):
+    """The SHA-256 of the run's platform file: a kept run made before the file changed (a
+    default flipped, a timing refitted) is not reused, though its command reads the same."""
+    path = cmd[cmd.index("-p") + 1]
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def portable(cmd):
@@ -145,7 +154,7 @@ def run_matrix(args, jobs, sizing=False):
         if args.reuse and kept and os.path.exists(kept):
             with open(kept) as f:
                 k = json.load(f)
-            if k.get("command") == portable(cmd):
+            if k.get("command") == portable(cmd) and k.get("platform_sha256") == platform_digest(cmd):
                 return name, k
         rep = run_ssdsim(cmd, report)
         if kept:

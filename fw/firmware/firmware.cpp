@@ -103,6 +103,10 @@ void Firmware::on_power_loss() {
   power_lost_ = true;
   if (!wbuf_) return;
   max_flushing_ = 0;  // while the capacitors last, everything at once
+  evict_all_for_power_loss();
+}
+
+void Firmware::evict_all_for_power_loss() {
   std::uint64_t& saved = metrics_.counter("plp_pages_evicted");
   const std::uint64_t before = *evicted_;
   while (evict_next()) {
@@ -243,7 +247,10 @@ void Firmware::handle_read(const HostCommand& cmd, PageSpan span) {
 
 void Firmware::handle_flush(const HostCommand& cmd) {
   ++*flushes_;
-  if (!wbuf_) {  // every completed write is on the flash already
+  // No volatile cache: without a write buffer every completed write is on the flash already;
+  // with capacitors the buffer's pages reach the flash at a power loss (an NVMe drive with
+  // power-loss protection reports no volatile write cache, and a flush costs nothing).
+  if (!volatile_cache()) {
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
     hal_.complete_host_command(cmd.id, cmd.trail, HostStatus::Success);
     return;
@@ -292,6 +299,7 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
   ops_.depend(dma, acked);
   const HostRequestInfo request{cmd.issuer, cmd.sectors, span.first};
   fua_entries_.clear();
+  const bool fua = cmd.fua && volatile_cache();  // with capacitors a buffered write is durable already
   for (std::uint32_t i = 0; i < span.count; ++i) {
     hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
     const Lpn lpn = span.first + i;
@@ -309,11 +317,11 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
       x.request = request;
       wbuf_->written(had);
       ++*absorbed_;
-      if (cmd.fua) fua_entries_.push_back(had);
+      if (fua) fua_entries_.push_back(had);
       continue;
     }
     const std::uint32_t e = wbuf_->insert(lpn);
-    if (cmd.fua) fua_entries_.push_back(e);
+    if (fua) fua_entries_.push_back(e);
     touch_entry(e, Access::Write);
     WriteBuffer::Entry& x = wbuf_->entry(e);
     x.ready = dma;
@@ -412,6 +420,10 @@ void Firmware::entry_released(std::uint32_t e) {
   wbuf_->release(e);
   note_occupancy();
   complete_settled_flushes();
+  if (power_lost_) {  // the host is gone: its waiting writes never get their data in
+    evict_all_for_power_loss();  // a page rewritten while its old copy was programming
+    return;
+  }
   while (!wbuf_waiting_.empty()) {
     const PageSpan span = wbuf_waiting_.front().second;
     if (!has_room(span)) break;

@@ -68,7 +68,9 @@ struct FirmwareConfig {
   std::uint32_t read_only_margin = 4;  // usable segments beyond the FTL's need when it turns read-only
   WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
   bool erase_after_copies = false;  // OpScheduler::set_hold_copy_sources (power-loss safe GC and merges)
-  bool plp = false;              // power-loss protection: capacitors (on_power_loss)
+  // Power-loss protection: capacitors (on_power_loss). The write buffer is then no volatile
+  // cache: a flush completes at once and a FUA write is buffered like any other.
+  bool plp = false;
   double plp_hold_up_us = 0;     // how long they hold the drive up
 };
 
@@ -126,6 +128,10 @@ class Firmware : public HostCommandHandler {
   void handle_write(const HostCommand& cmd, PageSpan span);
   void handle_read(const HostCommand& cmd, PageSpan span);
   void handle_flush(const HostCommand& cmd);
+  // Capacitors holding the drive up: every dirty page to the FTL, whatever the flush limit.
+  void evict_all_for_power_loss();
+  // Whether acknowledged writes can be lost at a power cut: a write buffer without capacitors.
+  bool volatile_cache() const { return wbuf_ && !config_.plp; }
   void complete_settled_flushes();
   // The write buffer: a write's pages into it (entries_needed free entries must exist), the
   // evictions, and what a finished program frees.

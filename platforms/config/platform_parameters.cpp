@@ -309,7 +309,8 @@ const std::vector<Parameter>& platform_parameters() {
                    "power-loss protection: none, or capacitors that hold the drive up for firmware.plp_hold_up_us "
                    "after a power cut, while the firmware programs the write buffer's pages and the flash finishes "
                    "what it had begun (platforms/report/power_cut_section.h); with them the drive has no volatile "
-                   "write cache: every completed write counts as durable",
+                   "write cache: every completed write counts as durable, a flush completes at once and a FUA write "
+                   "is buffered like any other",
                    [](C& c, const std::string& v) { c.firmware.plp = v == "capacitors"; }),
       quantity_param("firmware.plp_hold_up_us", "us", 0, 1e7, false, 0,
                      "capacitors: how long they hold the drive up after a power cut (their energy over the drive's "

@@ -62,31 +62,25 @@ void HostModel::issue() {
 void HostModel::replay() {
   HostRequest req;
   const std::uint32_t page_bytes = oracle_.page_bytes();
-  // A request that overlaps one in flight (or an earlier parked one) waits parked while the
-  // requests behind it go on: NVMe does not order outstanding commands, so only the overlapping
-  // request waits. With one shared queue a parked request keeps its place in the queue depth
+  // NVMe does not order outstanding commands, so only a request that overlaps one in flight
+  // waits (parked_). With one shared queue a parked request keeps its place in the queue depth
   // (it is outstanding at the host); with per-stream depths its stream's depth counts it.
   const bool per_stream = !workload_.stream_depths().empty();
-  struct Parked {
-    HostRequest req;
-    PageSpan span;
-    sc_time arrival;  // latency counts the time parked
-  };
-  std::vector<Parked> parked;
-  InFlightPages still_parked;  // the pages of the requests left in `parked`
+  std::vector<ParkedRequest>& parked = parked_;
+  InFlightPages& still_parked = still_parked_;
   // Issues the parked requests that no longer conflict (in order: one never passes an earlier
   // parked request it overlaps).
   auto issue_parked = [&]() {
     still_parked.clear();
     for (std::size_t i = 0; i < parked.size();) {
-      const Parked& p = parked[i];
+      const ParkedRequest& p = parked[i];
       if (in_flight_.conflicts(p.span.first, p.span.count, p.req.is_write()) ||
           still_parked.conflicts(p.span.first, p.span.count, p.req.is_write())) {
         still_parked.add(0, p.span.first, p.span.count, p.req.is_write());
         ++i;
         continue;
       }
-      const Parked issued = p;
+      const ParkedRequest issued = p;
       parked.erase(parked.begin() + static_cast<std::ptrdiff_t>(i));
       send(issued.req, issued.arrival, issued.span);
     }

@@ -97,6 +97,16 @@ class HostModel : public sc_core::sc_module {
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<std::uint32_t> free_;
   InFlightPages in_flight_;
+  // A request that overlaps one in flight (or an earlier parked one) waits parked while the
+  // requests behind it go on. Members, not replay()'s locals: a power cut leaves that thread
+  // suspended for good, and what its stack alone held would be a leak at exit.
+  struct ParkedRequest {
+    HostRequest req;
+    PageSpan span;
+    sc_core::sc_time arrival;  // latency counts the time parked
+  };
+  std::vector<ParkedRequest> parked_;
+  InFlightPages still_parked_;  // the pages of the requests left in parked_
   sc_core::sc_event slot_freed_, finished_event_;
   bool finished_ = false, first_ = true;
   std::string workload_error_;

@@ -86,6 +86,24 @@ TEST_CASE("durability: without a write buffer a flush completes at once", "[cli]
   CHECK(r["ftl_metrics"]["flash_pages_programmed"] == 20);
 }
 
+TEST_CASE("durability: with capacitors the buffer is no volatile cache: flushes and FUA wait for nothing",
+          "[cli][durability]") {
+  // firmware.plp = capacitors: the buffered pages reach the flash at a power loss, so a flush
+  // completes at once and a FUA write completes in DRAM like the others; nothing is programmed.
+  std::vector<std::pair<std::string, std::uint64_t>> events;
+  for (std::uint64_t p = 0; p < 20; ++p) events.emplace_back("WS", p);
+  events.emplace_back("WFS", 1000);
+  events.emplace_back("FN", 0);
+  TempDir dir;
+  const json r = run_trace(dir, "plp", events, {"--set", "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=1000"});
+  CHECK(r["host"]["flushes"] == 1);
+  CHECK(r["host"]["fua_writes"] == 1);
+  CHECK(r["host"]["flush_latency_us"]["max"].get<double>() < 50);
+  CHECK(r["host"]["write_latency_us"]["max"].get<double>() < 50);
+  CHECK(r["ftl_metrics"]["flash_pages_programmed"] == 0);
+  CHECK(r["write_buffer"]["pages_at_end"] == 21);
+}
+
 TEST_CASE("durability: a FUA write sends its own pages to the flash and waits for them", "[cli][durability]") {
   // 30 plain writes, then a FUA write of another page: only the FUA page is programmed; the FUA
   // write takes at least tPROG, the plain ones far less (they complete in DRAM).

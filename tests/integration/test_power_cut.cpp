@@ -77,9 +77,10 @@ TEST_CASE("power cut: at a simulated time, or after the workload ended", "[cli][
 
 TEST_CASE("power cut: capacitors save the write buffer when their hold-up covers its programs",
           "[cli][power_cut][plp]") {
-  // With capacitors the drive has no volatile cache: every completed write is durable. 100 ms
-  // hold everything up (the buffer's ~800 dirty pages need ~30 ms on tiny's 8 planes); 2 ms save
-  // a fraction, and the writes the drive promised and lost are an integrity failure.
+  // With capacitors the drive has no volatile cache: every completed write is durable, and flushes
+  // no longer drain the buffer. 100 ms hold everything up (its 1,024 pages, full, need 1,024 / 8
+  // planes x 200 us = 26 ms of programs on tiny); 2 ms save a fraction, and the writes the drive
+  // promised and lost are an integrity failure.
   TempDir dir;
   write_text(dir.file("jobs.yaml"), kJobs);
   const std::vector<std::string> plp = {"-p", tiny_platform(), "--jobs", dir.file("jobs.yaml"), "--precondition", "none",
@@ -120,13 +121,14 @@ TEST_CASE("power cut: on MLC a torn upper page takes its lower page, unless capa
           "[cli][power_cut][plp]") {
   // tiny made MLC (two page types): cut after 6,000 requests on a filled drive, upper-page programs
   // are under way and lower pages of their word lines are lost with them; with capacitors every
-  // program under way finishes.
+  // program under way finishes. Their 250 ms cover the full buffer: 1,024 pages / 8 planes x 400 us
+  // (the mean of 200 and 600) = 51 ms of programs, times the filled drive's GC copies.
   TempDir dir;
   write_text(dir.file("jobs.yaml"), kJobs);
   auto run = [&](const std::string& plp) {
     return successful_run({"-p", tiny_platform(), "--jobs", dir.file("jobs.yaml"), "--set", "nand.t_prog_us=[200,600]",
                            "--set", "nand.t_read_us=[25,40]", "--set", "firmware.plp=" + plp, "--set",
-                           "firmware.plp_hold_up_us=100000", "--power-cut-after", "6000"},
+                           "firmware.plp_hold_up_us=250000", "--power-cut-after", "6000"},
                           dir, plp + ".json");
   };
   const json none = run("none"), caps = run("capacitors");

@@ -156,3 +156,11 @@ TEST_CASE("blkparse reader: flushes, preflushes and FUA writes from the kernel's
   for (std::size_t i = 0; i < 9; ++i) CHECK(in_order[i].op == got[i].op);
   CHECK(in_order[3].fua);
 }
+
+TEST_CASE("blkparse reader: a preflushed request is checked like any other", "[stimuli][blkparse]") {
+  // The flush that goes first must not let its request skip the readers' address check.
+  const std::string path = ssd::test::write_temp_file(
+      "preflush_wrap.txt", "  8,0 0 1 0.001 10 D FWS 18446744073709551615 + 8 [app]\n");
+  BlkparseTrace t(path);
+  CHECK_THROWS_WITH(ssd::test::totals(t), Catch::Contains(":1: expected a request that ends below sector 2^64"));
+}
