@@ -1,2 +1,4 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The unit and command-line test programs.
+#include "tests/catch_session.h"
+
+int main(int argc, char* argv[]) { return ssd::test::run_catch_session(argc, argv); }

@@ -1,12 +1,11 @@
 // SystemC programs enter through sc_main; Catch2 runs inside it. Each test case elaborates its
 // own platform, so ctest runs every test case in a process of its own.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <systemc>
 
+#include "tests/catch_session.h"
 #include "tlm/time_base.h"
 
 int sc_main(int argc, char* argv[]) {
   ssd::tlmx::init_time_base();
-  return Catch::Session().run(argc, argv);
+  return ssd::test::run_catch_session(argc, argv);
 }
