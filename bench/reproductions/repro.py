@@ -121,6 +121,11 @@ def slim(report, cmd):
             "utilization": {"dies": dies} if dies is not None else {}}
 
 
+def newer_than_platform(report, cmd):
+    path = cmd[cmd.index("-p") + 1]
+    return os.path.getmtime(report) > os.path.getmtime(path)
+
+
 def platform_digest(cmd):
     """The SHA-256 of the run's platform file: a kept run made before the file changed (a
     default flipped, a timing refitted) is not reused, though its command reads the same."""
@@ -143,7 +148,9 @@ def run_matrix(args, jobs, sizing=False):
         name, cmd = item
         report = os.path.join(args.runs, name + ".json")
         kept = os.path.join(args.kept, name + ".json") if args.kept else None
-        if (args.reuse or keep_only) and os.path.exists(report):
+        # A report of this session's results/ counts only if made after the platform file's
+        # last change (the kept runs check the file's digest instead).
+        if (args.reuse or keep_only) and os.path.exists(report) and newer_than_platform(report, cmd):
             with open(report) as f:
                 rep = json.load(f)
             if kept and not os.path.exists(kept):
