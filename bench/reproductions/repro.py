@@ -121,16 +121,18 @@ def slim(report, cmd):
             "utilization": {"dies": dies} if dies is not None else {}}
 
 
+def platform_path(cmd):
+    return cmd[cmd.index("-p") + 1]
+
+
 def newer_than_platform(report, cmd):
-    path = cmd[cmd.index("-p") + 1]
-    return os.path.getmtime(report) > os.path.getmtime(path)
+    return os.path.getmtime(report) > os.path.getmtime(platform_path(cmd))
 
 
 def platform_digest(cmd):
     """The SHA-256 of the run's platform file: a kept run made before the file changed (a
     default flipped, a timing refitted) is not reused, though its command reads the same."""
-    path = cmd[cmd.index("-p") + 1]
-    with open(path, "rb") as f:
+    with open(platform_path(cmd), "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 
 
