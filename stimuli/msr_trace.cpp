@@ -2,10 +2,11 @@
 
 #include <limits>
 
+#include "common/host_addressing.h"
+
 namespace ssd::stimuli {
 
 namespace {
-constexpr std::uint64_t kSectorBytes = 512;
 constexpr std::uint64_t kNsPerTick = 100;  // FILETIME ticks are 100 ns
 }  // namespace
 

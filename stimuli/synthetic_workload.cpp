@@ -3,11 +3,12 @@
 #include <limits>
 #include <sstream>
 
+#include "common/host_addressing.h"
+
 namespace ssd::stimuli {
 
 namespace {
 
-constexpr std::uint64_t kSectorBytes = 512;
 // The read/write generator is seeded with seed ^ this (the 64-bit golden ratio), so it is not the
 // address generator's twin; any fixed odd constant would do, but it must never change.
 constexpr std::uint64_t kOpSeedMix = 0x9E3779B97F4A7C15ull;

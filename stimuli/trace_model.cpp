@@ -9,11 +9,12 @@
 #include <limits>
 #include <utility>
 
+#include "common/host_addressing.h"
+
 namespace ssd::stimuli {
 
 namespace {
 
-constexpr std::uint64_t kSectorBytes = 512;
 constexpr std::uint64_t kPageSectors = 8;  // 4 KiB pages: the unit of the size mix and the footprint
 
 std::uint64_t lowbit(std::uint64_t i) { return i & (0 - i); }

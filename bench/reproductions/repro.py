@@ -155,15 +155,14 @@ def run_matrix(args, jobs, sizing=False):
         if (args.reuse or keep_only) and os.path.exists(report) and newer_than_platform(report, cmd):
             with open(report) as f:
                 rep = json.load(f)
-            if kept and not os.path.exists(kept):
+            if kept and not kept_matches(kept, cmd):
                 keep(kept, rep, cmd)
             return name, rep
         if keep_only:
             return name, None
-        if args.reuse and kept and os.path.exists(kept):
-            with open(kept) as f:
-                k = json.load(f)
-            if k.get("command") == portable(cmd) and k.get("platform_sha256") == platform_digest(cmd):
+        if args.reuse and kept:
+            k = kept_matches(kept, cmd)
+            if k:
                 return name, k
         rep = run_ssdsim(cmd, report)
         if kept:
@@ -178,6 +177,17 @@ def run_matrix(args, jobs, sizing=False):
         print(f"kept {sum(r is not None for r in done.values())} of {len(done)} runs in {args.kept}")
         sys.exit(0)
     return done
+
+
+def kept_matches(path, cmd):
+    """The kept run at path if it was made by this command on this platform file, else None."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        k = json.load(f)
+    if k.get("command") == portable(cmd) and k.get("platform_sha256") == platform_digest(cmd):
+        return k
+    return None
 
 
 def keep(path, report, cmd):

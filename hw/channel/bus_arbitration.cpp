@@ -18,7 +18,7 @@ std::size_t smallest(const std::vector<BusRequest>& waiting, Key key) {
 
 bool is_transfer(const BusRequest& r) { return r.kind != BusRequest::Kind::Command; }
 
-class Fifo final : public BusArbitration {
+class FifoBus final : public BusArbitration {
  public:
   std::size_t choose(const std::vector<BusRequest>& waiting) const override {
     return smallest(waiting, [](const BusRequest& r) { return r.ready_since; });
@@ -50,7 +50,7 @@ const std::vector<std::string>& bus_arbitration_names() {
 }
 
 std::unique_ptr<BusArbitration> make_bus_arbitration(const std::string& name) {
-  if (name == "fifo") return std::make_unique<Fifo>();
+  if (name == "fifo") return std::make_unique<FifoBus>();
   if (name == "command_first") return std::make_unique<CommandFirst>();
   if (name == "die_ready") return std::make_unique<DieReady>();
   throw std::invalid_argument("unknown channel arbitration '" + name + "'");

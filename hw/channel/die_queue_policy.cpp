@@ -6,7 +6,7 @@ namespace ssd::hw {
 
 namespace {
 
-class Fifo final : public DieQueuePolicy {
+class FifoDieQueue final : public DieQueuePolicy {
  public:
   std::size_t next(const std::deque<QueuedCommand>&, sc_core::sc_time) const override { return 0; }
 };
@@ -68,7 +68,7 @@ const std::vector<std::string>& die_queue_policy_names() {
 
 std::unique_ptr<DieQueuePolicy> make_die_queue_policy(const std::string& name, const FlashGeometry& geometry,
                                                       sc_core::sc_time background_max_wait) {
-  if (name == "fifo") return std::make_unique<Fifo>();
+  if (name == "fifo") return std::make_unique<FifoDieQueue>();
   if (name == "read_first") return std::make_unique<ReadFirst>(geometry);
   if (name == "host_first") return std::make_unique<HostFirst>(geometry, background_max_wait);
   throw std::invalid_argument("unknown die queue policy '" + name + "'");

@@ -174,6 +174,9 @@ inline Result run_ssdsim(const std::vector<std::string>& args, const TempDir& di
 }
 
 inline json load_json(const fs::path& p) { return json::parse(read_text(p)); }
+inline std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
+// A bundled trace of tests/data/traces.
+inline std::string fixture(const std::string& name) { return source_path("tests/data/traces/" + name); }
 
 // The FTLs `ssdsim ftls` lists.
 inline std::vector<std::string> ftl_names(const TempDir& dir) {

@@ -11,8 +11,6 @@ using namespace ssd::cli;
 
 namespace {
 
-std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
-
 // One factory bad block on each of tiny's planes 0 to 5 (64 blocks a plane).
 const char* const kFactoryBad = "failures.factory_bad_blocks=[3,70,135,200,263,330]";
 

@@ -11,8 +11,6 @@ using namespace ssd::cli;
 
 namespace {
 
-std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
-
 // Page-level FTLs need the drive overwritten before GC runs (tiny: 13,107 logical pages of
 // 16,384); hybrids merge from the first log blocks on.
 bool page_level(const std::string& ftl) {

@@ -10,8 +10,6 @@ using namespace ssd::cli;
 
 namespace {
 
-std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
-
 // Tiny's 4 KiB pages as four 1 KiB codewords with 32 parity bytes each (its 128-byte spare area),
 // correcting 18 bits. The retention term alone, constant (c^0 t^0 = 1): RBER 0.006 at the first
 // read (51 errors expected in a codeword: every page fails), 0.00144 after the one retry step

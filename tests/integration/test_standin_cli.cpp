@@ -9,9 +9,6 @@ using namespace ssd::cli;
 
 namespace {
 
-std::string fixture(const std::string& name) { return source_path("tests/data/traces/" + name); }
-
-
 std::size_t lines_in(const std::string& path) { return lines_of(read_text(path)).size(); }
 
 }  // namespace

@@ -11,7 +11,6 @@ using namespace ssd::cli;
 
 namespace {
 
-std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
 std::uint64_t counter_or_zero(const json& f, const char* key) { return f.contains(key) ? u64(f[key]) : 0; }
 
 // The tiny platform's geometry, from a one-request run's report.

@@ -15,8 +15,6 @@ namespace {
 
 constexpr double kSmallSpanS = 0.4205145;
 
-std::string fixture(const std::string& name) { return source_path("tests/data/traces/" + name); }
-
 std::vector<std::string> trace_run(const std::string& trace, std::vector<std::string> more = {}) {
   std::vector<std::string> args{"-p", tiny_platform(), "-t", trace, "--precondition", "none"};
   args.insert(args.end(), more.begin(), more.end());

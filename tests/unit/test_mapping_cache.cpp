@@ -55,7 +55,7 @@ fw::MappingCacheConfig config(std::uint64_t budget_bytes, std::uint32_t entry_bi
 }
 
 // A CAMT row as the paper draws it.
-struct Run {
+struct CamtRow {
   Lpn lpn;
   Spn spn;
   std::uint32_t length;
@@ -63,9 +63,9 @@ struct Run {
 
 // The cache holds exactly `runs`: every page of [lo, hi] maps as the runs say (or is absent),
 // pages of runs outside that window map too, and the entry and page counts agree.
-void check_runs(const fw::MappingCache& cache, const std::vector<Run>& runs, Lpn lo, Lpn hi) {
+void check_runs(const fw::MappingCache& cache, const std::vector<CamtRow>& runs, Lpn lo, Lpn hi) {
   std::uint64_t pages = 0;
-  for (const Run& r : runs) {
+  for (const CamtRow& r : runs) {
     pages += r.length;
     for (std::uint32_t i = 0; i < r.length; ++i) {
       INFO("page " << r.lpn + i);
@@ -74,7 +74,7 @@ void check_runs(const fw::MappingCache& cache, const std::vector<Run>& runs, Lpn
   }
   for (Lpn lpn = lo; lpn <= hi; ++lpn) {
     Spn expected = kNoSpn;
-    for (const Run& r : runs)
+    for (const CamtRow& r : runs)
       if (lpn >= r.lpn && lpn < r.lpn + r.length) expected = r.spn + (lpn - r.lpn);
     INFO("page " << lpn);
     CHECK(cache.peek(lpn) == expected);
@@ -120,7 +120,7 @@ TEST_CASE("CAST Figure 6: a write splits the runs it covers and forms one new ru
     const char* figure;
     Lpn start;
     std::uint32_t pages;
-    std::vector<Run> after;
+    std::vector<CamtRow> after;
   };
   // Rows as in Figure 6. The figure's last row alternates between (200, 312, 4) and
   // (114, 28, 8), another entry of Figure 3's table; only (200, 312, 4) is set up here.

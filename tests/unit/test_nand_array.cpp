@@ -4,7 +4,7 @@
 
 using namespace ssd;
 
-static FlashGeometry small_geometry() {
+static FlashGeometry nand_test_geometry() {
   FlashGeometry g;
   g.channels = 2;
   g.ways = 2;
@@ -15,7 +15,7 @@ static FlashGeometry small_geometry() {
 }
 
 TEST_CASE("NAND array programs, reads back and erases whole blocks", "[nand]") {
-  hw::NandArray a(small_geometry());
+  hw::NandArray a(nand_test_geometry());
   const FlashGeometry& g = a.geometry();
   const BlockId b = 5;
   for (std::uint32_t p = 0; p < g.pages_per_block; ++p) a.program(g.first_page(b) + p, 100 + p, 1000 + p);
@@ -31,7 +31,7 @@ TEST_CASE("NAND array programs, reads back and erases whole blocks", "[nand]") {
 }
 
 TEST_CASE("NAND rule violations are reported naming the operation and address", "[nand]") {
-  hw::NandArray a(small_geometry());
+  hw::NandArray a(nand_test_geometry());
   const FlashGeometry& g = a.geometry();
   a.program(g.first_page(3), 1, 1);
   SECTION("program of a programmed page") {
@@ -53,7 +53,7 @@ TEST_CASE("NAND rule violations are reported naming the operation and address", 
 }
 
 TEST_CASE("Geometry composes and decomposes flat page numbers", "[nand]") {
-  FlashGeometry g = small_geometry();
+  FlashGeometry g = nand_test_geometry();
   g.dies_per_way = 2;
   for (Ppn p = 0; p < g.total_pages(); p += 7) CHECK(g.compose(g.decompose(p)) == p);
   PhysAddr a{1, 0, 1, 1, 2, 5};
@@ -67,7 +67,7 @@ TEST_CASE("NAND power cut: a torn program leaves its page unreadable, and takes 
   const auto content = [](const hw::NandArray& a, Ppn p) { return a.read(p); };
   for (const std::uint32_t bits : {1u, 2u, 3u}) {
     INFO(bits << " bits per cell");
-    hw::NandArray a(small_geometry());
+    hw::NandArray a(nand_test_geometry());
     const BlockId b = 3;
     const Ppn first = a.geometry().first_page(b);
     for (std::uint32_t p = 0; p < 5; ++p) a.program(first + p, 100 + p, 1000 + p);
@@ -88,7 +88,7 @@ TEST_CASE("NAND power cut: a torn program leaves its page unreadable, and takes 
     a.program(first + 6, 7, 7);  // the block goes on
   }
   // A lower page cut short destroys nothing else (its upper pages were never written).
-  hw::NandArray a(small_geometry());
+  hw::NandArray a(nand_test_geometry());
   hw::CutDamage damage;
   a.program(0, 1, 1);
   a.program(1, 2, 2);
@@ -99,7 +99,7 @@ TEST_CASE("NAND power cut: a torn program leaves its page unreadable, and takes 
 
 TEST_CASE("NAND power cut: an erase cut short leaves the block unreadable and unprogrammable until erased",
           "[nand][power_cut]") {
-  hw::NandArray a(small_geometry());
+  hw::NandArray a(nand_test_geometry());
   const FlashGeometry& g = a.geometry();
   for (std::uint32_t p = 0; p < 3; ++p) a.program(g.first_page(2) + p, p, 50 + p);
   hw::CutDamage damage;
