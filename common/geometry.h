@@ -16,7 +16,11 @@ using BlockId = std::uint32_t;  // flat physical block number
 using Token = std::uint32_t;    // data token standing for a page's contents
 
 inline constexpr Ppn kNoPpn = std::numeric_limits<Ppn>::max();
+inline constexpr BlockId kNoBlock = std::numeric_limits<BlockId>::max();
 inline constexpr Lpn kNoLpn = std::numeric_limits<Lpn>::max();
+// The OOB logical page of a padding page: programmed only to close a word line (the firmware's
+// word-line safety, fw/ftl/ftl.h close_word_lines), holding no data and never valid.
+inline constexpr Lpn kPaddingLpn = kNoLpn - 2;  // (kNoLpn - 1: an unreadable page, hw/nand)
 inline constexpr Token kUnwrittenToken = 0;  // what a never-written logical page reads back as
 // What a read returns whose data the ECC could not correct (the firmware reports it to the host
 // as an Unrecovered Read Error, and a copy of it stays marked so): never a written page's token.

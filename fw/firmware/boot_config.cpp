@@ -39,6 +39,9 @@ std::string write_boot_config(const BootConfig& c) {
   put(out, "firmware.read_only_margin", f.read_only_margin);
   put(out, "firmware.wear_leveling", wear_leveling_names().at(static_cast<std::size_t>(f.wear_leveling.mode)));
   put(out, "firmware.wear_leveling_spread", f.wear_leveling.spread);
+  put(out, "firmware.erase_after_copies", f.erase_after_copies ? 1 : 0);
+  put(out, "firmware.word_line_safety", f.word_line_safety ? 1 : 0);
+  put(out, "firmware.word_line_pages", f.word_line_pages);
   put(out, "firmware.mark_work", c.mark_work ? 1 : 0);
   // Not the FTL's own costs (cycles.*): the image charges units (fw/target/main.cpp).
   for (const auto& [key, value] : f.ftl_options.values())
@@ -98,6 +101,9 @@ BootConfig read_boot_config(const std::string& text) {
         throw BootConfigError("boot configuration line " + std::to_string(number) + ": " + e.what());
       }
     }
+    else if (key == "firmware.erase_after_copies") f.erase_after_copies = whole(1) != 0;
+    else if (key == "firmware.word_line_safety") f.word_line_safety = whole(1) != 0;
+    else if (key == "firmware.word_line_pages") f.word_line_pages = u32();
     else if (key == "firmware.mark_work") c.mark_work = whole(1) != 0;
     else throw BootConfigError("boot configuration line " + std::to_string(number) + ": unknown key '" + key + "'");
   }

@@ -1,7 +1,9 @@
 // What the firmware needs to know at boot (the flash geometry and the firmware section of the
 // platform file), as the text a controller's boot loader hands the firmware image on the ISS
 // core (core.model: iss): key=value lines, written by the platform, read by the image's
-// start-up (fw/target/). Both ends are here so they cannot drift apart.
+// start-up (fw/target/). Both ends are here so they cannot drift apart. Not carried: the costs
+// (the image charges its own units) and firmware.plp (refused with core.model: iss, the
+// power-loss signal does not reach the image).
 #pragma once
 
 #include <stdexcept>

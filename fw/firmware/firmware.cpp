@@ -25,6 +25,11 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
   read_cost_overrides(config_.ftl_options, config_.costs);  // ops_ holds the costs by reference
   ops_.set_hold_copy_sources(config_.erase_after_copies);
+  if (config_.word_line_safety && config_.word_line_pages > 1 && !config_.plp) {
+    ops_.track_host_written_blocks();
+    if (config_.erase_after_copies)
+      ops_.watch_open_word_lines(config_.word_line_pages, [this](BlockId block) { close_word_line_of(block); });
+  }
   FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
   ftl_ = info->make(ctx);
   if (SegmentSpace* space = ftl_->segment_space()) space->set_wear_leveling(config_.wear_leveling, metrics.set("ftl"));
@@ -206,8 +211,9 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
     const WriteOutcome w = ftl_->write(PageWrite{lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready, request});
     ops_.depend(w.on_flash, done);
   }
+  // Without a write buffer a completed write is durable: once its word lines are closed.
   ops_.on_complete(done, [this, pages, scratch, complete](const HalResult& r) {
-    complete(r);
+    when_word_lines_closed([complete, r] { complete(r); });
     scratch_free_.push_back(scratch);
     release(pages);
   });
@@ -265,12 +271,34 @@ void Firmware::handle_flush(const HostCommand& cmd) {
 
 void Firmware::complete_settled_flushes() {
   while (!pending_flushes_.empty() && wbuf_->settled(pending_flushes_.front().epoch)) {
-    PendingFlush& f = pending_flushes_.front();
-    f.trail.advance(Stage::FlushWait, hal_.now_ticks());
-    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(f.id, f.trail, HostStatus::Success);
+    PendingFlush f = pending_flushes_.front();
     pending_flushes_.pop_front();
+    when_word_lines_closed([this, f]() mutable {
+      f.trail.advance(Stage::FlushWait, hal_.now_ticks());
+      hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+      hal_.complete_host_command(f.id, f.trail, HostStatus::Success);
+    });
   }
+}
+
+void Firmware::when_word_lines_closed(std::function<void()> durable) {
+  if (!closes_word_lines()) {
+    durable();
+    return;
+  }
+  // The host's data since the last durability point is in these blocks' open word lines (GC
+  // copies wait in theirs on their own: OpScheduler::watch_open_word_lines).
+  for (const BlockId block : ops_.take_host_written_blocks()) ftl_->close_word_lines(config_.word_line_pages, block);
+  OpRef closed = ops_.programs_barrier();
+  ops_.on_complete(closed, [durable = std::move(durable)](const HalResult&) { durable(); });
+  ops_.submit(closed);
+}
+
+void Firmware::close_word_line_of(BlockId block) {
+  // While preconditioning nothing needs closing; a block written no further (a grown bad block)
+  // never closes its word line: its copies let their sources go.
+  if (!closes_word_lines() || (ftl_->close_word_lines(config_.word_line_pages, block) == 0 && !ops_.word_line_closing(block)))
+    ops_.release_word_line_holds(block);
 }
 
 // ---- the write buffer ---------------------------------------------------------------------------
@@ -351,9 +379,16 @@ void Firmware::buffer_write(const HostCommand& cmd, PageSpan span) {
   *evicted_ += fua_entries_.size();
   if (!fua_entries_.empty()) note_occupancy();
   const std::uint32_t id = cmd.id, pages = span.count;
-  ops_.on_complete(acked, [this, id, pages](const HalResult&) {
-    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
-    hal_.complete_host_command(id, ops_.attribution(), HostStatus::Success);
+  const bool durable = !fua_entries_.empty();  // a FUA write completes once its word lines are closed
+  ops_.on_complete(acked, [this, id, pages, durable](const HalResult&) {
+    const auto complete = [this, id] {
+      hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+      hal_.complete_host_command(id, ops_.attribution(), HostStatus::Success);
+    };
+    if (durable)
+      when_word_lines_closed(complete);
+    else
+      complete();
     release(pages);
   });
   ops_.submit(dma);

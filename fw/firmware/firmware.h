@@ -31,6 +31,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -68,6 +69,10 @@ struct FirmwareConfig {
   std::uint32_t read_only_margin = 4;  // usable segments beyond the FTL's need when it turns read-only
   WearLeveling wear_leveling;            // fw/ftl/common/wear_leveling.h
   bool erase_after_copies = false;  // OpScheduler::set_hold_copy_sources (power-loss safe GC and merges)
+  // Word-line safety on MLC/TLC (Ftl::close_word_lines, OpScheduler::watch_open_word_lines);
+  // word_line_pages: the pages sharing a word line (the part's bits per cell; 1: SLC).
+  bool word_line_safety = false;
+  std::uint32_t word_line_pages = 1;
   // Power-loss protection: capacitors (on_power_loss). The write buffer is then no volatile
   // cache: a flush completes at once and a FUA write is buffered like any other.
   bool plp = false;
@@ -132,6 +137,16 @@ class Firmware : public HostCommandHandler {
   void evict_all_for_power_loss();
   // Whether acknowledged writes can be lost at a power cut: a write buffer without capacitors.
   bool volatile_cache() const { return wbuf_ && !config_.plp; }
+  // Word-line safety (FirmwareConfig::word_line_safety): on MLC/TLC without capacitors, and not
+  // while preconditioning (no power is cut then).
+  bool closes_word_lines() const {
+    return config_.word_line_safety && config_.word_line_pages > 1 && !config_.plp && !bypass_;
+  }
+  // Runs `durable` once what the flash holds so far can no longer be torn by a program to come:
+  // the open word lines padded and every program under way done (at once without word-line safety).
+  void when_word_lines_closed(std::function<void()> durable);
+  // A GC or merge copy waits in block's open word line (OpScheduler::watch_open_word_lines).
+  void close_word_line_of(BlockId block);
   void complete_settled_flushes();
   // The write buffer: a write's pages into it (entries_needed free entries must exist), the
   // evictions, and what a finished program frees.

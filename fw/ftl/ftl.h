@@ -101,6 +101,15 @@ class Ftl {
   // preconditioner calls it at the end (PreconditionSpec::flush).
   virtual std::uint64_t flush_mapping() { return 0; }
 
+  // Word-line safety (firmware.word_line_safety) on MLC/TLC flash, where `word_line_pages`
+  // consecutive pages of a block share a word line and a power cut during the program of a later
+  // one corrupts the earlier ones: programs padding pages (common/geometry.h kPaddingLpn, never
+  // valid) at every open write point up to the end of its word line, so nothing written so far
+  // shares a word line with a program still to come. `only`: just the write point that is writing
+  // that block (kNoBlock: every one). Returns the padding pages it programmed (counted as
+  // word_line_padding_pages and in the WAF).
+  virtual std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) = 0;
+
   // Writes the FTL's own metadata page `marker` (its OOB logical page, beyond the host's) again
   // elsewhere, out of a block the firmware is emptying (fw/firmware/block_mover.h). False when the
   // FTL has no such page or cannot write it now (garbage collection then moves it).

@@ -1,5 +1,6 @@
 #include "fw/runtime/op_scheduler.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -169,7 +170,13 @@ void OpScheduler::submit(OpRef ref) {
     holding_[ref.index].emplace_back(copy_source_.block, copy_source_.slot);
   }
   op.state = State::Waiting;
-  if (op.kind == OpKind::Program && !op.background) ++host_programs_;
+  if (op.kind == OpKind::Program && !op.background) {
+    ++host_programs_;
+    if (!host_written_mark_.empty() && !host_written_mark_[geo_.block_of(op.ppn)]) {
+      host_written_mark_[geo_.block_of(op.ppn)] = true;
+      host_written_.push_back(geo_.block_of(op.ppn));
+    }
+  }
   // Work of no request (boot, preconditioning) starts its own trail, which no request reads.
   const std::uint64_t now = hal_.now_ticks();
   op.trail = context_.owner ? context_ : LatencyTrail::begin(0, now);
@@ -239,6 +246,7 @@ void OpScheduler::make_ready(std::uint32_t index) {
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
     if (b.inflight[b.epoch & 1] > 0) {
       b.erase_parked = true;
+      if (!word_line_held_.empty()) want_word_lines_closed(geo_.block_of(op.ppn));
       return;
     }
     b.erase_issued = true;
@@ -305,6 +313,12 @@ void OpScheduler::on_hal_complete(std::uint32_t tag, const HalResult& result) {
   hal_.charge_cycles(costs_.*done.complete_cycles, done.complete);
   if (kind == OpKind::Program && !ops_[tag].background) --host_programs_;
   complete(tag, result);
+  // Copies left in open word lines: the firmware closes them (it may submit programs).
+  while (!open_word_lines_.empty()) {
+    const BlockId block = open_word_lines_.back();
+    open_word_lines_.pop_back();
+    if (!word_line_closing(block)) word_line_open_(block);
+  }
   drain();
 }
 
@@ -351,10 +365,19 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       for (const std::uint32_t s : done_op.successors) hold_source(index, s);
     if (done_op.kind == OpKind::Program)
       if (const auto held = holding_.find(index); held != holding_.end()) {
-        const auto sources = std::move(held->second);
+        auto sources = std::move(held->second);
         holding_.erase(held);
-        for (const auto& [source, slot] : sources) release_block(source, slot, now);
+        if (word_line_pages_ > 1 && !result.failed)
+          hold_until_word_line_closes(geo_.block_of(done_op.ppn), geo_.page_in_block(done_op.ppn), std::move(sources), now);
+        else
+          for (const auto& [source, slot] : sources) release_block(source, slot, now);
       }
+  }
+  if (!word_line_holds_.empty() && (done_op.kind == OpKind::Program || done_op.kind == OpKind::Erase)) {
+    // A program closes the word lines up to its page; an erase or a failed program ends the
+    // block's (its copies are gone or moved again).
+    const bool ends = done_op.kind == OpKind::Erase || result.failed;
+    release_closed_word_lines(geo_.block_of(done_op.ppn), ends ? geo_.pages_per_block : geo_.page_in_block(done_op.ppn), now);
   }
   if (is_flash_read(done_op.kind) || done_op.kind == OpKind::Program) {
     BlockHazard& b = blocks_[geo_.block_of(done_op.ppn)];
@@ -389,7 +412,9 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
 
 void OpScheduler::release_block(BlockId block, std::uint8_t slot, std::uint64_t now) {
   BlockHazard& b = blocks_[block];
-  if (--b.inflight[slot] == 0 && slot == (b.epoch & 1) && b.erase_parked) {
+  --b.inflight[slot];
+  if (!word_line_held_.empty() && b.inflight[slot] > 0) want_word_lines_closed(block);
+  if (b.inflight[slot] == 0 && slot == (b.epoch & 1) && b.erase_parked) {
     b.erase_parked = false;
     b.erase_issued = true;
     Op& erase = ops_[b.erase.index];
@@ -397,6 +422,84 @@ void OpScheduler::release_block(BlockId block, std::uint8_t slot, std::uint64_t 
     erase.held = false;
     ready_.push_back(b.erase.index);
   }
+}
+
+void OpScheduler::hold_until_word_line_closes(BlockId block, std::uint32_t page,
+                                              std::vector<std::pair<BlockId, std::uint8_t>> sources, std::uint64_t now) {
+  const std::uint32_t last = page - page % word_line_pages_ + word_line_pages_ - 1;
+  if (page == last) {  // its own program closed the word line
+    for (const auto& [source, slot] : sources) release_block(source, slot, now);
+    return;
+  }
+  std::vector<WordLineHold>& holds = word_line_holds_[block];
+  for (const auto& [source, slot] : sources) {
+    holds.push_back({last, source, slot});
+    ++word_line_held_[std::uint64_t(source) * 2 + slot];
+  }
+  for (const auto& [source, slot] : sources) want_word_lines_closed(source);
+}
+
+void OpScheduler::want_word_lines_closed(BlockId source) {
+  const BlockHazard& b = blocks_[source];
+  const std::uint8_t slot = b.epoch & 1;
+  const auto held = word_line_held_.find(std::uint64_t(source) * 2 + slot);
+  if (!b.erase_parked || held == word_line_held_.end() || b.inflight[slot] != held->second) return;
+  for (const auto& [block, holds] : word_line_holds_)
+    for (const WordLineHold& h : holds)
+      if (h.source == source && h.slot == slot) {
+        open_word_lines_.push_back(block);
+        break;
+      }
+}
+
+void OpScheduler::release_closed_word_lines(BlockId block, std::uint32_t page, std::uint64_t now) {
+  const auto it = word_line_holds_.find(block);
+  if (it == word_line_holds_.end()) return;
+  std::vector<WordLineHold>& holds = it->second;
+  std::vector<WordLineHold> closed;
+  holds.erase(std::remove_if(holds.begin(), holds.end(),
+                             [&](const WordLineHold& h) {
+                               if (h.last_page > page) return false;
+                               closed.push_back(h);
+                               return true;
+                             }),
+              holds.end());
+  if (holds.empty()) word_line_holds_.erase(it);
+  for (const WordLineHold& h : closed) {
+    const auto held = word_line_held_.find(std::uint64_t(h.source) * 2 + h.slot);
+    if (--held->second == 0) word_line_held_.erase(held);
+    release_block(h.source, h.slot, now);
+  }
+}
+
+bool OpScheduler::word_line_closing(BlockId block) const {
+  const auto it = word_line_holds_.find(block);
+  if (it == word_line_holds_.end()) return true;
+  std::uint32_t needed = 0;
+  for (const WordLineHold& h : it->second) needed = std::max(needed, h.last_page);
+  const BlockHazard& b = blocks_[block];
+  return alive(b.newest_program) && geo_.page_in_block(ops_[b.newest_program.index].ppn) >= needed;
+}
+
+void OpScheduler::release_word_line_holds(BlockId block) {
+  release_closed_word_lines(block, geo_.pages_per_block, hal_.now_ticks());
+}
+
+std::vector<BlockId> OpScheduler::take_host_written_blocks() {
+  std::vector<BlockId> blocks;
+  blocks.swap(host_written_);
+  for (const BlockId b : blocks) host_written_mark_[b] = false;
+  return blocks;
+}
+
+OpRef OpScheduler::programs_barrier() {
+  OpRef all = join();
+  for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+    const Op& op = ops_[i];
+    if (op.kind == OpKind::Program && (op.state == State::Waiting || op.state == State::Issued))
+      depend(OpRef{i, op.gen}, all);
+  }
+  return all;
 }
 
 void OpScheduler::hold_source(std::uint32_t read, std::uint32_t s) {

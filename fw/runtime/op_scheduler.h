@@ -125,6 +125,28 @@ class OpScheduler : public HalListener {
   // and calls `reached(block)` when a block's count reaches `threshold` (once per erase); 0: no
   // counting. The count is part of the block's record.
   void set_hold_copy_sources(bool hold) { hold_copy_sources_ = hold; }
+  // Word-line safety (MLC/TLC: `word_line_pages` consecutive pages of a block share a word line,
+  // and a power cut during a later page's program corrupts the earlier ones): a copy holds its
+  // source block until its whole word line is programmed, not only its own page. When a source's
+  // erase waits for nothing else and the rest of such a word line is not yet submitted,
+  // `open(block)` is called for the copy's block (after the completion at hand is handled) so the
+  // firmware closes its word line (Ftl::close_word_lines).
+  void watch_open_word_lines(std::uint32_t word_line_pages, std::function<void(BlockId)> open) {
+    word_line_pages_ = word_line_pages;
+    word_line_open_ = std::move(open);
+  }
+  // From track_host_written_blocks() on: the blocks the host's programs (outside a Background
+  // scope) went to since the last take, each once (where a flush must close the word lines).
+  void track_host_written_blocks() { host_written_mark_.assign(geo_.total_blocks(), false); }
+  std::vector<BlockId> take_host_written_blocks();
+  // Whether a program submitted to `block` will close the word lines its held copies wait for.
+  bool word_line_closing(BlockId block) const;
+  // Gives up the copies' holds on `block`'s word lines (a block written no further: its word
+  // line will never close), letting their sources be erased.
+  void release_word_line_holds(BlockId block);
+  // A join, to build on and submit, that completes once every program submitted so far has
+  // completed: a durability point (a flush), after which no program under way can be torn.
+  OpRef programs_barrier();
   void watch_reads(std::uint32_t threshold, std::function<void(BlockId)> reached) {
     read_threshold_ = threshold;
     read_threshold_reached_ = std::move(reached);
@@ -240,6 +262,25 @@ class OpScheduler : public HalListener {
     bool active = false;
   } copy_source_;
   bool hold_copy_sources_ = false;
+  // Word-line safety (watch_open_word_lines): per destination block, the copies' holds waiting
+  // for their word line to close (the word line's last page in the block, the source and slot).
+  struct WordLineHold {
+    std::uint32_t last_page;
+    BlockId source;
+    std::uint8_t slot;
+  };
+  void hold_until_word_line_closes(BlockId block, std::uint32_t page, std::vector<std::pair<BlockId, std::uint8_t>> sources,
+                                   std::uint64_t now);
+  void release_closed_word_lines(BlockId block, std::uint32_t page, std::uint64_t now);
+  // If `source`'s erase waits only for copies in open word lines: asks for them to be closed.
+  void want_word_lines_closed(BlockId source);
+  std::unordered_map<std::uint64_t, std::uint32_t> word_line_held_;  // source * 2 + slot -> holds
+  std::uint32_t word_line_pages_ = 1;
+  std::function<void(BlockId)> word_line_open_;
+  std::unordered_map<BlockId, std::vector<WordLineHold>> word_line_holds_;
+  std::vector<BlockId> open_word_lines_;  // to hand to word_line_open_ once a completion is handled
+  std::vector<BlockId> host_written_;      // take_host_written_blocks
+  std::vector<bool> host_written_mark_;    // per block: in host_written_
 };
 
 }  // namespace ssd::fw

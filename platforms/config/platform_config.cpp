@@ -224,6 +224,9 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
                         "512 MiB: sram.size_kib = " + std::to_string(c.sram.size_bytes >> 10) + " is not a multiple of 4 "
                         "up to 524288");
   }
+  // The pages a word line holds: the part's page types (bits per cell), which the firmware reads
+  // from its parameter page.
+  c.firmware.word_line_pages = static_cast<std::uint32_t>(std::max<std::size_t>(1, c.nand.t_prog.size()));
   c.firmware.write_buffer.bytes = static_cast<std::uint64_t>(c.write_buffer_dram_share * double(c.dram.size_bytes));
   const std::uint64_t buffer_pages = c.firmware.write_buffer.bytes / g.page_bytes;
   if (c.firmware.write_buffer.policy != fw::WriteBufferPolicy::kOff && buffer_pages < c.firmware.buffer_slots)

@@ -305,6 +305,15 @@ const std::vector<Parameter>& platform_parameters() {
                  "(fw/runtime/op_scheduler.h): power-loss safe, at the cost of blocks freed later; off: the erase "
                  "waits for the copies' reads only, and a power cut between the two loses data",
                  [](C& c, bool v) { c.firmware.erase_after_copies = v; }),
+      flag_param("firmware.word_line_safety", false,
+                 "on MLC/TLC flash without capacitors (firmware.plp = none), what the firmware promises durable is "
+                 "never left in a word line a later program could tear: a flush, a FUA write and (without a write "
+                 "buffer) every write completes once the open word lines are padded to their end and every "
+                 "program under way is done, and with firmware.erase_after_copies a GC or merge copy keeps its "
+                 "source until its word line is closed (padded when nothing else closes it). The padding pages "
+                 "count in the WAF (ftl counter word_line_padding_pages). Off: a power cut during an upper page's "
+                 "program can take a durable lower page with it. No effect on SLC",
+                 [](C& c, bool v) { c.firmware.word_line_safety = v; }),
       choice_param("firmware.plp", {"none", "capacitors"}, "none",
                    "power-loss protection: none, or capacitors that hold the drive up for firmware.plp_hold_up_us "
                    "after a power cut, while the firmware programs the write buffer's pages and the flash finishes "

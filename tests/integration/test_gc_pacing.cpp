@@ -13,7 +13,10 @@ namespace {
 json steady_writes(const TempDir& dir, const std::string& pacing, const std::string& ftl = "page_mapping",
                    const char* count = "40000") {
   const std::string report = dir.file(ftl + "-" + pacing + ".json");
-  const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "firmware.write_buffer=off", "--set", "geometry.channels=4", "--set", "geometry.ways=2",
+  // Write-through without word-line safety: each write would else wait for its word line's
+  // padding (test_latency_breakdown.cpp), which is not what this measures.
+  const Result r = run_ssdsim({"run", "-p", default_platform(), "--set", "firmware.write_buffer=off", "--set",
+                               "firmware.word_line_safety=false", "--set", "geometry.channels=4", "--set", "geometry.ways=2",
                                "--set", "geometry.blocks_per_plane=512", "--set", "ftl.name=" + ftl, "--set", "ftl.gc_pacing=" + pacing,
                                "--synthetic",
                                "random", "--read-fraction", "0", "--request-bytes", "8192", "--qd", "32", "--count",

@@ -138,10 +138,11 @@ TEST_CASE("latency breakdown: one request at a time on an idle drive, stage by s
     CHECK(stage(r, "read", "dram_bus") >= 2 * 8192 / 6400.0);
   }
   SECTION("8 KiB writes (whole pages) on a fresh drive, write-through") {
+    // (Without word-line safety: with it each write waits for its word line's padding, below.)
     const json r = run(dir, default_platform(),
-                       {"--set", "firmware.write_buffer=off", "--synthetic", "sequential", "--count", "500", "--qd", "1",
-                        "--read-fraction", "0",
-                        "--request-bytes", "8192", "--precondition", "none"});
+                       {"--set", "firmware.write_buffer=off", "--set", "firmware.word_line_safety=false", "--synthetic",
+                        "sequential", "--count", "500", "--qd", "1", "--read-fraction", "0", "--request-bytes", "8192",
+                        "--precondition", "none"});
     check_adds_up(r);
     check_no_queueing(r, "write");
     // The read request up (500 ns), the page down and its flight (500 ns).
@@ -150,5 +151,19 @@ TEST_CASE("latency breakdown: one request at a time on an idle drive, stage by s
     CHECK(stage(r, "write", "array") >= 600);
     CHECK(stage(r, "write", "array") <= 750);
     CHECK(stage(r, "write", "dram_bus") >= 2 * 8192 / 6400.0);
+  }
+  SECTION("the same writes with word-line safety: each one also pays its word line's padding") {
+    // Write-through: a completed write is durable, so it completes once its word line is closed.
+    // One page at a time, striped over the planes, each lands in a lower page (tPROG 600 us) whose
+    // upper page (750 us) is padded behind it on the same die: two transfers and 1,350 us of array
+    // time a write, and a WAF of 2.
+    const json r = run(dir, default_platform(),
+                       {"--set", "firmware.write_buffer=off", "--synthetic", "sequential", "--count", "500", "--qd", "1",
+                        "--read-fraction", "0", "--request-bytes", "8192", "--precondition", "none"});
+    check_adds_up(r);
+    CHECK(stage(r, "write", "channel_transfer") == Approx(2 * (0.07 + page_on_channel)).epsilon(1e-4));
+    CHECK(stage(r, "write", "array") == Approx(600 + 750).epsilon(1e-4));
+    CHECK(r["ftl_metrics"]["waf"].get<double>() == Approx(2.0));
+    CHECK(r["ftl_metrics"]["word_line_padding_pages"] == 500);
   }
 }

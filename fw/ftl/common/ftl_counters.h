@@ -9,9 +9,13 @@
 
 namespace ssd::fw {
 
-struct FtlCounters {
+class FtlCounters {
+  MetricSet& metrics_;
+
+ public:
   explicit FtlCounters(MetricSet& m)
-      : host_pages_written(m.counter("host_pages_written")),
+      : metrics_(m),
+        host_pages_written(m.counter("host_pages_written")),
         host_pages_read(m.counter("host_pages_read")),
         partial_write_reads(m.counter("partial_write_reads")),
         flash_pages_programmed(m.counter("flash_pages_programmed")),
@@ -30,6 +34,17 @@ struct FtlCounters {
   std::uint64_t& flash_pages_programmed;  // host pages, copies and metadata pages
   std::uint64_t& erases;                  // physical blocks
   std::uint64_t& unmapped_reads;          // reads of never-written pages, served without flash
+  // Padding pages that closed word lines (Ftl::close_word_lines; counter word_line_padding_pages,
+  // in the report only once there is one).
+  void count_word_line_padding(std::uint32_t pages) {
+    if (pages == 0) return;
+    if (!word_line_padding_) word_line_padding_ = &metrics_.counter("word_line_padding_pages");
+    *word_line_padding_ += pages;
+    flash_pages_programmed += pages;
+  }
+
+ private:
+  std::uint64_t* word_line_padding_ = nullptr;
 };
 
 }  // namespace ssd::fw

@@ -242,6 +242,20 @@ Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_
   return spn;
 }
 
+std::uint32_t SegmentSpace::close_word_lines(std::uint32_t frontier, std::uint32_t word_line_pages, BlockId only,
+                                             const std::function<void(Spn)>& pad) {
+  Frontier& f = frontiers_[frontier];
+  if (f.segment == kNoSegment || (only != kNoBlock && segment_of_block(only) != f.segment)) return 0;
+  const std::uint32_t gap = word_line_gap(f.next, word_line_pages);
+  if (gap == 0) return 0;  // (a full segment may be a victim already: its state stays)
+  for (std::uint32_t k = 0; k < gap; ++k) {
+    hal_.charge_cycles(costs_.page_allocate, FirmwareWork::PageAllocate);
+    pad(first_spn(f.segment) + f.next++);
+  }
+  if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
+  return gap;
+}
+
 void SegmentSpace::open_segment(Frontier& f, bool privileged) {
   f.from_reserve = free_for(f) <= reserve_;
   const std::uint32_t s = f.group == kAnyGroup ? take_free(privileged) : take_free_in(f.group, privileged);

@@ -103,6 +103,7 @@ class SegmentSpace {
   };
   std::vector<PageRun> advance_frontier(std::uint32_t frontier, std::uint64_t pages, std::uint64_t now);
   bool can_allocate(std::uint32_t frontier, bool privileged) const;
+  std::uint32_t frontier_count() const { return static_cast<std::uint32_t>(frontiers_.size()); }
   // Counts segments the frontier has opened (so callers can tell when it moved to a new one).
   std::uint64_t frontier_generation(std::uint32_t frontier) const { return frontiers_[frontier].generation; }
   // Pages every frontier can still write in its open segment.
@@ -116,6 +117,21 @@ class SegmentSpace {
     const Frontier& f = frontiers_[frontier];
     return f.segment == kNoSegment ? 0 : segment_pages_ - f.next;
   }
+
+  // Word-line safety (Ftl::close_word_lines): `word_line_pages` consecutive pages of a block
+  // share a word line, and a segment fills its member blocks row by row, so its word lines are
+  // all closed when its next page is a multiple of word_line_pages x members (or at its end).
+  // The pages from `next` to there.
+  std::uint32_t word_line_gap(std::uint32_t next, std::uint32_t word_line_pages) const {
+    const std::uint32_t unit = word_line_pages * width_;
+    if (word_line_pages <= 1 || next == 0 || next % unit == 0) return 0;
+    return std::min(unit - next % unit, segment_pages_ - next);
+  }
+  // Takes the pages that close the frontier's open word lines, as allocate() would, and hands
+  // each to `pad` (which programs it); only if its segment holds `only` (kNoBlock: any). Returns
+  // how many.
+  std::uint32_t close_word_lines(std::uint32_t frontier, std::uint32_t word_line_pages, BlockId only,
+                                 const std::function<void(Spn)>& pad);
 
   // For FTLs that write segments at chosen offsets themselves (hybrid log-block schemes): takes
   // a free segment of `kind` regardless of the reserve (kNoSegment when none is free).

@@ -549,4 +549,11 @@ std::string DemandFtl::check_metadata(const PageReader& read_page) const {
   return "";
 }
 
+// Data, GC and translation frontiers alike: a translation page is what recovery reads first.
+std::uint32_t DemandFtl::close_word_lines(std::uint32_t word_line_pages, BlockId only) {
+  const std::uint32_t padded = close_frontiers(ctx_.ops, space_, word_line_pages, only);
+  counts_.count_word_line_padding(padded);
+  return padded;
+}
+
 }  // namespace ssd::fw

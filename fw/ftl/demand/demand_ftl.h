@@ -62,6 +62,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   WriteOutcome write(const PageWrite& page) override;
   SegmentSpace* segment_space() override { return &space_; }
   bool relocate_metadata(Lpn marker) override;
+  std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
   SteadyStatePreload* steady_state_preload() override { return this; }

@@ -22,7 +22,7 @@ namespace ssd::fw {
 
 // OOB logical page of translation page v (above every logical page a drive can export).
 inline constexpr Lpn kTranslationLpnBase = 0x80000000u;
-inline bool is_translation_lpn(Lpn lpn) { return lpn != kNoLpn && lpn >= kTranslationLpnBase; }
+inline bool is_translation_lpn(Lpn lpn) { return lpn >= kTranslationLpnBase && lpn < kPaddingLpn; }
 
 class TranslationDirectory {
  public:

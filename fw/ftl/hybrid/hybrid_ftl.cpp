@@ -447,4 +447,11 @@ void HybridFtl::retry_deferred() {
   });
 }
 
+std::uint32_t HybridFtl::close_word_lines(std::uint32_t word_line_pages, BlockId only) {
+  const std::uint32_t padded =
+      close_write_pointers(ctx_.ops, space_, ctx_.costs, ctx_.hal, write_pointer_, word_line_pages, only);
+  counts_.count_word_line_padding(padded);
+  return padded;
+}
+
 }  // namespace ssd::fw

@@ -59,6 +59,7 @@ class HybridFtl : public Ftl {
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
   SegmentSpace* segment_space() override { return &space_; }
+  std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
   // See sequential_fill_preload.cpp.

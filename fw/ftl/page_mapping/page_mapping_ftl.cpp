@@ -333,4 +333,10 @@ void PageMappingFtl::retry_deferred() {
   });
 }
 
+std::uint32_t PageMappingFtl::close_word_lines(std::uint32_t word_line_pages, BlockId only) {
+  const std::uint32_t padded = close_frontiers(ctx_.ops, blocks_, word_line_pages, only);
+  counts_.count_word_line_padding(padded);
+  return padded;
+}
+
 }  // namespace ssd::fw

@@ -84,6 +84,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
   SegmentSpace* segment_space() override { return &blocks_; }
+  std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
   bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(blocks_.to_spn(ppn)); }
   SteadyStatePreload* steady_state_preload() override { return this; }
