@@ -38,7 +38,9 @@ InstructionClassifier::Decoded InstructionClassifier::decode(std::uint32_t addre
   if (cs_disasm(handle_, code, size, address, 1, &insn) != 1) return d;  // undecodable: charged as ALU
   const char* m = insn->mnemonic;
   const unsigned operands = insn->detail ? insn->detail->arm.op_count : 0;
-  if (cs_insn_group(handle_, insn, ARM_GRP_JUMP) || insn->id == ARM_INS_BL || insn->id == ARM_INS_BLX ||
+  if (insn->id == ARM_INS_IT) {  // "it", "itt", "ite", ... : one conditional instruction per letter after the i
+    d.it_block = static_cast<std::uint8_t>(std::strlen(m) - 1);
+  } else if (cs_insn_group(handle_, insn, ARM_GRP_JUMP) || insn->id == ARM_INS_BL || insn->id == ARM_INS_BLX ||
       insn->id == ARM_INS_CBZ || insn->id == ARM_INS_CBNZ || insn->id == ARM_INS_TBB || insn->id == ARM_INS_TBH) {
     d.cls = InstructionClass::Branch;
   } else if (insn->id == ARM_INS_POP || starts_with(m, "ldm") || starts_with(m, "vpop") || starts_with(m, "vldm")) {

@@ -19,6 +19,7 @@ class InstructionClassifier {
   struct Decoded {
     InstructionClass cls = InstructionClass::Alu;
     std::uint8_t registers = 0;  // registers a load/store multiple moves
+    std::uint8_t it_block = 0;   // an IT instruction: the instructions its block makes conditional (1-4)
   };
   // The instruction of `size` bytes at `address`, whose bytes are `code`.
   const Decoded& classify(std::uint32_t address, const std::uint8_t* code, std::uint32_t size);

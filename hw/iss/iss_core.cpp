@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cxxabi.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -26,6 +27,13 @@ namespace {
 
 void check(uc_err e, const std::string& what) {
   if (e != UC_ERR_OK) throw std::runtime_error("ISS: " + what + ": " + uc_strerror(e));
+}
+
+// Thumb-2: a first halfword of 0b11101, 0b11110 or 0b11111 starts a 32-bit instruction.
+std::uint32_t thumb_size_at(uc_struct* uc, std::uint32_t address) {
+  std::uint16_t first = 0;
+  uc_mem_read(uc, address, &first, 2);
+  return (first >> 11) >= 0x1d ? 4 : 2;
 }
 
 constexpr std::uint32_t kPageBytes = 4096;
@@ -329,25 +337,75 @@ IssCore::Decoded IssCore::decode(std::uint32_t address, std::uint32_t size) {
   const InstructionClassifier::Decoded& c = classifier_.classify(address, code, size);
   d.cls = static_cast<std::uint8_t>(c.cls);
   d.cycles = static_cast<float>(cfg_.cpi.cycles(c.cls, c.registers));
+  d.size = static_cast<std::uint8_t>(size);
+  d.it_block = c.it_block;
   d.known = true;
+  d.function = function_at(address);
+  return d;
+}
+
+std::uint32_t IssCore::function_at(std::uint32_t address) const {
   const auto f = std::upper_bound(functions_.begin(), functions_.end() - 1, address,
                                   [](std::uint32_t a, const Function& fn) { return a < fn.start; });
-  d.function = static_cast<std::uint32_t>(functions_.size() - 1);  // (unknown)
   if (f != functions_.begin() && address < std::prev(f)->end)
-    d.function = static_cast<std::uint32_t>(std::prev(f) - functions_.begin());
-  return d;
+    return static_cast<std::uint32_t>(std::prev(f) - functions_.begin());
+  return static_cast<std::uint32_t>(functions_.size() - 1);  // (unknown)
+}
+
+std::string IssCore::code_location(std::uint32_t address) const {
+  return fmt::format("{:#010x} in {}", address, functions_[function_at(address & ~1u)].name);
+}
+
+const IssCore::Decoded& IssCore::decoded(std::uint32_t address, std::uint32_t size) {
+  const std::uint32_t slot = (address - cfg_.tcm_base) / 2;
+  if (address >= cfg_.tcm_base && slot < decoded_.size()) {
+    if (!decoded_[slot].known) decoded_[slot] = decode(address, size);
+    return decoded_[slot];
+  }
+  scratch_decoded_ = decode(address, size);  // code outside the TCM (not how the image is linked): decoded each time
+  return scratch_decoded_;
+}
+
+void IssCore::charge_it_block_until(std::uint32_t address) {
+  // The block's instructions before `address` ran unhooked (condition-failed ones still issue, as
+  // on the Cortex-R5); an address outside the block means the rest of it ran (a branch in an IT
+  // block is its last instruction).
+  const bool inside = address >= it_next_ && address < it_end_;
+  const std::uint32_t until = inside ? address : it_end_;
+  while (it_next_ < until) {
+    const Decoded& d = decoded(it_next_, thumb_size_at(uc_, it_next_));
+    charge(d);
+    it_next_ += d.size;
+  }
+  if (!inside) it_end_ = 0;
 }
 
 void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
   if (untimed_) return;
-  Decoded d;
-  const std::uint32_t slot = (address - cfg_.tcm_base) / 2;
-  if (address >= cfg_.tcm_base && slot < decoded_.size()) {
-    if (!decoded_[slot].known) decoded_[slot] = decode(address, size);
-    d = decoded_[slot];
-  } else {
-    d = decode(address, size);  // code outside the TCM (not how the image is linked): decoded each time
+  // The quantum is used up: stop before this instruction (Unicorn leaves the PC on it), which runs
+  // and counts after the synchronisation. Only where the PC is exact: right after a hooked
+  // instruction that belongs to no IT block (else a few instructions later).
+  if (quantum_keeper_.need_sync() && address == last_end_ && !last_in_it_) {
+    uc_emu_stop(uc_);
+    return;
   }
+  bool in_it = false;
+  if (it_end_ != 0) {
+    in_it = address >= it_next_ && address < it_end_;
+    charge_it_block_until(address);
+    if (in_it) it_next_ = address + size;
+  }
+  const Decoded& d = decoded(address, size);
+  charge(d);
+  if (d.it_block) {  // the block: the next it_block instructions
+    it_next_ = it_end_ = address + size;
+    for (unsigned i = 0; i < d.it_block; ++i) it_end_ += thumb_size_at(uc_, it_end_);
+  }
+  last_end_ = address + size;
+  last_in_it_ = in_it || d.it_block != 0;
+}
+
+void IssCore::charge(const Decoded& d) {
   ++counts_.instructions;
   ++counts_.per_class[d.cls];
   Function& f = functions_[d.function];
@@ -407,18 +465,25 @@ void IssCore::bus_transaction(const IssBusWindow& w, bool write, std::uint32_t a
 
 void IssCore::run() {
   if (!loaded_) return;
-  // One quantum of instructions at a time (at one cycle each, the most a quantum can hold), then
-  // synchronise: the local time is what they took.
-  const auto per_quantum = static_cast<std::size_t>(std::max(1.0, cfg_.quantum / period_));
+  // One quantum at a time: the code hook stops the core once its local time (instructions and bus
+  // stalls) reaches the quantum, then it synchronises. Not Unicorn's instruction count, which
+  // stops anywhere, also inside an IT block (see charge_it_block_until).
   if (!booted_) {  // out of reset (see boot())
     std::uint32_t cpsr = 0x1d3u | ((entry_ & 1u) << 5);
     uc_reg_write(uc_, UC_ARM_REG_CPSR, &cpsr);
   }
   std::uint32_t pc = resume_;
   while (!halted_) {
-    const uc_err e = uc_emu_start(uc_, pc, 0xffffffffu, 0, per_quantum);
-    if (e != UC_ERR_OK && !halted_)
-      SC_REPORT_ERROR(name(), ("firmware stopped at " + std::to_string(pc) + ": " + uc_strerror(e)).c_str());
+    const uc_err e = uc_emu_start(uc_, pc, 0xffffffffu, 0, 0);
+    if (e != UC_ERR_OK && !halted_) {  // where it stopped and who called: enough for addr2line
+      std::uint32_t at = 0, lr = 0, sp = 0;
+      uc_reg_read(uc_, UC_ARM_REG_PC, &at);
+      uc_reg_read(uc_, UC_ARM_REG_LR, &lr);
+      uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
+      SC_REPORT_ERROR(name(), fmt::format("firmware stopped at {}, called from {}, stack pointer {:#010x}: {}",
+                                          code_location(at), code_location(lr), sp, uc_strerror(e))
+                                  .c_str());
+    }
     pc = resume_pc();
     quantum_keeper_.sync();
   }

@@ -164,10 +164,24 @@ class IssCore : public sc_core::sc_module {
   struct Decoded {
     float cycles = 0;
     std::uint8_t cls = 0;
+    std::uint8_t size = 0;      // bytes
+    std::uint8_t it_block = 0;  // an IT instruction: how many instructions it makes conditional
     bool known = false;
     std::uint32_t function = 0;  // index into functions_
   };
   Decoded decode(std::uint32_t address, std::uint32_t size);
+  const Decoded& decoded(std::uint32_t address, std::uint32_t size);  // cached for the TCM
+  void charge(const Decoded& d);  // one executed instruction: counts, cycles, time
+  // Unicorn 2.0.1 calls the code hook for the first instruction of a Thumb IT block only, and
+  // after the block's unhooked ones its PC can lag: a stop there resumes inside the block, which
+  // runs an instruction twice and unconditionally. So the hook charges the block's unhooked
+  // instructions itself and stops the core only where the PC is exact (see on_instruction).
+  void charge_it_block_until(std::uint32_t address);
+  std::uint32_t it_next_ = 0, it_end_ = 0;  // the IT block's instructions not yet charged: [next, end)
+  std::uint32_t last_end_ = 0;              // where the last hooked instruction ended
+  bool last_in_it_ = false;                 // it was an IT instruction or one of its block
+  std::uint32_t function_at(std::uint32_t address) const;  // index into functions_
+  std::string code_location(std::uint32_t address) const;   // "0x… in function", for errors
   void on_bus_access(bool write, std::uint32_t address, int bytes);
   void bus_transaction(const IssBusWindow& window, bool write, std::uint32_t address, std::uint32_t bytes);
   const IssBusWindow* window_of(std::uint32_t address) const;
@@ -185,6 +199,7 @@ class IssCore : public sc_core::sc_module {
   InstructionClassifier classifier_;
   DataCache dcache_;
   std::vector<Decoded> decoded_;  // by (address - TCM base) / 2
+  Decoded scratch_decoded_;       // decoded() outside the TCM
   struct Function {
     std::uint32_t start, end;
     std::string name;
