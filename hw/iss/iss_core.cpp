@@ -339,6 +339,11 @@ IssCore::Decoded IssCore::decode(std::uint32_t address, std::uint32_t size) {
   d.cycles = static_cast<float>(cfg_.cpi.cycles(c.cls, c.registers));
   d.size = static_cast<std::uint8_t>(size);
   d.it_block = c.it_block;
+  for (std::uint32_t i = 0, at = address + size; i < c.it_block; ++i) {  // the block's extent, once
+    const std::uint32_t member = thumb_size_at(uc_, at);
+    d.it_bytes = static_cast<std::uint8_t>(d.it_bytes + member);
+    at += member;
+  }
   d.known = true;
   d.function = function_at(address);
   return d;
@@ -359,25 +364,26 @@ std::string IssCore::code_location(std::uint32_t address) const {
 const IssCore::Decoded& IssCore::decoded(std::uint32_t address, std::uint32_t size) {
   const std::uint32_t slot = (address - cfg_.tcm_base) / 2;
   if (address >= cfg_.tcm_base && slot < decoded_.size()) {
-    if (!decoded_[slot].known) decoded_[slot] = decode(address, size);
+    if (!decoded_[slot].known) decoded_[slot] = decode(address, size ? size : thumb_size_at(uc_, address));
     return decoded_[slot];
   }
-  scratch_decoded_ = decode(address, size);  // code outside the TCM (not how the image is linked): decoded each time
+  scratch_decoded_ = decode(address, size ? size : thumb_size_at(uc_, address));  // code outside the TCM (not how the image is linked): decoded each time
   return scratch_decoded_;
 }
 
-void IssCore::charge_it_block_until(std::uint32_t address) {
+bool IssCore::charge_it_block_until(std::uint32_t address) {
   // The block's instructions before `address` ran unhooked (condition-failed ones still issue, as
   // on the Cortex-R5); an address outside the block means the rest of it ran (a branch in an IT
   // block is its last instruction).
   const bool inside = address >= it_next_ && address < it_end_;
   const std::uint32_t until = inside ? address : it_end_;
   while (it_next_ < until) {
-    const Decoded& d = decoded(it_next_, thumb_size_at(uc_, it_next_));
+    const Decoded& d = decoded(it_next_);
     charge(d);
     it_next_ += d.size;
   }
   if (!inside) it_end_ = 0;
+  return inside;
 }
 
 void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
@@ -389,17 +395,13 @@ void IssCore::on_instruction(std::uint32_t address, std::uint32_t size) {
     uc_emu_stop(uc_);
     return;
   }
-  bool in_it = false;
-  if (it_end_ != 0) {
-    in_it = address >= it_next_ && address < it_end_;
-    charge_it_block_until(address);
-    if (in_it) it_next_ = address + size;
-  }
+  const bool in_it = it_end_ != 0 && charge_it_block_until(address);
+  if (in_it) it_next_ = address + size;
   const Decoded& d = decoded(address, size);
   charge(d);
   if (d.it_block) {  // the block: the next it_block instructions
-    it_next_ = it_end_ = address + size;
-    for (unsigned i = 0; i < d.it_block; ++i) it_end_ += thumb_size_at(uc_, it_end_);
+    it_next_ = address + size;
+    it_end_ = it_next_ + d.it_bytes;
   }
   last_end_ = address + size;
   last_in_it_ = in_it || d.it_block != 0;

@@ -166,17 +166,20 @@ class IssCore : public sc_core::sc_module {
     std::uint8_t cls = 0;
     std::uint8_t size = 0;      // bytes
     std::uint8_t it_block = 0;  // an IT instruction: how many instructions it makes conditional
+    std::uint8_t it_bytes = 0;  // and the bytes they take
     bool known = false;
     std::uint32_t function = 0;  // index into functions_
   };
   Decoded decode(std::uint32_t address, std::uint32_t size);
-  const Decoded& decoded(std::uint32_t address, std::uint32_t size);  // cached for the TCM
+  // Cached for the TCM; size 0: read from the instruction's first halfword.
+  const Decoded& decoded(std::uint32_t address, std::uint32_t size = 0);
   void charge(const Decoded& d);  // one executed instruction: counts, cycles, time
   // Unicorn 2.0.1 calls the code hook for the first instruction of a Thumb IT block only, and
   // after the block's unhooked ones its PC can lag: a stop there resumes inside the block, which
   // runs an instruction twice and unconditionally. So the hook charges the block's unhooked
   // instructions itself and stops the core only where the PC is exact (see on_instruction).
-  void charge_it_block_until(std::uint32_t address);
+  // Returns whether `address` is itself one of the block's instructions.
+  bool charge_it_block_until(std::uint32_t address);
   std::uint32_t it_next_ = 0, it_end_ = 0;  // the IT block's instructions not yet charged: [next, end)
   std::uint32_t last_end_ = 0;              // where the last hooked instruction ended
   bool last_in_it_ = false;                 // it was an IT instruction or one of its block
