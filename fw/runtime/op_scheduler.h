@@ -135,6 +135,8 @@ class OpScheduler : public HalListener {
     word_line_pages_ = word_line_pages;
     word_line_open_ = std::move(open);
   }
+  // The pages sharing a word line that a copy waits to see programmed (1: copies do not wait).
+  std::uint32_t copy_word_line_pages() const { return word_line_open_ ? word_line_pages_ : 1; }
   // From track_host_written_blocks() on: the blocks the host's programs (outside a Background
   // scope) went to since the last take, each once (where a flush must close the word lines).
   void track_host_written_blocks() { host_written_mark_.assign(geo_.total_blocks(), false); }

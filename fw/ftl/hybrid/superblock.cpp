@@ -74,6 +74,7 @@ SuperblockFtl::SuperblockFtl(FtlContext& ctx, SuperblockVariant variant)
       full_merges_(ctx.metrics.counter("full_merges")),
       pool_reclaims_(ctx.metrics.counter("pool_reclaims")),
       overdraws_(ctx.metrics.counter("update_space_overdraws")),
+      open_block_fallbacks_(ctx.metrics.counter("open_block_fallbacks")),
       hot_writes_(ctx.metrics.counter("hot_host_writes")),
       cold_writes_(ctx.metrics.counter("cold_host_writes")),
       placement_fallbacks_(ctx.metrics.counter("placement_fallbacks")) {
@@ -148,17 +149,45 @@ bool SuperblockFtl::may_take_block(std::uint32_t sb, bool for_gc, bool overdraw)
          (within_n || (held < limit && (overdraw || borrowed_ < params_.update_blocks)));
 }
 
+// Every block the pool may lend is held by a superblock that cannot give one back: its valid pages
+// fill its other blocks. With word-line safety that happens to superblocks whose logical pages are
+// all valid: the padding left in their blocks keeps them from fitting back into N blocks.
+std::runtime_error SuperblockFtl::out_of_space(Lpn lpn) const {
+  std::uint32_t holders = 0;
+  for (const Superblock& s : superblocks_) holders += s.blocks.size() > params_.superblock_blocks;
+  const std::string padding = ctx_.ops.copy_word_line_pages() > 1 ? " and word-line padding" : "";
+  return FtlOptionError(
+      "superblock FTL: out of space for logical page " + std::to_string(lpn) + ": the pool of " +
+      std::to_string(params_.blocks - params_.superblocks * params_.superblock_blocks) +
+      " blocks (ftl.overprovisioning) is spent, " + std::to_string(holders) +
+      " superblocks hold blocks beyond their N and none can reclaim one (their valid pages" + padding +
+      " fill the rest); raise ftl.overprovisioning or lower ftl.superblock_blocks");
+}
+
+bool SuperblockFtl::has_room(std::uint32_t block) const {
+  return block != kNone && write_pointer_[block] < space_.segment_pages() && !space_.retiring(block);
+}
+
+Spn SuperblockFtl::next_page(std::uint32_t block) {
+  ctx_.hal.charge_cycles(ctx_.costs.page_allocate, FirmwareWork::PageAllocate);
+  return space_.first_spn(block) + write_pointer_[block]++;
+}
+
 Spn SuperblockFtl::take_page(std::uint32_t sb, bool cold, bool for_gc, bool overdraw) {
   Superblock& s = superblocks_[sb];
   std::uint32_t& open = cold ? s.cold : s.hot;
-  if (open == kNone || write_pointer_[open] == space_.segment_pages() || space_.retiring(open)) {
+  if (!has_room(open)) {
     if (!may_take_block(sb, for_gc, overdraw)) return kNoSpn;
     open = take_block(cold);
     s.blocks.push_back(open);
     if (s.blocks.size() > params_.superblock_blocks) ++borrowed_;
   }
-  ctx_.hal.charge_cycles(ctx_.costs.page_allocate, FirmwareWork::PageAllocate);
-  return space_.first_spn(open) + write_pointer_[open]++;
+  return next_page(open);
+}
+
+Spn SuperblockFtl::take_other_open_page(std::uint32_t sb, bool cold) {
+  const std::uint32_t other = cold ? superblocks_[sb].hot : superblocks_[sb].cold;
+  return has_room(other) ? next_page(other) : kNoSpn;
 }
 
 void SuperblockFtl::remap(Lpn lpn, Spn spn) {
@@ -206,12 +235,16 @@ OpRef SuperblockFtl::try_place(const PageWrite& page) {
     }
     if (gc_in_flight_ > 0) return OpRef{};
     // Nothing anywhere can be reclaimed: the update space is held by open blocks' unused pages.
-    // Overdraw it from the free pool rather than stall.
-    spn = take_page(sb, cold, false, true);
-    if (spn == kNoSpn)
-      throw std::logic_error("superblock FTL: no page for logical page " + std::to_string(page.lpn) +
-                             " and no block any superblock could reclaim");
-    ++overdraws_;
+    // The superblock's other open block takes the write if it has room (mixing hot and cold
+    // data); else a block is overdrawn from the free pool rather than stall.
+    spn = take_other_open_page(sb, cold);
+    if (spn != kNoSpn) {
+      ++open_block_fallbacks_;
+    } else {
+      spn = take_page(sb, cold, false, true);
+      if (spn == kNoSpn) throw out_of_space(page.lpn);
+      ++overdraws_;
+    }
   }
   ++now_;
   if (params_.hot_cold_host_writes) record_host_write(sb, page.lpn, !cold);
@@ -228,7 +261,12 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
   // start another only while the pool holds one more than those may take.
   if (params_.concurrent_merges && space_.free_segments() <= gc_in_flight_) return;
   Superblock& s = superblocks_[sb];
-  std::uint32_t victim = kNone, fewest = space_.segment_pages();
+  // A reclaim must gain pages: with word-line safety the copies' last word line is padded before
+  // the victim may be erased, which can cost up to a word line's pages less one; a victim with no
+  // more invalid pages than that could be copied again and again for nothing (a livelock).
+  const std::uint32_t word_line = ctx_.ops.copy_word_line_pages();
+  const std::uint32_t padding = word_line > 1 ? space_.segment_planes() * word_line - 1 : 0;
+  std::uint32_t victim = kNone, fewest = space_.segment_pages() - padding;
   ctx_.hal.charge_cycles(std::uint64_t(ctx_.costs.gc_scan_per_block) * s.blocks.size(), FirmwareWork::GcScan);
   for (std::uint32_t b : s.blocks) {
     // Any block but the open cold one (where survivors go): a partly written hot block counts
@@ -240,7 +278,7 @@ void SuperblockFtl::start_gc(std::uint32_t sb) {
       victim = b;
     }
   }
-  if (victim == kNone) return;  // nothing closed with an invalid page: no gain
+  if (victim == kNone) return;  // no block would gain a page
   if (s.hot == victim) s.hot = kNone;  // the next page opens another
   if (s.cold == victim) s.cold = kNone;
   s.gc_running = true;

@@ -9,8 +9,12 @@
 //   blocks all superblocks hold beyond their N together never exceed it (GC survivors may go one
 //   over while their victim waits for its erase); the rest of the pool is free space, as the
 //   other hybrids' free pool is. When nothing anywhere can be reclaimed because the update space
-//   is held by open blocks' unused pages, a block is overdrawn from the pool instead
+//   is held by open blocks' unused pages, the write goes to its superblock's other open block if
+//   that has room (open_block_fallbacks), else a block is overdrawn from the pool
 //   (update_space_overdraws counts them).
+// - A reclaim must gain: its victim needs more invalid pages than the padding its survivors' last
+//   word line may need (word-line safety with erase_after_copies), else copying it gains nothing
+//   and the same blocks are copied forever.
 // - A superblock that needs a block takes one from the pool while it holds fewer than N +
 //   extra_blocks (and the update space has room, once it holds N); otherwise (or when the pool is down to its reserve) it reclaims its own block
 //   with the fewest valid pages (any but its open cold block, so a half-written hot block's
@@ -98,6 +102,12 @@ class SuperblockFtl : public Ftl {
   // A page of the superblock's hot or cold open block; kNoSpn when a block is needed and none
   // may be taken. for_gc: a GC survivor (may use the reserve); overdraw: beyond the update space.
   Spn take_page(std::uint32_t sb, bool cold, bool for_gc, bool overdraw = false);
+  bool has_room(std::uint32_t block) const;  // an open block with pages left
+  Spn next_page(std::uint32_t block);         // its next page
+  // A page of the superblock's other open block (hot for a cold write, cold for a hot one), when
+  // it has room; kNoSpn otherwise.
+  Spn take_other_open_page(std::uint32_t sb, bool cold);
+  std::runtime_error out_of_space(Lpn lpn) const;
   bool may_take_block(std::uint32_t sb, bool for_gc, bool overdraw) const;
   std::uint32_t take_block(bool cold);
   bool hot_write(std::uint32_t sb, Lpn lpn) const;  // SubGroup's classification
@@ -127,7 +137,7 @@ class SuperblockFtl : public Ftl {
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
   std::uint64_t &gc_runs_, &gc_copies_, &switch_merges_, &partial_merges_, &full_merges_, &pool_reclaims_,
-      &overdraws_, &hot_writes_, &cold_writes_, &placement_fallbacks_;
+      &overdraws_, &open_block_fallbacks_, &hot_writes_, &cold_writes_, &placement_fallbacks_;
 };
 
 }  // namespace ssd::fw
