@@ -86,6 +86,7 @@ struct OpDoneEvent {
   std::uint32_t lpn;
   std::uint32_t token;
   std::uint32_t failed;  // a program's or erase's status reports failure
+  std::uint32_t version; // a read's OOB sequence number
 };
 
 struct EventMailbox {
@@ -100,6 +101,8 @@ struct OpDescriptor {
   std::uint8_t background;  // 0 or 1
   std::uint8_t reserved;
   std::uint32_t ppn, lpn, token, bytes, host_cmd, partner_wait_ns;
+  std::uint32_t version;  // a program's OOB sequence number
+  std::uint32_t reserved2;
   std::uint64_t buffer_addr;
 };
 
@@ -170,8 +173,8 @@ struct PageRecord {
 
 // The layouts the host and the target must agree on (AAPCS and x86-64 align 64-bit fields alike).
 static_assert(sizeof(HostCommandEvent) == 24 && offsetof(HostCommandEvent, issuer) == 20);
-static_assert(sizeof(OpDoneEvent) == 16);
-static_assert(sizeof(OpDescriptor) == 40 && offsetof(OpDescriptor, buffer_addr) == 32);
+static_assert(sizeof(OpDoneEvent) == 20);
+static_assert(sizeof(OpDescriptor) == 48 && offsetof(OpDescriptor, buffer_addr) == 40);
 static_assert(sizeof(HostCompletion) == 8);
 static_assert(sizeof(TablePlacement) == 40 && offsetof(TablePlacement, base) == 24);
 static_assert(sizeof(BootReport) == 16 && sizeof(StateTrace) == 16 && sizeof(StateNote) == 16);

@@ -20,7 +20,10 @@ inline constexpr BlockId kNoBlock = std::numeric_limits<BlockId>::max();
 inline constexpr Lpn kNoLpn = std::numeric_limits<Lpn>::max();
 // The OOB logical page of a padding page: programmed only to close a word line (the firmware's
 // word-line safety, fw/ftl/ftl.h close_word_lines), holding no data and never valid.
-inline constexpr Lpn kPaddingLpn = kNoLpn - 2;  // (kNoLpn - 1: an unreadable page, hw/nand)
+inline constexpr Lpn kPaddingLpn = kNoLpn - 2;
+// What the OOB of a page that cannot be read reads as (a program or erase cut by power loss,
+// hw/nand/nand_array.h).
+inline constexpr Lpn kUnreadableLpn = kNoLpn - 1;
 inline constexpr Token kUnwrittenToken = 0;  // what a never-written logical page reads back as
 // What a read returns whose data the ECC could not correct (the firmware reports it to the host
 // as an Unrecovered Read Error, and a copy of it stays marked so): never a written page's token.

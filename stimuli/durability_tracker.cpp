@@ -73,7 +73,8 @@ void DurabilityTracker::flush_completed(std::uint32_t tag) {
   with_pending_.swap(still);
 }
 
-DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const PageVisitor&)>& scan_flash) const {
+DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const PageVisitor&)>& scan_flash,
+                                         const std::function<Token(Lpn)>& recovered) const {
   DurabilityAudit a;
   a.pages_written = pages_.size();
   // Contents a page may hold after the cut beyond its durable one: what was acknowledged since,
@@ -123,7 +124,21 @@ DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const
     if (!found && ++a.durable_pages_lost == 1)
       a.first_problem = "logical page " + std::to_string(lpn) + ": its durable content (token " +
                         std::to_string(h.durable) + ") is on no readable flash page, nor anything written after it";
+    // What recovery reads back: the durable content or a later one (acknowledged since, or in flight).
+    const Token r = recovered(lpn);
+    bool allowed = r == h.durable;
+    for (const auto& v : h.since) allowed = allowed || r == v.second;
+    if (const auto i = in_flight.find(lpn); i != in_flight.end())
+      allowed = allowed || std::find(i->second.begin(), i->second.end(), r) != i->second.end();
+    if (!allowed && ++a.recovery_mismatches == 1 && a.first_problem.empty())
+      a.first_problem = "logical page " + std::to_string(lpn) + ": recovery reads back token " + std::to_string(r) +
+                        ", not its durable content (token " + std::to_string(h.durable) + ") or a later one";
   }
+  for (Lpn lpn = 0; lpn < oracle_.logical_pages(); ++lpn)  // not written in the run: their baseline
+    if (pages_.find(lpn) == pages_.end() && recovered(lpn) != oracle_.expected(lpn) && ++a.recovery_mismatches == 1 &&
+        a.first_problem.empty())
+      a.first_problem = "logical page " + std::to_string(lpn) + " (not written in the run): recovery reads back token " +
+                        std::to_string(recovered(lpn)) + ", not " + std::to_string(oracle_.expected(lpn));
   return a;
 }
 

@@ -9,7 +9,9 @@
 // flash); a content the host never wrote to that page is garbage ("never written", the state of
 // every page when the drive was new, is none). audit() checks the flash
 // itself against that rule, page by page, as any recovery would find it: the durable content
-// (or a later one) must be readable somewhere on the flash under the page's logical address.
+// (or a later one) must be readable somewhere on the flash under the page's logical address; and
+// what the drive's recovery reads back for each logical page (fw/recovery/oob_recovery.h: its
+// highest OOB version) must be that content or a later one, never an older one.
 //
 // The history (every content each page held during the run) is kept only for pages written during
 // the run; the others must hold their baseline (the preconditioning's, or nothing).
@@ -34,8 +36,9 @@ struct DurabilityAudit {
   std::uint64_t acknowledged_lost = 0;    // of them, on no readable flash page (lost with the DRAM)
   std::uint64_t in_flight_page_writes = 0;  // page writes submitted and not completed at the cut
   std::uint64_t unreadable_pages = 0;     // flash pages left unreadable (torn, paired, erase cut)
+  std::uint64_t recovery_mismatches = 0;  // logical pages recovery reads back older or foreign content for: must be 0
   std::string first_problem;              // the first durable loss or garbage, named
-  bool ok() const { return durable_pages_lost == 0 && garbage_pages == 0; }
+  bool ok() const { return durable_pages_lost == 0 && garbage_pages == 0 && recovery_mismatches == 0; }
 };
 
 class DurabilityTracker {
@@ -54,8 +57,10 @@ class DurabilityTracker {
 
   // `scan_flash(visit)` calls visit(lpn, token) for every readable data page on the flash (lpn
   // below the drive's logical pages) and returns how many pages it found unreadable.
+  // `recovered(lpn)`: the content the drive's recovery reads back for lpn (kUnwrittenToken: none).
   using PageVisitor = std::function<void(Lpn, Token)>;
-  DurabilityAudit audit(const std::function<std::uint64_t(const PageVisitor&)>& scan_flash) const;
+  DurabilityAudit audit(const std::function<std::uint64_t(const PageVisitor&)>& scan_flash,
+                        const std::function<Token(Lpn)>& recovered) const;
 
  private:
   struct PageHistory {

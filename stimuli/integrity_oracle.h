@@ -56,6 +56,7 @@ class IntegrityOracle {
   std::uint64_t failed_reads() const { return failed_reads_; }
   const std::string& first_mismatch() const { return first_mismatch_; }
   std::uint32_t page_bytes() const { return page_bytes_; }
+  std::uint64_t logical_pages() const { return logical_pages_; }
 
  private:
   static constexpr std::uint32_t kChunkShift = 4;  // 16 pages per chunk

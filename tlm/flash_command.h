@@ -36,6 +36,7 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   Ppn ppn = kNoPpn;               // page (read/program) or the block's first page (erase)
   Lpn lpn = kNoLpn;               // program: OOB logical page; read: filled from the OOB
   Token token = 0;                // program: data token; read: filled from the page
+  std::uint32_t version = 0;      // program: OOB sequence number; read: filled from the OOB
   std::uint64_t buffer_addr = 0;  // data-buffer address the page moves through (DMA)
   std::uint32_t tag = 0;          // initiator's handle, returned unchanged
   // program: a partner for a multi-plane program is expected; the die may hold this one until

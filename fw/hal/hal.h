@@ -43,6 +43,7 @@ struct HalOp {
   Ppn ppn = kNoPpn;        // page (Read/Program) or first page of the block (Erase)
   Lpn lpn = kNoLpn;        // OOB logical page written by a Program
   Token token = 0;         // data token written by a Program
+  std::uint32_t version = 0;  // OOB sequence number written by a Program (OpScheduler: versions)
   std::uint32_t bytes = 0; // DMA length (HostDma*)
   std::uint32_t host_cmd = 0;  // host command a DMA belongs to
   std::uint64_t buffer_addr = 0;  // data-buffer (DRAM) address the data moves through
@@ -62,6 +63,7 @@ struct HalResult {
   // A Program or Erase whose status reports failure (hw/nand/block_failures.h): the block is to
   // be retired (a program's data is still in the data buffer).
   bool failed = false;
+  std::uint32_t version = 0;  // OOB sequence number of a Read (0: erased, preloaded or not kept)
 };
 
 // Where a firmware table lives in the controller's memory map.

@@ -18,6 +18,7 @@ inline mmio::OpDescriptor to_descriptor(const HalOp& op) {
   d.ppn = op.ppn;
   d.lpn = op.lpn;
   d.token = op.token;
+  d.version = op.version;
   d.bytes = op.bytes;
   d.host_cmd = op.host_cmd;
   d.partner_wait_ns = op.partner_wait_ns;
@@ -40,6 +41,7 @@ inline HalOp from_descriptor(const mmio::OpDescriptor& d) {
   op.ppn = d.ppn;
   op.lpn = d.lpn;
   op.token = d.token;
+  op.version = d.version;
   op.bytes = d.bytes;
   op.host_cmd = d.host_cmd;
   op.partner_wait_ns = d.partner_wait_ns;

@@ -70,8 +70,10 @@ OpRef OpScheduler::allocate(OpKind kind) {
     index = static_cast<std::uint32_t>(ops_.size());
     const std::size_t capacity = ops_.capacity();
     ops_.emplace_back();
+    versions_.emplace_back();
     if (ops_.capacity() != capacity) place_op_records();  // the array moved, as it does in the image's heap
   }
+  versions_[index] = 0;
   touch_op(index, Access::Write);
   Op& op = ops_[index];
   op.state = State::Building;
@@ -164,11 +166,16 @@ void OpScheduler::submit(OpRef ref) {
     throw std::logic_error("submit() of an operation that is not under construction");
   apply_hazards(ref.index);
   Op& op = ops_[ref.index];
-  if (copy_source_.active && op.kind == OpKind::Program && op.lpn == copy_source_.lpn && op.token == copy_source_.token &&
-      !op.copy_from && !op.merge_with) {
+  const bool copy = copy_source_.active && op.kind == OpKind::Program && op.lpn == copy_source_.lpn &&
+                    op.token == copy_source_.token && !op.copy_from && !op.merge_with;
+  if (copy && hold_copy_sources_) {
     ++blocks_[copy_source_.block].inflight[copy_source_.slot];
     holding_[ref.index].emplace_back(copy_source_.block, copy_source_.slot);
   }
+  // The OOB's version: a copy keeps its source's (a program_copy's comes with its source read);
+  // a page with no data (kUnwrittenToken: a merge's padding) has none; anything else is new.
+  if (op.kind == OpKind::Program && !op.copy_from)
+    versions_[ref.index] = copy ? copy_source_.version : op.token == kUnwrittenToken ? 0 : new_version();
   op.state = State::Waiting;
   if (op.kind == OpKind::Program && !op.background) {
     ++host_programs_;
@@ -290,6 +297,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.ppn = op.ppn;
   h.lpn = op.lpn;
   h.token = op.token;
+  h.version = versions_[index];
   h.bytes = op.kind == OpKind::HostDmaIn || op.kind == OpKind::HostDmaOut ? op.bytes : geo_.page_bytes;
   h.host_cmd = op.host_cmd;
   h.partner_wait_ns = op.partner_wait_ns;
@@ -349,9 +357,9 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
       OpCallback cb = std::move(op.callback);
       op.callback = nullptr;
       Attribution on_behalf(*this, trail);
-      if (hold_copy_sources_ && op.kind == OpKind::Read) {  // a program of what it read, submitted by the callback, is a copy
+      if (op.kind == OpKind::Read) {  // a program of what it read, submitted by the callback, is a copy
         const CopySource outer = copy_source_;
-        copy_source_ = {geo_.block_of(op.ppn), op.epoch_slot, result.lpn, result.token, true};
+        copy_source_ = {geo_.block_of(op.ppn), op.epoch_slot, result.lpn, result.token, result.version, true};
         cb(result);  // may create and submit operations (ops_ may grow: re-fetch below)
         copy_source_ = outer;
       } else {
@@ -360,6 +368,8 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
     }
   }
   Op& done_op = ops_[index];
+  if (done_op.kind == OpKind::Read && done_op.sink)
+    for (const std::uint32_t s : done_op.successors) pass_version(done_op.sink, s, result.version);
   if (hold_copy_sources_) {  // (see the hazard rules) the copies of what a read read hold its block
     if (done_op.kind == OpKind::Read)
       for (const std::uint32_t s : done_op.successors) hold_source(index, s);
@@ -500,6 +510,20 @@ OpRef OpScheduler::programs_barrier() {
       depend(OpRef{i, op.gen}, all);
   }
   return all;
+}
+
+void OpScheduler::pass_version(const Token* sink, std::uint32_t s, std::uint32_t version) {
+  Op& succ = ops_[s];
+  if (succ.kind == OpKind::Join)
+    for (const std::uint32_t next : succ.successors) pass_version(sink, next, version);
+  else if (succ.kind == OpKind::Program && succ.copy_from == sink)
+    versions_[s] = version;
+}
+
+std::uint32_t OpScheduler::new_version() {
+  if (next_version_ == ~std::uint32_t(0))
+    throw std::logic_error("the OOB's 32-bit sequence numbers are exhausted (4,294,967,294 programs)");
+  return ++next_version_;
 }
 
 void OpScheduler::hold_source(std::uint32_t read, std::uint32_t s) {

@@ -229,6 +229,9 @@ class OpScheduler : public HalListener {
   // A completing read's data feeds these programs (see the hazard rules): each holds the read's
   // block until it completes.
   void hold_source(std::uint32_t read, std::uint32_t op);
+  // A completing read's OOB version goes to the program_copy successors that copy its data.
+  void pass_version(const Token* sink, std::uint32_t op, std::uint32_t version);
+  std::uint32_t new_version();
   void drain();
   OpRef program_in_flight(Ppn ppn) const;
   std::uint64_t buffer_address();
@@ -237,6 +240,10 @@ class OpScheduler : public HalListener {
   const FirmwareCosts& costs_;
   FlashGeometry geo_;
   std::vector<Op> ops_;
+  // Each program's OOB sequence number (the data's version: recovery after a power cut keeps a
+  // logical page's highest), beside the records, which keep the image's layout.
+  std::vector<std::uint32_t> versions_;
+  std::uint32_t next_version_ = 0;
   std::vector<std::uint32_t> free_;
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;
@@ -261,6 +268,7 @@ class OpScheduler : public HalListener {
     std::uint8_t slot = 0;
     Lpn lpn = kNoLpn;
     Token token = 0;
+    std::uint32_t version = 0;
     bool active = false;
   } copy_source_;
   bool hold_copy_sources_ = false;

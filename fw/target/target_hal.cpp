@@ -101,7 +101,7 @@ void TargetHal::serve(HostCommandHandler& host) {
       }
       case mmio::EventKind::OpDone: {
         const mmio::OpDoneEvent& e = mailbox_.done;
-        listener_->on_hal_complete(e.tag, HalResult{e.lpn, e.token, {}, e.failed != 0});
+        listener_->on_hal_complete(e.tag, HalResult{e.lpn, e.token, {}, e.failed != 0, e.version});
         break;
       }
       case mmio::EventKind::None: break;

@@ -486,12 +486,14 @@ void ChannelController::end_array(Die& die, sc_time now) {
       PageContent pc = array_.read(cmd->ppn);
       cmd->lpn = pc.lpn;
       cmd->token = pc.token;
+      cmd->version = array_.version(cmd->ppn);
       ++*die.reads;
       if (errors_)  // every sensing disturbs the block's other pages
         for (std::uint32_t i = cmd->soft ? cfg_.reliability.ecc.soft_levels + 1 : 1; i > 0; --i)
           array_.count_read(cfg_.geometry.block_of(cmd->ppn));
     } else if (op == tlmx::FlashOpcode::Program) {
       cmd->failed = !array_.program(cmd->ppn, cmd->lpn, cmd->token, now.value());
+      array_.record_version(cmd->ppn, cmd->version);
       ++*die.programs;
     } else {
       cmd->failed = !array_.erase(cfg_.geometry.block_of(cmd->ppn));

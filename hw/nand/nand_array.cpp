@@ -131,6 +131,8 @@ bool NandArray::erase(BlockId block) {
     for (std::uint32_t i = 0; i < geo_.pages_per_block; ++i) b.pages[i] = PageContent{};
     if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, false);
   }
+  if (!versions_.empty())
+    std::fill_n(versions_.begin() + std::ptrdiff_t(geo_.first_page(block)), geo_.pages_per_block, 0u);
   b.written = 0;
   b.sequence = 0;
   b.reads_since_erase = 0;

@@ -34,8 +34,7 @@ class NandRuleViolation : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The OOB's logical page of a page that cannot be read (a program or erase cut by power loss).
-inline constexpr Lpn kUnreadableLpn = kNoLpn - 1;
+using ::ssd::kUnreadableLpn;  // a page a power cut left unreadable reads so
 
 struct PageContent {
   Lpn lpn = kNoLpn;  // kNoLpn: erased; kUnreadableLpn: programmed, unreadable
@@ -133,6 +132,14 @@ class NandArray {
   void set_data_age_days(double days) { data_age_days_ = days; }
   double data_age_days() const { return data_age_days_; }
   std::uint64_t block_sequence(BlockId b) const { return blocks_[b].sequence; }
+  // The OOB's sequence number (the firmware's version of the page's data: a host write's, kept
+  // by the copies GC makes of it), which recovery after a power cut reads. Kept only once
+  // keep_versions() is called (runs with a power cut: 4 bytes a page), else every page reads 0.
+  void keep_versions() { versions_.assign(geo_.total_pages(), 0); }
+  void record_version(Ppn ppn, std::uint32_t version) {
+    if (!versions_.empty()) versions_[ppn] = version;
+  }
+  std::uint32_t version(Ppn ppn) const { return versions_.empty() ? 0 : versions_[ppn]; }
   std::uint64_t pages_programmed() const { return programs_; }
   std::uint64_t blocks_erased() const { return erases_; }
   std::string describe(Ppn ppn) const;  // "ch0/way1/die0/plane1/block7/page3"
@@ -167,6 +174,7 @@ class NandArray {
   // first programmed; a block keeps its slice for the array's lifetime. One allocation per
   // block cost a filled 512 GiB drive a quarter of its start-up in the allocator.
   std::vector<std::unique_ptr<PageContent[]>> slabs_;
+  std::vector<std::uint32_t> versions_;  // per page, see keep_versions()
   std::size_t slab_size_ = 0, slab_used_ = 0;  // pages in the last slab, and handed out of it
 };
 

@@ -46,9 +46,13 @@ void FunctionalHal::execute(const fw::HalOp& op) {
       hw::PageContent c = array_.read(op.ppn);
       result.lpn = c.lpn;
       result.token = c.token;
+      result.version = array_.version(op.ppn);
       break;
     }
-    case fw::OpKind::Program: result.failed = !array_.program(op.ppn, op.lpn, op.token); break;
+    case fw::OpKind::Program:
+      result.failed = !array_.program(op.ppn, op.lpn, op.token);
+      array_.record_version(op.ppn, op.version);
+      break;
     case fw::OpKind::Erase: result.failed = !array_.erase(array_.geometry().block_of(op.ppn)); break;
     default: break;
   }

@@ -21,12 +21,20 @@ json power_cut_section(const PowerCutFacts& f) {
           {"plp", {{"hold_up_us", f.plp_hold_up_us},
                    {"buffered_pages_at_cut", f.buffered_pages_at_cut},
                    {"pages_evicted", f.plp_pages_evicted}}},
+          {"recovery", {{"pages_scanned", f.recovery.pages_scanned},
+                        {"unreadable_pages", f.recovery.unreadable_pages},
+                        {"padding_pages", f.recovery.padding_pages},
+                        {"superseded_pages", f.recovery.superseded_pages},
+                        {"duplicate_pages", f.recovery.duplicate_pages},
+                        {"version_conflicts", f.recovery.version_conflicts},
+                        {"pages_recovered", f.recovery.pages_recovered}}},
           {"durability", {{"pages_written", a.pages_written},
                           {"durable_pages_lost", a.durable_pages_lost},
                           {"garbage_pages", a.garbage_pages},
                           {"acknowledged_not_durable", a.acknowledged_not_durable},
                           {"acknowledged_lost", a.acknowledged_lost},
                           {"in_flight_page_writes", a.in_flight_page_writes},
+                          {"recovery_mismatches", a.recovery_mismatches},
                           {"verdict", a.ok() ? "ok" : a.first_problem}}}};
 }
 
@@ -44,11 +52,17 @@ std::string power_cut_text(const json& p) {
     s += fmt::format("  capacitors held the drive up {:g} us: {} of the write buffer's {} pages went to the flash\n",
                      p["plp"]["hold_up_us"].get<double>(), p["plp"]["pages_evicted"].get<std::uint64_t>(),
                      p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>());
-  s += fmt::format("  durability: {} durable pages lost, {} garbage pages ({}); {} acknowledged page writes were not "
-                   "durable, {} of them on no readable page\n",
+  const json& r = p["recovery"];
+  s += fmt::format("  recovery from the OOB: {} pages scanned, {} logical pages found, {} older versions and {} "
+                   "duplicates set aside, {} unreadable pages discarded\n",
+                   r["pages_scanned"].get<std::uint64_t>(), r["pages_recovered"].get<std::uint64_t>(),
+                   r["superseded_pages"].get<std::uint64_t>(), r["duplicate_pages"].get<std::uint64_t>(),
+                   r["unreadable_pages"].get<std::uint64_t>());
+  s += fmt::format("  durability: {} durable pages lost, {} garbage pages, {} pages recovered wrong ({}); {} "
+                   "acknowledged page writes were not durable, {} of them on no readable page\n",
                    d["durable_pages_lost"].get<std::uint64_t>(), d["garbage_pages"].get<std::uint64_t>(),
-                   d["verdict"].get<std::string>(), d["acknowledged_not_durable"].get<std::uint64_t>(),
-                   d["acknowledged_lost"].get<std::uint64_t>());
+                   d["recovery_mismatches"].get<std::uint64_t>(), d["verdict"].get<std::string>(),
+                   d["acknowledged_not_durable"].get<std::uint64_t>(), d["acknowledged_lost"].get<std::uint64_t>());
   return s;
 }
 

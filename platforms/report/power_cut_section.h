@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fw/recovery/oob_recovery.h"
 #include "hw/nand/nand_array.h"
 #include "stimuli/durability_tracker.h"
 
@@ -22,6 +23,7 @@ struct PowerCutFacts {
   double plp_hold_up_us = 0;               // capacitors: how long they held the drive up (0: none)
   std::uint64_t buffered_pages_at_cut = 0; // capacitors: the write buffer's pages when the power went
   std::uint64_t plp_pages_evicted = 0;     // capacitors: of them, handed to the FTL in the hold-up
+  fw::OobRecoveryCounts recovery;          // the mapping rebuilt from the OOB of every page
   stimuli::DurabilityAudit audit;
 };
 

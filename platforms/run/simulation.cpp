@@ -230,8 +230,17 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   bench.top().power_cut(now, cut);
   const Lpn logical = bench.top().logical_pages();
+  fw::OobRecovery recovery(logical);
+  const hw::NandArray& array = bench.array();
+  for (Ppn ppn = 0; ppn < array.geometry().total_pages(); ++ppn)
+    if (array.is_programmed(ppn)) {
+      const hw::PageContent c = array.read(ppn);
+      recovery.visit(ppn, c.lpn, c.token, array.version(ppn));
+    }
+  cut.recovery = recovery.counts();
   cut.audit = host.durability()->audit(
-      [&](const stimuli::DurabilityTracker::PageVisitor& visit) { return scan_flash(bench.array(), logical, visit); });
+      [&](const stimuli::DurabilityTracker::PageVisitor& visit) { return scan_flash(array, logical, visit); },
+      [&](Lpn lpn) { return recovery.token_of(lpn); });
   facts.power_cut = cut;
   const sc_core::sc_time end = bench.top().finalize(now);
   for (const auto& [name, set] : bench.metrics().sets()) set->truncate_busy(now.value());  // booked ahead: never done
@@ -304,6 +313,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   RunFacts facts;
   facts.written_footprint_pages = scan.written_pages;
+  if (o.power_cut()) bench.array().keep_versions();  // recovery reads the OOB's versions
   facts.setup_wall_seconds = seconds_since(setup_start);
   precondition(o, bench, facts);
   const sc_core::sc_time drive_idle =
@@ -322,7 +332,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   out.report = build_report(o.platform, bench.metrics(), facts);
   check_report_invariants(out.report, {scan.requests, scan.bytes});
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped") &&
-                     (!facts.power_cut || facts.power_cut->audit.ok());
+                     (!facts.power_cut || (facts.power_cut->audit.ok() && facts.power_cut->recovery.version_conflicts == 0));
   return out;
 }
 

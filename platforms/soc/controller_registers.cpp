@@ -224,7 +224,7 @@ void ControllerRegisters::on_host_command(const fw::HostCommand& cmd) {
 
 void ControllerRegisters::on_hal_complete(std::uint32_t tag, const fw::HalResult& result) {
   job_trail_ = result.trail;
-  const mmio::OpDoneEvent e{tag, result.lpn, result.token, result.failed ? 1u : 0u};
+  const mmio::OpDoneEvent e{tag, result.lpn, result.token, result.failed ? 1u : 0u, result.version};
   core_->write_memory(mailbox_ + offsetof(mmio::EventMailbox, done), &e, sizeof e);
   delivered_ = mmio::EventKind::OpDone;
 }

@@ -102,6 +102,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.ppn = op.ppn;
   c.lpn = op.lpn;
   c.token = op.token;
+  c.version = op.version;
   c.buffer_addr = op.buffer_addr;
   c.tag = op.tag;
   c.partner_wait = sc_core::sc_time(double(op.partner_wait_ns), sc_core::SC_NS);
@@ -131,7 +132,7 @@ tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int channel, tlm::tlm_generic_paylo
   // The command's slot stays untouched until the firmware has handled this completion, so the
   // job reads the result from it (a two-pointer capture needs no allocation).
   const tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
-  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail, c->failed}); },
+  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail, c->failed, c->version}); },
              hw::JobHint{channel});  // sockets are bound in channel order
   return tlm::TLM_COMPLETED;
 }

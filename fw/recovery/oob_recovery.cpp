@@ -1,0 +1,30 @@
+#include "fw/recovery/oob_recovery.h"
+
+namespace ssd::fw {
+
+void OobRecovery::visit(Ppn ppn, Lpn lpn, Token token, std::uint32_t version) {
+  ++counts_.pages_scanned;
+  if (lpn == kUnreadableLpn) {
+    ++counts_.unreadable_pages;
+    return;
+  }
+  if (lpn >= found_.size() || token == kUnwrittenToken) {
+    ++counts_.padding_pages;
+    return;
+  }
+  Found& f = found_[lpn];
+  if (f.ppn == kNoPpn) {
+    f = Found{ppn, token, version};
+    ++counts_.pages_recovered;
+    return;
+  }
+  if (version == f.version) {
+    ++counts_.duplicate_pages;
+    if (token != f.token) ++counts_.version_conflicts;
+    return;
+  }
+  ++counts_.superseded_pages;
+  if (version > f.version) f = Found{ppn, token, version};
+}
+
+}  // namespace ssd::fw
