@@ -92,6 +92,12 @@ class Firmware : public HostCommandHandler {
 
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
   void bypass_write_buffer(bool bypass) { bypass_ = bypass; }
+  // After preconditioning: what it wrote is the drive's durable baseline, so with word-line
+  // safety every word line it left open is padded (the HAL then runs the programs). Returns the
+  // padding pages.
+  std::uint32_t close_all_word_lines() {
+    return closes_word_lines() ? ftl_->close_word_lines(config_.word_line_pages, kNoBlock) : 0;
+  }
   // The newest data of `lpn` if the write buffer holds it (the flash may hold an older copy).
   // The pages the write buffer holds (each one's newest copy), by logical page: what a whole-drive
   // check compares instead of the flash for them (one pass, no lookup per logical page).

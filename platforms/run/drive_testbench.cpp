@@ -111,6 +111,7 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
   fw::PreconditionOutcome outcome = preconditioner.run(spec);
   outcome.description += aged;
   firmware().bypass_write_buffer(false);
+  if (firmware().close_all_word_lines() > 0) functional.run();
   oracle_->end_preconditioning();
   array_.set_failures_armed(true);
   top_->hal_switch().use(top_->hal());
