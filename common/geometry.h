@@ -62,6 +62,14 @@ struct FlashGeometry {
   BlockId block_at(std::uint32_t global_plane, std::uint32_t block_in_plane) const {
     return global_plane * blocks_per_plane + block_in_plane;
   }
+  // The k-th plane in channel-first order: consecutive k sit on different channels, then
+  // different ways, dies and planes (what spreads consecutive writes widest).
+  std::uint32_t channel_first_plane(std::uint32_t k) const {
+    std::uint32_t r = k / channels;
+    const std::uint32_t channel = k % channels, way = r % ways;
+    r /= ways;
+    return ((channel * ways + way) * dies_per_way + r % dies_per_way) * planes_per_die + r / dies_per_way;
+  }
 
   PhysAddr decompose(Ppn ppn) const {
     PhysAddr a;

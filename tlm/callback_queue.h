@@ -25,6 +25,11 @@ class CallbackQueue : public sc_core::sc_module {
     event_.notify(heap_.top().when - sc_core::sc_time_stamp());
   }
   std::size_t size() const { return heap_.size(); }
+  // The power went: nothing scheduled happens.
+  void clear() {
+    heap_ = {};
+    event_.cancel();
+  }
 
  private:
   struct Entry {

@@ -43,7 +43,9 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
     if (!space) throw FtlOptionError("FTL '" + config_.ftl + "' keeps no block space that could retire bad blocks");
     space->set_read_only_margin(config_.read_only_margin);
     bad_blocks_ = std::make_unique<BadBlockHandler>(hal_, ops_, *ftl_, *space, metrics.set("ftl"), buffered);
-    ops_.watch_failures([this](const OpScheduler::OpFailure& f) { bad_blocks_->on_failure(f); });
+    ops_.watch_failures([this](const OpScheduler::OpFailure& f) {
+      if (!power_lost_) bad_blocks_->on_failure(f);  // the hold-up saves data; it repairs nothing
+    });
   }
   const WriteBufferConfig& wb = config_.write_buffer;
   if (wb.policy != WriteBufferPolicy::kOff) {
@@ -69,6 +71,14 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
     mean_occupancy_gauge_ = &metrics_.gauge("write_buffer_mean_pages");
     occupancy_trace_ = hal_.trace_state("write_buffer.pages", 32);
     dirty_trace_ = hal_.trace_state("write_buffer.dirty_pages", 32);
+    if (config_.plp && config_.plp_destage == FirmwareConfig::PlpDestage::Dump) {
+      SegmentSpace* space = ftl_->segment_space();
+      if (!space) throw FtlOptionError("FTL '" + config_.ftl + "' keeps no block space to hold a power-loss dump area "
+                                       "back from: use firmware.plp_destage = ftl");
+      plp_dump_ = std::make_unique<PlpDumpArea>(hal_.geometry(), pages);
+      space->hold_back(plp_dump_->blocks());
+      metrics_.gauge("plp_dump_blocks") = double(plp_dump_->blocks().size());
+    }
   }
 }
 
@@ -78,6 +88,12 @@ std::vector<std::pair<Lpn, Token>> Firmware::buffered_pages() const {
   wbuf_->for_each_newest([&pages](Lpn lpn, const WriteBuffer::Entry& e) { pages.emplace_back(lpn, e.value()); });
   std::sort(pages.begin(), pages.end());
   return pages;
+}
+
+std::uint64_t Firmware::unsaved_buffered_pages() const {
+  std::uint64_t unsaved = 0;
+  if (wbuf_) wbuf_->index().for_each([&](Lpn, std::uint32_t e) { unsaved += dumped_.empty() || !dumped_[e]; });
+  return unsaved;
 }
 
 std::string Firmware::unfinished_work() const {
@@ -107,8 +123,41 @@ std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
 void Firmware::on_power_loss() {
   power_lost_ = true;
   if (!wbuf_) return;
+  if (plp_dump_) {
+    dump_for_power_loss();
+    return;
+  }
   max_flushing_ = 0;  // while the capacitors last, everything at once
   evict_all_for_power_loss();
+}
+
+void Firmware::dump_for_power_loss() {
+  std::uint64_t* dumped = &metrics_.counter("plp_pages_dumped");  // programmed within the hold-up
+  dumped_.assign(wbuf_->capacity(), 0);
+  const auto dump = [&](std::uint32_t e) {
+    const Ppn ppn = plp_dump_->next_page();
+    if (ppn == kNoPpn) return;  // (the area holds the whole buffer)
+    hal_.charge_cycles(config_.costs.buffer_evict, FirmwareWork::BufferEvict);
+    touch_buffer_entry(e, Access::Read);
+    const WriteBuffer::Entry& x = wbuf_->entry(e);
+    OpRef program = ops_.program(ppn, x.lpn, x.token, x.merge ? &x.old : nullptr);
+    ops_.depend(x.ready, program);
+    ops_.on_complete(program, [this, dumped, e](const HalResult&) {
+      ++*dumped;
+      dumped_[e] = 1;
+    });
+    ops_.submit(program);
+  };
+  // A page whose data is not all in DRAM yet (its write not acknowledged) goes last: programs to
+  // a block are issued in order, and its wait must hold no other page's.
+  std::vector<std::uint32_t> later;
+  wbuf_->index().for_each([&](Lpn, std::uint32_t e) {
+    if (ops_.alive(wbuf_->entry(e).ready))
+      later.push_back(e);
+    else
+      dump(e);
+  });
+  for (const std::uint32_t e : later) dump(e);
 }
 
 void Firmware::evict_all_for_power_loss() {
@@ -456,7 +505,7 @@ void Firmware::entry_released(std::uint32_t e) {
   note_occupancy();
   complete_settled_flushes();
   if (power_lost_) {  // the host is gone: its waiting writes never get their data in
-    evict_all_for_power_loss();  // a page rewritten while its old copy was programming
+    if (!plp_dump_) evict_all_for_power_loss();  // a page rewritten while its old copy was programming
     return;
   }
   while (!wbuf_waiting_.empty()) {

@@ -43,6 +43,7 @@
 #include "fw/hal/hal.h"
 #include "fw/runtime/firmware_costs.h"
 #include "fw/firmware/host_command.h"
+#include "fw/firmware/plp_dump.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/firmware/bad_block_handler.h"
 #include "fw/firmware/block_mover.h"
@@ -77,6 +78,10 @@ struct FirmwareConfig {
   // cache: a flush completes at once and a FUA write is buffered like any other.
   bool plp = false;
   double plp_hold_up_us = 0;     // how long they hold the drive up
+  // Where the buffered pages go in the hold-up: a dump area of the firmware's own
+  // (fw/firmware/plp_dump.h), or the FTL as evictions (which may merge or collect first).
+  enum class PlpDestage : std::uint8_t { Dump, Ftl };
+  PlpDestage plp_destage = PlpDestage::Dump;
 };
 
 class Firmware : public HostCommandHandler {
@@ -86,8 +91,10 @@ class Firmware : public HostCommandHandler {
   Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics);
 
   void on_host_command(const HostCommand& cmd) override;
-  // The power went and capacitors hold the drive up (FirmwareConfig::plp): every dirty page of the
-  // write buffer goes to the FTL at once (no flush limit), and host commands are no longer taken.
+  // The power went and capacitors hold the drive up (FirmwareConfig::plp): host commands are no
+  // longer taken, no failed block is repaired, and every page of the write buffer is programmed
+  // into the dump area (plp_destage = dump), or every dirty one goes to the FTL at once, whatever
+  // the flush limit (plp_destage = ftl).
   void on_power_loss();
 
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
@@ -102,6 +109,9 @@ class Firmware : public HostCommandHandler {
   // The pages the write buffer holds (each one's newest copy), by logical page: what a whole-drive
   // check compares instead of the flash for them (one pass, no lookup per logical page).
   std::vector<std::pair<Lpn, Token>> buffered_pages() const;
+  // Of them, those whose newest copy a power loss's dump has not programmed (all without a dump):
+  // what the DRAM takes with it at the cut.
+  std::uint64_t unsaved_buffered_pages() const;
 
   // What the firmware has not finished (operations, commands waiting for buffer room, evicted
   // pages not programmed): "" when idle. At the end of a run, when nothing is left to happen,
@@ -141,6 +151,8 @@ class Firmware : public HostCommandHandler {
   void handle_flush(const HostCommand& cmd);
   // Capacitors holding the drive up: every dirty page to the FTL, whatever the flush limit.
   void evict_all_for_power_loss();
+  // Capacitors holding the drive up: every buffered page's newest copy into the dump area.
+  void dump_for_power_loss();
   // Whether acknowledged writes can be lost at a power cut: a write buffer without capacitors.
   bool volatile_cache() const { return wbuf_ && !config_.plp; }
   // Word-line safety (FirmwareConfig::word_line_safety): on MLC/TLC without capacitors, and not
@@ -216,6 +228,8 @@ class Firmware : public HostCommandHandler {
   int occupancy_trace_ = -1, dirty_trace_ = -1;
   std::unique_ptr<BlockMover> reclaim_;  // null when firmware.read_reclaim_reads is 0
   std::unique_ptr<BadBlockHandler> bad_blocks_;  // null without bad blocks (FirmwareConfig::bad_blocks)
+  std::unique_ptr<PlpDumpArea> plp_dump_;  // plp_destage = dump with a write buffer
+  std::vector<std::uint8_t> dumped_;        // per buffer entry: its dump is programmed
 };
 
 }  // namespace ssd::fw

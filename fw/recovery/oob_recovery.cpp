@@ -21,6 +21,7 @@ void OobRecovery::visit(Ppn ppn, Lpn lpn, Token token, std::uint32_t version) {
   if (version == f.version) {
     ++counts_.duplicate_pages;
     if (token != f.token) ++counts_.version_conflicts;
+    if (ppn < f.ppn) f.ppn = ppn;  // copies of one write: the lowest address, whatever the scan's order
     return;
   }
   ++counts_.superseded_pages;

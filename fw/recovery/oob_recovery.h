@@ -5,7 +5,9 @@
 // logical page is where its highest version is. Equal versions are copies of one write.
 // Skipped: pages left unreadable (a program or erase the cut interrupted, a lower page its upper
 // page's program took along), pages with no data (padding: an address beyond the drive's logical
-// pages, or the never-written token a merge pads with), and metadata (translation pages).
+// pages, or the never-written token a merge pads with), and metadata (translation pages). Of the
+// copies of one version (a GC copy whose source was not yet erased), the one at the lowest
+// physical address is kept, so the map does not depend on the order the pages are read in.
 #pragma once
 
 #include <cstdint>

@@ -474,6 +474,31 @@ void ChannelController::power_cut(sc_time now, CutDamage& damage) {
   }
 }
 
+void ChannelController::power_off(sc_time now) {
+  for (auto& d : dies_) {
+    d->queue.clear();
+    d->array = Track{};
+    d->cache = Track{};
+    d->suspended.clear();
+    d->suspended_left = d->array_start = SC_ZERO_TIME;
+    d->reads_passed = 0;
+    d->two_tracks = false;
+    d->busy.power_off(now);
+    d->event.cancel();
+    d->partner_due.cancel();
+    if (vcd_) {
+      trace_state(*d, d->array, kIdle, now);
+      trace_queue(*d);
+    }
+  }
+  outgoing_.clear();
+  posted_.cancel_all();
+  retried_.cancel_all();
+  outgoing_done_.cancel();
+  bus_free_.cancel();
+  bus_free_at_ = now;
+}
+
 // The array time is over: apply the operation to the NAND contents, then hand a read's data to
 // the bus (through the cache register with cache read) or complete the program/erase.
 void ChannelController::end_array(Die& die, sc_time now) {

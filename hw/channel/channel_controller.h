@@ -89,9 +89,12 @@ class ChannelController : public sc_core::sc_module {
   std::string describe_unfinished() const;
   // The power went at `now`: every program or erase whose array time had begun (running, being
   // suspended, or suspended) is cut short in the array (hw/nand/nand_array.h); one still on the
-  // bus, queued or staged never reached it. What was destroyed is added to `damage`. The
-  // simulation does not go on after this.
+  // bus, queued or staged never reached it. What was destroyed is added to `damage`.
   void power_cut(sc_core::sc_time now, CutDamage& damage);
+  // And then: every command queued, on a track, suspended or on its way is dropped (none
+  // completes), and the channel and its dies are idle, ready for the firmware that boots next.
+  // The dies' and the bus's busy time booked beyond `now` must already be truncated.
+  void power_off(sc_core::sc_time now);
 
  private:
   using Phase = DiePhase;

@@ -60,6 +60,9 @@ class BusyUnion {
     busy_->remove(at.value(), mark_.value());
     mark_ = at;
   }
+  // The power went at `at` and the totals were truncated there (BusyTime::truncate): the next
+  // work may start from `at`, with nothing to remove.
+  void power_off(sc_core::sc_time at) { mark_ = std::min(mark_, at); }
 
  private:
   BusyTime* busy_;

@@ -189,6 +189,16 @@ sc_time EmbeddedCore::drained_at() const {
   return t;
 }
 
+void EmbeddedCore::power_off(sc_time now) {
+  shared_.clear();
+  for (Core& c : cores_) {
+    c.waiting.clear();
+    c.busy_until = std::min(c.busy_until, now);
+    if (c.dcache) c.dcache = std::make_unique<DataCache>(cfg_.dcache_bytes, kCortexR5CacheWays, kCortexR5CacheLineBytes);
+  }
+  if (vcd_) vcd_->change(vcd_jobs_, 0);
+}
+
 void EmbeddedCore::finalize(sc_time end) {
   const std::uint64_t elapsed = std::max(end, drained_at()).value();
   for (Core& c : cores_) *c.idle_ticks = elapsed - c.busy->ticks();

@@ -81,6 +81,9 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   sc_core::sc_time drained_at() const;
   // Publishes each core's idle time for a run that lasted until `end` (not before drained_at()).
   void finalize(sc_core::sc_time end);
+  // The power went at `now`: waiting jobs are dropped, a job still being charged ends now, and
+  // the data caches' contents are gone. The cores boot idle (for the next firmware's jobs).
+  void power_off(sc_core::sc_time now);
 
  private:
   struct Core {

@@ -47,6 +47,15 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
   dont_initialize();
 }
 
+void HostInterface::power_off() {
+  doorbells_.cancel_all();
+  later_.clear();
+  slots_.assign(slots_.size(), Slot{});
+  free_slots_.clear();
+  for (std::uint32_t s = cfg_.queue_depth; s-- > 0;) free_slots_.push_back(s);
+  if (vcd_) vcd_->change(vcd_outstanding_, 0);
+}
+
 tlm::tlm_sync_enum HostInterface::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                                   sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "host protocol: only BEGIN_REQ goes forward");

@@ -53,6 +53,10 @@ class HostInterface : public sc_core::sc_module {
                 MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
   SC_HAS_PROCESS(HostInterface);
 
+  // The power went: doorbells not yet seen, fetches, DMAs and completions under way are dropped,
+  // and every submission slot is free (the host's commands in flight never complete).
+  void power_off();
+
  private:
   struct Slot {
     tlm::tlm_generic_payload* trans = nullptr;

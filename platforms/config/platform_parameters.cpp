@@ -321,6 +321,16 @@ const std::vector<Parameter>& platform_parameters() {
                    "write cache: every completed write counts as durable, a flush completes at once and a FUA write "
                    "is buffered like any other",
                    [](C& c, const std::string& v) { c.firmware.plp = v == "capacitors"; }),
+      choice_param("firmware.plp_destage", {"dump", "ftl"}, "dump",
+                   "capacitors: where the write buffer's pages go in the hold-up. dump: into a dump area the "
+                   "firmware holds back from the FTL (the last blocks of every plane, enough for the whole buffer; "
+                   "fw/firmware/plp_dump.h), each page programmed directly with its logical page and sequence number "
+                   "in the OOB, for the recovery's scan to find; ftl: each dirty page to the FTL as an eviction, "
+                   "which may first merge or collect (a hybrid's merges can outlast the hold-up)",
+                   [](C& c, const std::string& v) {
+                     c.firmware.plp_destage = v == "dump" ? fw::FirmwareConfig::PlpDestage::Dump
+                                                          : fw::FirmwareConfig::PlpDestage::Ftl;
+                   }),
       quantity_param("firmware.plp_hold_up_us", "us", 0, 1e7, false, 0,
                      "capacitors: how long they hold the drive up after a power cut (their energy over the drive's "
                      "power draw)",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "tlm/time_base.h"
+
 namespace ssd::platform {
 
 using nlohmann::json;
@@ -19,8 +21,10 @@ json power_cut_section(const PowerCutFacts& f) {
                      {"unreadable_pages", a.unreadable_pages}}},
           {"buffered_pages_lost", f.buffered_pages_lost},
           {"plp", {{"hold_up_us", f.plp_hold_up_us},
+                   {"destage", f.plp_destage},
                    {"buffered_pages_at_cut", f.buffered_pages_at_cut},
-                   {"pages_evicted", f.plp_pages_evicted}}},
+                   {"pages_evicted", f.plp_pages_evicted},
+                   {"pages_dumped", f.plp_pages_dumped}}},
           {"recovery", {{"pages_scanned", f.recovery.pages_scanned},
                         {"unreadable_pages", f.recovery.unreadable_pages},
                         {"padding_pages", f.recovery.padding_pages},
@@ -38,6 +42,19 @@ json power_cut_section(const PowerCutFacts& f) {
                           {"verdict", a.ok() ? "ok" : a.first_problem}}}};
 }
 
+json boot_section(const BootFacts& f, const FlashGeometry& geometry) {
+  const fw::BootScanCounts& c = f.counts;
+  return {{"recovery_s", tlmx::ticks_to_seconds(c.total_ticks)},
+          {"scan_s", tlmx::ticks_to_seconds(c.scan_ticks)},
+          {"pages_read", c.pages_read},
+          {"pages_read_per_die", double(c.pages_read) / geometry.total_dies()},
+          {"blocks_scanned", c.blocks_scanned},
+          {"blocks_found_erased", c.blocks_erased},
+          {"blocks_erased_again", c.blocks_erased_again},
+          {"pages_recovered", f.recovery.pages_recovered},
+          {"map_differences", f.map_differences}};
+}
+
 std::string power_cut_text(const json& p) {
   const json& fl = p["flash"];
   const json& d = p["durability"];
@@ -48,16 +65,31 @@ std::string power_cut_text(const json& p) {
       p["requests_in_flight"].get<std::uint64_t>(), fl["torn_pages"].get<std::uint64_t>(),
       fl["paired_pages_lost"].get<std::uint64_t>(), fl["erases_cut"].get<std::uint64_t>(),
       p["buffered_pages_lost"].get<std::uint64_t>());
-  if (p["plp"]["hold_up_us"].get<double>() > 0)
-    s += fmt::format("  capacitors held the drive up {:g} us: {} of the write buffer's {} pages went to the flash\n",
-                     p["plp"]["hold_up_us"].get<double>(), p["plp"]["pages_evicted"].get<std::uint64_t>(),
-                     p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>());
+  if (const json& plp = p["plp"]; plp["hold_up_us"].get<double>() > 0) {
+    const bool dump = plp["destage"].get<std::string>() == "dump";
+    s += fmt::format("  capacitors held the drive up {:g} us: {} of the write buffer's {} pages {}\n",
+                     plp["hold_up_us"].get<double>(), plp[dump ? "pages_dumped" : "pages_evicted"].get<std::uint64_t>(),
+                     plp["buffered_pages_at_cut"].get<std::uint64_t>(),
+                     dump ? "programmed into the dump area" : "handed to the FTL");
+  }
   const json& r = p["recovery"];
   s += fmt::format("  recovery from the OOB: {} pages scanned, {} logical pages found, {} older versions and {} "
                    "duplicates set aside, {} unreadable pages discarded\n",
                    r["pages_scanned"].get<std::uint64_t>(), r["pages_recovered"].get<std::uint64_t>(),
                    r["superseded_pages"].get<std::uint64_t>(), r["duplicate_pages"].get<std::uint64_t>(),
                    r["unreadable_pages"].get<std::uint64_t>());
+  if (p.contains("boot")) {
+    const json& b = p["boot"];
+    s += fmt::format("  boot: recovery took {:.3f} ms (OOB scan of {} pages in {} blocks: {:.3f} ms; {} blocks erased "
+                     "again); its map {}\n",
+                     b["recovery_s"].get<double>() * 1e3, b["pages_read"].get<std::uint64_t>(),
+                     b["blocks_scanned"].get<std::uint64_t>(), b["scan_s"].get<double>() * 1e3,
+                     b["blocks_erased_again"].get<std::uint64_t>(),
+                     b["map_differences"].get<std::uint64_t>() == 0
+                         ? std::string("is the reference's")
+                         : fmt::format("differs from the reference's on {} logical pages",
+                                       b["map_differences"].get<std::uint64_t>()));
+  }
   s += fmt::format("  durability: {} durable pages lost, {} garbage pages, {} pages recovered wrong ({}); {} "
                    "acknowledged page writes were not durable, {} of them on no readable page\n",
                    d["durable_pages_lost"].get<std::uint64_t>(), d["garbage_pages"].get<std::uint64_t>(),

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fw/recovery/boot_scan.h"
 #include "fw/recovery/oob_recovery.h"
 #include "hw/nand/nand_array.h"
 #include "stimuli/durability_tracker.h"
@@ -19,15 +20,26 @@ struct PowerCutFacts {
   bool workload_ended = false;             // the workload ended before the cut came
   bool volatile_write_cache = false;       // the drive acknowledged writes from DRAM
   hw::CutDamage flash;                     // programs and erases cut short
-  std::uint64_t buffered_pages_lost = 0;   // the write buffer's pages (DRAM is lost)
+  std::uint64_t buffered_pages_lost = 0;   // the write buffer's pages not dumped (DRAM is lost)
   double plp_hold_up_us = 0;               // capacitors: how long they held the drive up (0: none)
   std::uint64_t buffered_pages_at_cut = 0; // capacitors: the write buffer's pages when the power went
-  std::uint64_t plp_pages_evicted = 0;     // capacitors: of them, handed to the FTL in the hold-up
+  std::string plp_destage;                 // capacitors: "dump" or "ftl" (firmware.plp_destage)
+  std::uint64_t plp_pages_evicted = 0;     // capacitors, ftl: of them, handed to the FTL in the hold-up
+  std::uint64_t plp_pages_dumped = 0;      // capacitors, dump: of them, programmed into the dump area
   fw::OobRecoveryCounts recovery;          // the mapping rebuilt from the OOB of every page
   stimuli::DurabilityAudit audit;
 };
 
+// The boot after the cut (fw/recovery/boot_recovery.h): the recovery's time and work through the
+// timed model, and how its map compares with the one read straight from the array.
+struct BootFacts {
+  fw::BootScanCounts counts;
+  fw::OobRecoveryCounts recovery;
+  std::uint64_t map_differences = 0;  // logical pages the two maps put apart: must be 0
+};
+
 nlohmann::json power_cut_section(const PowerCutFacts& f);
+nlohmann::json boot_section(const BootFacts& f, const FlashGeometry& geometry);
 std::string power_cut_text(const nlohmann::json& power_cut);  // summary lines
 
 }  // namespace ssd::platform

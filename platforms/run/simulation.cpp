@@ -197,6 +197,18 @@ std::uint64_t scan_flash(const hw::NandArray& array, Lpn logical_pages, const st
   return unreadable;
 }
 
+// The mapping rebuilt from the OOB of every programmed page, read straight from the array (the
+// reference the timed boot's own scan must match).
+fw::OobRecovery recover_from_flash(const hw::NandArray& array, Lpn logical) {
+  fw::OobRecovery recovery(logical);
+  for (Ppn ppn = 0; ppn < array.geometry().total_pages(); ++ppn)
+    if (array.is_programmed(ppn)) {
+      const hw::PageContent c = array.read(ppn);
+      recovery.visit(ppn, c.lpn, c.token, array.version(ppn));
+    }
+  return recovery;
+}
+
 // Runs the timed simulation until the power cut (--power-cut-at / --power-cut-after, or the
 // workload's end if it comes first), cuts the power and audits the flash. Returns the cut's time.
 sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, RunFacts& facts) {
@@ -225,18 +237,18 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
     bench.top().begin_power_loss();
     sc_core::sc_start(sc_core::sc_time(cut.plp_hold_up_us, sc_core::SC_US), sc_core::SC_RUN_TO_TIME);
     const MetricSet& fw = *bench.metrics().sets().at("firmware");
-    cut.plp_pages_evicted = fw.counters().count("plp_pages_evicted") ? fw.counters().at("plp_pages_evicted") : 0;
+    const auto counter = [&fw](const char* name) -> std::uint64_t {
+      return fw.counters().count(name) ? fw.counters().at(name) : 0;
+    };
+    cut.plp_destage = o.platform.firmware.plp_destage == fw::FirmwareConfig::PlpDestage::Dump ? "dump" : "ftl";
+    cut.plp_pages_evicted = counter("plp_pages_evicted");
+    cut.plp_pages_dumped = counter("plp_pages_dumped");
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   bench.top().power_cut(now, cut);
   const Lpn logical = bench.top().logical_pages();
-  fw::OobRecovery recovery(logical);
   const hw::NandArray& array = bench.array();
-  for (Ppn ppn = 0; ppn < array.geometry().total_pages(); ++ppn)
-    if (array.is_programmed(ppn)) {
-      const hw::PageContent c = array.read(ppn);
-      recovery.visit(ppn, c.lpn, c.token, array.version(ppn));
-    }
+  const fw::OobRecovery recovery = recover_from_flash(array, logical);
   cut.recovery = recovery.counts();
   cut.audit = host.durability()->audit(
       [&](const stimuli::DurabilityTracker::PageVisitor& visit) { return scan_flash(array, logical, visit); },
@@ -245,6 +257,36 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   const sc_core::sc_time end = bench.top().finalize(now);
   for (const auto& [name, set] : bench.metrics().sets()) set->truncate_busy(now.value());  // booked ahead: never done
   return end;
+}
+
+// After the cut, with the run's statistics read: the drive is powered off and boots, and its
+// recovery firmware rebuilds the mapping through the timed model (fw/recovery/boot_recovery.h).
+// Its map must be the reference's, page for page (the report's power_cut.boot.map_differences).
+BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench) {
+  SsdTop& top = bench.top();
+  const sc_core::sc_time power_on = sc_core::sc_time_stamp();
+  top.power_off(power_on);
+  bool over = false;
+  const fw::BootRecovery& boot =
+      top.boot_recovery(o.platform.firmware.costs, !o.platform.sequential_program, [&over] {
+        over = true;
+        sc_core::sc_pause();
+      });
+  liveness().arm(o.stall_seconds, {}, [] { return std::string("the boot after the power cut"); });
+  struct Disarm {
+    ~Disarm() { liveness().disarm(); }
+  } disarm;
+  sc_core::sc_start();
+  if (!over) throw std::logic_error("the boot after the power cut ran out of events before its recovery ended");
+  BootFacts f;
+  f.counts = boot.counts();
+  f.recovery = boot.recovery().counts();
+  const Lpn logical = top.logical_pages();
+  const fw::OobRecovery reference = recover_from_flash(bench.array(), logical);
+  for (Lpn lpn = 0; lpn < logical; ++lpn)
+    f.map_differences += boot.recovery().ppn_of(lpn) != reference.ppn_of(lpn) ||
+                         boot.recovery().token_of(lpn) != reference.token_of(lpn);
+  return f;
 }
 
 // What the report needs beyond the statistics registry: the workload, the run's times, the
@@ -333,6 +375,11 @@ RunOutcome run_simulation(const RunOptions& o) {
   check_report_invariants(out.report, {scan.requests, scan.bytes});
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped") &&
                      (!facts.power_cut || (facts.power_cut->audit.ok() && facts.power_cut->recovery.version_conflicts == 0));
+  if (facts.power_cut && !bench.top().image()) {  // (the image has no boot path of its own yet)
+    const BootFacts boot = boot_after_cut(o, bench);
+    out.report["power_cut"]["boot"] = boot_section(boot, o.platform.geometry);
+    out.integrity_ok = out.integrity_ok && boot.map_differences == 0;
+  }
   return out;
 }
 

@@ -84,6 +84,14 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
 
   // Where fetched host commands go (each runs as a job on the core): the firmware.
   void set_host_handler(fw::HostCommandHandler& handler) { host_handler_ = &handler; }
+  // The power went: the firmware that ran is gone (its listener, host handler and memory tables);
+  // the next one places its tables afresh. The controller's other modules are powered off too.
+  void power_off() {
+    listener_ = nullptr;
+    host_handler_ = nullptr;
+    placer_ = fw::TablePlacer(map_.sram_size, map_.dram_size);
+    last_post_.assign(last_post_.size(), sc_core::SC_ZERO_TIME);
+  }
 
  private:
   // One per operation tag: its flash transaction, and its host DMA transaction.

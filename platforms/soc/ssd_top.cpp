@@ -116,7 +116,23 @@ void SsdTop::begin_power_loss() {
 
 void SsdTop::power_cut(sc_core::sc_time now, PowerCutFacts& facts) {
   for (auto& ch : channels_) ch->power_cut(now, facts.flash);
-  facts.buffered_pages_lost = mapping_->buffered_pages().size();
+  // (The image has no capacitors to dump with: its buffered pages are all lost.)
+  facts.buffered_pages_lost = registers_ ? mapping_->buffered_pages().size() : firmware().unsaved_buffered_pages();
+}
+
+void SsdTop::power_off(sc_core::sc_time now) {
+  for (auto& ch : channels_) ch->power_off(now);
+  host_if_->power_off();
+  if (core_) core_->power_off(now);
+  hal_->power_off();
+}
+
+const fw::BootRecovery& SsdTop::boot_recovery(const fw::FirmwareCosts& costs, bool scan_whole_blocks,
+                                              std::function<void()> done) {
+  if (!core_) throw std::logic_error("the boot after a power cut runs on the annotated core only");
+  boot_ = std::make_unique<fw::BootRecovery>(*hal_, costs, logical_pages(), scan_whole_blocks);
+  core_->post([this, done = std::move(done)] { boot_->start(done); }, hw::JobHint{});
+  return *boot_;
 }
 
 sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {

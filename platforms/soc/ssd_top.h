@@ -14,6 +14,7 @@
 // windows reach the SRAM and DRAM through the same system bus).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 
 #include "common/metrics.h"
 #include "fw/firmware/firmware.h"
+#include "fw/recovery/boot_recovery.h"
 #include "hw/bus/system_bus.h"
 #include "hw/channel/channel_controller.h"
 #include "hw/core/embedded_core.h"
@@ -73,6 +75,13 @@ class SsdTop : public sc_core::sc_module {
   // Capacitors hold the drive up (firmware.plp): the firmware learns of the power loss now, in a
   // job on its core (fw::Firmware::on_power_loss).
   void begin_power_loss();
+  // After power_cut, with the statistics read: every module is powered off (hw::ChannelController::
+  // power_off and the host interface's, the core's and the HAL's), so nothing under way completes.
+  void power_off(sc_core::sc_time now);
+  // Then the drive boots: the recovery firmware (fw/recovery/boot_recovery.h) starts on the core
+  // now, and `done` runs in its last job. The annotated core only (image() is null).
+  const fw::BootRecovery& boot_recovery(const fw::FirmwareCosts& costs, bool scan_whole_blocks,
+                                        std::function<void()> done);
 
  private:
   hw::IssConfig iss_config(const PlatformConfig& c) const;
@@ -89,6 +98,7 @@ class SsdTop : public sc_core::sc_module {
   std::unique_ptr<fw::Firmware> firmware_;      // annotated
   std::unique_ptr<ControllerRegisters> registers_;  // iss
   std::unique_ptr<MappingView> mapping_;
+  std::unique_ptr<fw::BootRecovery> boot_;  // after a power cut
   std::uint32_t map_page_bytes_ = 0;
 };
 

@@ -77,11 +77,62 @@ TEST_CASE("power cut: at a simulated time, or after the workload ended", "[cli][
   CHECK_THAT(both.err, Catch::Contains("--power-cut-at") && Catch::Contains("--power-cut-after"));
 }
 
+TEST_CASE("power cut: the drive boots and scans every block up to its first erased page through the timed model",
+          "[cli][power_cut][recovery]") {
+  // 64 pages written one at a time on an empty tiny (SLC, write-through), page mapping spreading
+  // them over its 8 planes: 8 pages in one block of each plane, the other 63 blocks erased. The
+  // boot reads each plane's open block up to its first erased page (9 reads) and page 0 of every
+  // other block (63): 72 a plane, 144 a die (its 2 planes read one at a time: no multi-plane on
+  // tiny), 576 in all.
+  // - The flash's bound: each read holds its die for tR = 25 us and a little more (7 command
+  //   cycles of 10 ns, 128 spare bytes out at 200 MB/s): 144 x 25 us = 3.6 ms, within 5% above.
+  // - The core's: each read costs the firmware an issue and a completion, each page with data a
+  //   mapping update (tiny's calibrated cycles: 540 + 1,477 and 829), one core at 200 MHz:
+  //   (576 x 2,017 + 64 x 829) / 200 MHz = 6.07 ms, more than the flash's; at 2 GHz 0.61 ms, less.
+  TempDir dir;
+  write_text(dir.file("seq.yaml"),
+             "jobs:\n  - name: seq\n    pattern: sequential\n    block_size: 4096\n    count: 64\n    iodepth: 1\n");
+  const auto boot = [&](const std::string& clock_mhz) {
+    const json r = successful_run({"-p", tiny_platform(), "--jobs", dir.file("seq.yaml"), "--precondition", "none",
+                                   "--set", "firmware.write_buffer=off", "--set", "core.clock_mhz=" + clock_mhz,
+                                   "--power-cut-after", "64"},
+                                  dir, "boot" + clock_mhz + ".json");
+    CHECK(r["power_cut"]["recovery"]["pages_scanned"] == 64);
+    const json& e = r["platform"]["effective"];
+    CHECK(e["firmware_cycles.op_issue"] == 540);
+    CHECK(e["firmware_cycles.op_complete"] == 1477);
+    CHECK(e["firmware_cycles.map_update"] == 829);
+    return r["power_cut"]["boot"];
+  };
+  const json b = boot("200");
+  CHECK(b["blocks_scanned"] == 8 * 64);
+  CHECK(b["blocks_found_erased"] == 8 * 63);
+  CHECK(b["blocks_erased_again"] == 0);
+  CHECK(b["pages_read"] == 8 * (9 + 63));
+  CHECK(b["pages_read_per_die"].get<double>() == 144);
+  CHECK(b["pages_recovered"] == 64);
+  CHECK(b["map_differences"] == 0);
+  CHECK(b["scan_s"] == b["recovery_s"]);  // nothing to erase again
+  const double core_bound = (576.0 * (540 + 1477) + 64.0 * 829) / 200e6;
+  CHECK(b["recovery_s"].get<double>() >= core_bound);
+  CHECK(b["recovery_s"].get<double>() <= core_bound + 30e-6);  // the last read's die time beyond
+  const json fast = boot("2000");
+  CHECK(fast["recovery_s"].get<double>() >= 144 * 25e-6);
+  CHECK(fast["recovery_s"].get<double>() <= 144 * 25e-6 * 1.05);
+  // The summary says it.
+  const auto text = run_ssdsim({"run", "-p", tiny_platform(), "--jobs", dir.file("seq.yaml"), "--precondition", "none",
+                                "--set", "firmware.write_buffer=off", "--power-cut-after", "64", "--no-vcd"},
+                               dir);
+  CHECK_THAT(text.out, Catch::Contains("boot: recovery took") && Catch::Contains("its map is the reference's"));
+}
+
 TEST_CASE("power cut: capacitors save the write buffer when their hold-up covers its programs",
           "[cli][power_cut][plp]") {
   // With capacitors the drive has no volatile cache: every completed write is durable, and flushes
-  // no longer drain the buffer. 100 ms hold everything up (its 1,024 pages, full, need 1,024 / 8
-  // planes x 200 us = 26 ms of programs on tiny); 2 ms save a fraction, and the writes the drive
+  // no longer drain the buffer. In the hold-up every buffered page is programmed into the dump
+  // area (firmware.plp_destage = dump). 100 ms hold everything up (its 1,024 pages, full, need
+  // 1,024 / 4 dies x 200 us = 51 ms of programs on tiny, whose planes program one at a time); 2 ms
+  // save a fraction (each die programs at most 2,000 / 200 = 10 pages), and the writes the drive
   // promised and lost are an integrity failure.
   TempDir dir;
   write_text(dir.file("jobs.yaml"), kJobs);
@@ -95,7 +146,9 @@ TEST_CASE("power cut: capacitors save the write buffer when their hold-up covers
     const json& p = r["power_cut"];
     CHECK_FALSE(p["volatile_write_cache"].get<bool>());
     CHECK(p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>() > 100);
-    CHECK(p["plp"]["pages_evicted"].get<std::uint64_t>() <= p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>());
+    CHECK(p["plp"]["destage"] == "dump");
+    CHECK(p["plp"]["pages_dumped"] == p["plp"]["buffered_pages_at_cut"]);
+    CHECK(p["plp"]["pages_evicted"] == 0);
     CHECK(p["buffered_pages_lost"] == 0);
     CHECK(p["flash"]["torn_pages"] == 0);
     CHECK(p["durability"]["acknowledged_not_durable"] == 0);
@@ -111,12 +164,52 @@ TEST_CASE("power cut: capacitors save the write buffer when their hold-up covers
   const json s = json::parse(read_text(dir.file("short.json")));
   CHECK(s["power_cut"]["buffered_pages_lost"].get<std::uint64_t>() > 0);
   CHECK(s["power_cut"]["durability"]["durable_pages_lost"].get<std::uint64_t>() > 0);
+  CHECK(s["power_cut"]["plp"]["pages_dumped"].get<std::uint64_t>() <= 4 * 10);
   // The power-loss signal reaches the host-compiled firmware only: the ISS image is refused, named.
   const auto iss = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--set", "core.model=iss", "--set",
                                "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=1000", "--no-vcd", "-q"},
                               dir);
   CHECK(iss.exit_code != 0);
   CHECK_THAT(iss.err, Catch::Contains("firmware.plp") && Catch::Contains("core.model"));
+}
+
+TEST_CASE("power cut: capacitors dump the buffer for every FTL, where handing it to a hybrid's merges cannot",
+          "[cli][power_cut][plp]") {
+  // tiny made MLC under database_fsync with a page-LRU buffer and capacitors holding the drive up
+  // 250 ms, cut at three points. With the dump area no FTL loses a page: the full buffer needs
+  // 1,024 / 4 dies x 400 us (the mean of 200 and 600) = 102 ms of programs, whatever the FTL. Handed
+  // to BAST as evictions instead (firmware.plp_destage = ftl), the buffer's scattered pages start a
+  // full merge each (a log block per data block): 32 copies of up to 1 ms, and the hold-up runs out.
+  TempDir dir;
+  const auto run = [&](const std::string& ftl, const std::string& destage, const std::string& after) {
+    const Result r = run_ssdsim(
+        {"run", "-p", tiny_platform(), "--ftl", ftl, "--jobs", source_path("workloads/database_fsync.yaml"), "--set",
+         "nand.t_prog_us=[200,600]", "--set", "nand.t_read_us=[25,40]", "--set", "firmware.write_buffer=page_lru",
+         "--set", "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=250000", "--set",
+         "firmware.plp_destage=" + destage, "--power-cut-after", after, "--no-vcd", "-q", "--report", dir.file("r.json")},
+        dir);
+    REQUIRE(r.exited());
+    return std::make_pair(r.exit_code, json::parse(read_text(dir.file("r.json")))["power_cut"]);
+  };
+  int checked = 0;
+  for (const std::string& ftl : ftl_names(dir)) {
+    for (const char* after : {"1500", "4000", "9000"}) {
+      INFO(ftl << ", cut after " << after);
+      const auto [code, p] = run(ftl, "dump", after);
+      CHECK(code == 0);
+      CHECK(p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>() > 0);
+      CHECK(p["plp"]["pages_dumped"] == p["plp"]["buffered_pages_at_cut"]);
+      CHECK(p["durability"]["durable_pages_lost"] == 0);
+      CHECK(p["durability"]["recovery_mismatches"] == 0);
+      CHECK(p["buffered_pages_lost"] == 0);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 13);
+  const auto [code, p] = run("bast", "ftl", "4000");
+  CHECK(code != 0);
+  CHECK(p["plp"]["pages_evicted"].get<std::uint64_t>() < p["plp"]["buffered_pages_at_cut"].get<std::uint64_t>());
+  CHECK(p["durability"]["durable_pages_lost"].get<std::uint64_t>() > 0);
 }
 
 TEST_CASE("power cut: on MLC a torn upper page takes its lower page, unless capacitors let it finish",
@@ -278,7 +371,7 @@ TEST_CASE("power cut: 20 cut points per FTL, drawn with a seed, and every recove
   std::mt19937_64 draw(35);
   std::uniform_int_distribution<int> after(200, 8000);
   std::uniform_real_distribution<double> at(0.001, 0.6);
-  std::uint64_t torn = 0, paired = 0, superseded = 0, cuts = 0;
+  std::uint64_t torn = 0, paired = 0, superseded = 0, erased_again = 0, cuts = 0;
   for (const std::string& ftl : ftl_names(dir)) {
     for (int k = 0; k < 20; ++k) {
       const std::string when = k < 10 ? std::to_string(after(draw)) : std::to_string(at(draw));
@@ -297,6 +390,15 @@ TEST_CASE("power cut: 20 cut points per FTL, drawn with a seed, and every recove
       CHECK(p["durability"]["garbage_pages"] == 0);
       CHECK(p["durability"]["recovery_mismatches"] == 0);
       CHECK(p["recovery"]["version_conflicts"] == 0);
+      // The boot's timed scan finds the same map, reads every programmed page and at most one
+      // erased page a block, and erases again at least every block whose erase the cut interrupted.
+      const json& b = p["boot"];
+      CHECK(b["map_differences"] == 0);
+      CHECK(b["pages_read"].get<std::uint64_t>() >= p["recovery"]["pages_scanned"].get<std::uint64_t>());
+      CHECK(b["pages_read"].get<std::uint64_t>() <=
+            p["recovery"]["pages_scanned"].get<std::uint64_t>() + b["blocks_scanned"].get<std::uint64_t>());
+      CHECK(b["blocks_erased_again"].get<std::uint64_t>() >= p["flash"]["erases_cut"].get<std::uint64_t>());
+      erased_again += b["blocks_erased_again"].get<std::uint64_t>();
       torn += p["flash"]["torn_pages"].get<std::uint64_t>();
       paired += p["flash"]["paired_pages_lost"].get<std::uint64_t>();
       superseded += p["recovery"]["superseded_pages"].get<std::uint64_t>();
@@ -307,4 +409,5 @@ TEST_CASE("power cut: 20 cut points per FTL, drawn with a seed, and every recove
   CHECK(torn > 0);        // cuts came during programs,
   CHECK(paired > 0);      // during upper pages' programs,
   CHECK(superseded > 0);  // and found old versions to set aside
+  CHECK(erased_again > 0);  // and blocks that had to be erased again
 }

@@ -42,3 +42,17 @@ TEST_CASE("OOB recovery: equal versions with different data are a conflict", "[r
   CHECK(r.counts().version_conflicts == 1);
   CHECK(r.token_of(1) == 0x11);  // the first found stays
 }
+
+TEST_CASE("OOB recovery: of the copies of one version, the lowest address is kept, in any scan order", "[recovery]") {
+  // A GC copy (page 40) of version 7 whose source (page 12) was not yet erased, and an older
+  // version elsewhere: the map is the same whichever page the scan reads first.
+  OobRecovery forward(4), backward(4);
+  for (Ppn ppn : {5u, 12u, 40u}) forward.visit(ppn, 2, ppn == 5 ? 0x20 : 0x27, ppn == 5 ? 6 : 7);
+  for (Ppn ppn : {40u, 12u, 5u}) backward.visit(ppn, 2, ppn == 5 ? 0x20 : 0x27, ppn == 5 ? 6 : 7);
+  for (const OobRecovery* r : {&forward, &backward}) {
+    CHECK(r->ppn_of(2) == 12);
+    CHECK(r->token_of(2) == 0x27);
+    CHECK(r->counts().duplicate_pages == 1);
+    CHECK(r->counts().superseded_pages == 1);
+  }
+}

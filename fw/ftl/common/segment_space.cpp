@@ -17,18 +17,9 @@ FlashGeometry checked(const FlashGeometry& g, std::uint32_t width) {
   return g;
 }
 
-// Channel-first order of all planes: consecutive entries sit on different channels, then
-// different ways, dies and planes.
 std::vector<std::uint32_t> channel_first_planes(const FlashGeometry& g) {
-  const std::uint32_t C = g.channels, W = g.ways, D = g.dies_per_way, P = g.planes_per_die;
   std::vector<std::uint32_t> order;
-  for (std::uint32_t k = 0; k < g.total_planes(); ++k) {
-    std::uint32_t ch = k % C, r = k / C;
-    std::uint32_t way = r % W;
-    r /= W;
-    std::uint32_t die = r % D, plane = r / D;
-    order.push_back(((ch * W + way) * D + die) * P + plane);
-  }
+  for (std::uint32_t k = 0; k < g.total_planes(); ++k) order.push_back(g.channel_first_plane(k));
   return order;
 }
 }  // namespace
@@ -72,6 +63,19 @@ void SegmentSpace::adopt_bad_blocks(const std::vector<BlockId>& worn) {
     if (bad_[b]) all.push_back(b);
   lay_out(all);
   update_read_only();
+}
+
+void SegmentSpace::hold_back(const std::vector<BlockId>& blocks) {
+  require_fresh("the firmware's own blocks");
+  const std::uint32_t retired_before = retired_;
+  std::vector<BlockId> all = blocks;
+  for (BlockId b = 0; b < bad_.size(); ++b)
+    if (bad_[b]) all.push_back(b);
+  lay_out(all);
+  held_ += blocks.size();
+  held_retired_ += retired_ - retired_before;
+  update_read_only();
+  if (read_only()) refuse_factory_layout();
 }
 
 // Every segment free but those the bad blocks retire; the free pools in block order.
@@ -512,9 +516,11 @@ void SegmentSpace::refuse_factory_layout() const {
   std::uint32_t fewest = usable_segments();
   if (pinned_)
     for (std::uint32_t g = 0; g < groups_; ++g) fewest = std::min(fewest, usable_in_group(g));
+  const std::string held = held_ ? " and the power-loss dump area's " + std::to_string(held_) +
+                                       " blocks (firmware.plp_destage = dump)" : "";
   throw ResourceError("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
                       std::to_string(geo_.total_blocks()) +
-                      "; failures.factory_bad_share, failures.factory_bad_blocks) leave " + std::to_string(fewest) +
+                      "; failures.factory_bad_share, failures.factory_bad_blocks)" + held + " leave " + std::to_string(fewest) +
                       " usable " + (pinned_ ? "blocks on a plane" : "segments") + ", fewer than the FTL needs (" +
                       std::to_string(need_) + ") plus firmware.read_only_margin (" + std::to_string(margin_) +
                       "): the drive would be read-only from the start");
@@ -582,7 +588,7 @@ SegmentSpace::BadBlockCounts SegmentSpace::bad_block_counts() const {
   c.factory = factory_bad_;
   c.grown = grown_bad_;
   c.replaced = replaced_;
-  c.retired_segments = retired_;
+  c.retired_segments = retired_ - held_retired_;
   for (const auto& plane : spares_) c.spares += plane.size();
   return c;
 }

@@ -198,6 +198,11 @@ class SegmentSpace {
   // An aged drive (--precondition ...+pe:N): blocks that went bad before the run, as the
   // firmware's persisted bad-block table holds them, left out like the factory's. Fresh space only.
   void adopt_bad_blocks(const std::vector<BlockId>& worn);
+  // Blocks the firmware keeps for itself (the power-loss dump area, fw/firmware/plp_dump.h), left
+  // out like bad blocks but counted apart (held_blocks; not in bad_block_counts). Fresh space only.
+  // Throws ResourceError when what is left is less than the FTL needs.
+  void hold_back(const std::vector<BlockId>& blocks);
+  std::uint64_t held_blocks() const { return held_; }
   // The segment holds a block that failed: write nothing more to it (a hybrid checks before
   // writing a data or log block it took; frontiers stop at once).
   bool retiring(std::uint32_t segment) const { return !retiring_.empty() && retiring_[segment]; }
@@ -324,6 +329,8 @@ class SegmentSpace {
   std::vector<std::uint32_t> retired_in_group_, doomed_in_group_;
   std::uint32_t retired_ = 0, doomed_ = 0, need_ = 0, overhead_ = 0, margin_ = 0;
   std::uint64_t factory_bad_ = 0, grown_bad_ = 0, replaced_ = 0;
+  std::uint64_t held_ = 0;            // hold_back's blocks
+  std::uint32_t held_retired_ = 0;    // the segments they retired (not counted as bad blocks' doing)
   std::uint64_t read_only_since_ = 0;
   double *retired_gauge_ = nullptr, *spares_gauge_ = nullptr, *usable_gauge_ = nullptr, *replaced_gauge_ = nullptr,
          *read_only_gauge_ = nullptr;
