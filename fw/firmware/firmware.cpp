@@ -123,6 +123,9 @@ std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
 void Firmware::on_power_loss() {
   power_lost_ = true;
   if (!wbuf_) return;
+  std::uint64_t buffered = 0;  // what the hold-up has to save: each buffered page's newest copy
+  wbuf_->index().for_each([&buffered](Lpn, std::uint32_t) { ++buffered; });
+  metrics_.gauge("plp_buffered_pages") = double(buffered);
   if (plp_dump_) {
     dump_for_power_loss();
     return;

@@ -22,7 +22,7 @@ struct PowerCutFacts {
   hw::CutDamage flash;                     // programs and erases cut short
   std::uint64_t buffered_pages_lost = 0;   // the write buffer's pages not dumped (DRAM is lost)
   double plp_hold_up_us = 0;               // capacitors: how long they held the drive up (0: none)
-  std::uint64_t buffered_pages_at_cut = 0; // capacitors: the write buffer's pages when the power went
+  std::uint64_t buffered_pages_at_cut = 0; // capacitors: the write buffer's pages when the firmware took the signal
   std::string plp_destage;                 // capacitors: "dump" or "ftl" (firmware.plp_destage)
   std::uint64_t plp_pages_evicted = 0;     // capacitors, ftl: of them, handed to the FTL in the hold-up
   std::uint64_t plp_pages_dumped = 0;      // capacitors, dump: of them, programmed into the dump area

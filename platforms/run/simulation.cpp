@@ -233,7 +233,6 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   host.power_off();
   if (o.platform.firmware.plp) {  // the capacitors' hold-up: the firmware saves what it can
     cut.plp_hold_up_us = o.platform.firmware.plp_hold_up_us;
-    cut.buffered_pages_at_cut = bench.top().mapping().buffered_pages().size();
     bench.top().begin_power_loss();
     sc_core::sc_start(sc_core::sc_time(cut.plp_hold_up_us, sc_core::SC_US), sc_core::SC_RUN_TO_TIME);
     const MetricSet& fw = *bench.metrics().sets().at("firmware");
@@ -243,6 +242,8 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
     cut.plp_destage = o.platform.firmware.plp_destage == fw::FirmwareConfig::PlpDestage::Dump ? "dump" : "ftl";
     cut.plp_pages_evicted = counter("plp_pages_evicted");
     cut.plp_pages_dumped = counter("plp_pages_dumped");
+    // (Counted when the firmware took the signal: a host write fetched before it may still land.)
+    cut.buffered_pages_at_cut = fw.gauges().count("plp_buffered_pages") ? std::uint64_t(fw.gauges().at("plp_buffered_pages")) : 0;
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   bench.top().power_cut(now, cut);

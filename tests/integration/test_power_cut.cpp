@@ -17,6 +17,15 @@ const std::string kJobs =
     "    fua_share: 1\n    iodepth: 1\n"
     "  - name: pages\n    read_fraction: 0.3\n    block_size: [[4096, 0.7], [2048, 0.3]]\n    count: 20000\n"
     "    range_start: 4194304\n    range_bytes: 8388608\n    flush_every: 40\n    iodepth: 15\n";
+
+// SubGroup's superblocks under word-line safety need more room on tiny than the others' 20%: one
+// whose logical pages are all valid also holds word-line padding and never fits back into its N
+// blocks, and at 0.2 the pool runs out or not depending on where the flushes fall (test
+// "word-line safety: a superblock reclaims only what gains more than its padding..."). 0.25 for it.
+std::vector<std::string> with_word_line_pool(std::vector<std::string> args, const std::string& ftl) {
+  if (ftl == "subgroup") args.insert(args.end(), {"--set", "ftl.overprovisioning=0.25"});
+  return args;
+}
 }  // namespace
 
 TEST_CASE("power cut: every durable write survives cuts at 20 points under GC, flushes and FUA",
@@ -87,11 +96,12 @@ TEST_CASE("power cut: the drive boots and scans every block up to its first eras
   // - The flash's bound: each read holds its die for tR = 25 us and a little more (7 command
   //   cycles of 10 ns, 128 spare bytes out at 200 MB/s): 144 x 25 us = 3.6 ms, within 5% above.
   // - The core's: each read costs the firmware an issue and a completion, each page with data a
-  //   mapping update (tiny's calibrated cycles: 540 + 1,477 and 829), one core at 200 MHz:
-  //   (576 x 2,017 + 64 x 829) / 200 MHz = 6.07 ms, more than the flash's; at 2 GHz 0.61 ms, less.
+  //   mapping update (tiny's calibrated cycles, about 700 + 1,500 and 900), one core at 200 MHz:
+  //   about (576 x 2,200 + 64 x 900) / 200 MHz = 6.6 ms, more than the flash's; at 2 GHz a tenth.
   TempDir dir;
   write_text(dir.file("seq.yaml"),
              "jobs:\n  - name: seq\n    pattern: sequential\n    block_size: 4096\n    count: 64\n    iodepth: 1\n");
+  double cycles_per_read = 0, cycles_per_update = 0;
   const auto boot = [&](const std::string& clock_mhz) {
     const json r = successful_run({"-p", tiny_platform(), "--jobs", dir.file("seq.yaml"), "--precondition", "none",
                                    "--set", "firmware.write_buffer=off", "--set", "core.clock_mhz=" + clock_mhz,
@@ -99,9 +109,8 @@ TEST_CASE("power cut: the drive boots and scans every block up to its first eras
                                   dir, "boot" + clock_mhz + ".json");
     CHECK(r["power_cut"]["recovery"]["pages_scanned"] == 64);
     const json& e = r["platform"]["effective"];
-    CHECK(e["firmware_cycles.op_issue"] == 540);
-    CHECK(e["firmware_cycles.op_complete"] == 1477);
-    CHECK(e["firmware_cycles.map_update"] == 829);
+    cycles_per_read = e["firmware_cycles.op_issue"].get<double>() + e["firmware_cycles.op_complete"].get<double>();
+    cycles_per_update = e["firmware_cycles.map_update"].get<double>();
     return r["power_cut"]["boot"];
   };
   const json b = boot("200");
@@ -113,7 +122,8 @@ TEST_CASE("power cut: the drive boots and scans every block up to its first eras
   CHECK(b["pages_recovered"] == 64);
   CHECK(b["map_differences"] == 0);
   CHECK(b["scan_s"] == b["recovery_s"]);  // nothing to erase again
-  const double core_bound = (576.0 * (540 + 1477) + 64.0 * 829) / 200e6;
+  const double core_bound = (576 * cycles_per_read + 64 * cycles_per_update) / 200e6;
+  CHECK(core_bound > 144 * 25e-6 * 1.05);  // (the premise: at 200 MHz the core is the bound)
   CHECK(b["recovery_s"].get<double>() >= core_bound);
   CHECK(b["recovery_s"].get<double>() <= core_bound + 30e-6);  // the last read's die time beyond
   const json fast = boot("2000");
@@ -271,7 +281,7 @@ TEST_CASE("power cut: on MLC, word-line safety keeps every durable write where a
   // tiny made MLC (two pages a word line), the FUA log and flushed page writes of kJobs on a filled
   // drive with GC copies kept until programmed (erase_after_copies), cut after 2,000 ... 16,000
   // requests. Without word-line safety a cut during an upper page's program takes a lower page that
-  // a flush or FUA made durable (after 4,000 requests: 1 page); with it none is lost, while
+  // a flush or FUA made durable (at some of the cuts); with it none is lost, while
   // non-durable lower pages still go (paired_pages_lost), and the padding shows in the counters.
   TempDir dir;
   write_text(dir.file("jobs.yaml"), kJobs);
@@ -285,9 +295,20 @@ TEST_CASE("power cut: on MLC, word-line safety keeps every durable write where a
     REQUIRE(r.exited());
     return std::make_pair(r.exit_code, json::parse(read_text(dir.file("r.json"))));
   };
-  const auto [unsafe_exit, unsafe] = cut("false", 4000);
-  CHECK(unsafe_exit != 0);
-  CHECK(unsafe["power_cut"]["durability"]["durable_pages_lost"].get<std::uint64_t>() > 0);
+  // Without it, a durable page goes only when the cut lands in an upper page's program over a
+  // durable lower page: of 29 cuts every 500 requests, some must (after the recalibration of
+  // 2026-11-29, one in ten of the cuts every 1,000 did).
+  std::uint64_t unsafe_lost = 0;
+  int unsafe_failed = 0;
+  for (int after = 2000; after <= 16000; after += 500) {
+    const auto [unsafe_exit, unsafe] = cut("false", after);
+    const std::uint64_t lost = unsafe["power_cut"]["durability"]["durable_pages_lost"].get<std::uint64_t>();
+    unsafe_lost += lost;
+    unsafe_failed += unsafe_exit != 0;
+    CHECK((unsafe_exit != 0) == (lost > 0));  // a loss is an integrity failure, and only a loss is
+  }
+  CHECK(unsafe_lost > 0);
+  CHECK(unsafe_failed > 0);
   std::uint64_t paired = 0, padding = 0;
   for (int after = 2000; after <= 16000; after += 2000) {
     INFO("cut after " << after << " requests");
@@ -312,12 +333,14 @@ TEST_CASE("power cut: on MLC with word-line safety no FTL loses durable data", "
   for (const std::string& ftl : ftl_names(dir)) {
     for (const char* after : {"3000", "11000"}) {
       INFO(ftl << ", cut after " << after);
-      const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--ftl", ftl, "--jobs",
-                                   source_path("workloads/database_fsync.yaml"), "--set", "nand.t_prog_us=[200,600]",
-                                   "--set", "nand.t_read_us=[25,40]", "--set", "firmware.erase_after_copies=true", "--set",
-                                   "firmware.word_line_safety=true", "--power-cut-after", after, "--no-vcd", "-q",
-                                   "--report", dir.file("r.json")},
-                                  dir);
+      const Result r = run_ssdsim(
+          with_word_line_pool({"run", "-p", tiny_platform(), "--ftl", ftl, "--jobs",
+                               source_path("workloads/database_fsync.yaml"), "--set", "nand.t_prog_us=[200,600]", "--set",
+                               "nand.t_read_us=[25,40]", "--set", "firmware.erase_after_copies=true", "--set",
+                               "firmware.word_line_safety=true", "--power-cut-after", after, "--no-vcd", "-q",
+                               "--report", dir.file("r.json")},
+                              ftl),
+          dir);
       REQUIRE(r.exited());
       CHECK(r.exit_code == 0);
       const json d = json::parse(read_text(dir.file("r.json")))["power_cut"]["durability"];
@@ -377,12 +400,14 @@ TEST_CASE("power cut: 20 cut points per FTL, drawn with a seed, and every recove
       const std::string when = k < 10 ? std::to_string(after(draw)) : std::to_string(at(draw));
       const std::string option = k < 10 ? "--power-cut-after" : "--power-cut-at";
       INFO(ftl << ", " << option << " " << when);
-      const Result r = run_ssdsim({"run", "-p", tiny_platform(), "--ftl", ftl, "--jobs",
-                                   source_path("workloads/database_fsync.yaml"), "--set", "nand.t_prog_us=[200,600]",
-                                   "--set", "nand.t_read_us=[25,40]", "--set", "firmware.erase_after_copies=true", "--set",
-                                   "firmware.word_line_safety=true", option, when, "--no-vcd", "-q", "--report",
-                                   dir.file("r.json")},
-                                  dir);
+      const Result r = run_ssdsim(
+          with_word_line_pool({"run", "-p", tiny_platform(), "--ftl", ftl, "--jobs",
+                               source_path("workloads/database_fsync.yaml"), "--set", "nand.t_prog_us=[200,600]", "--set",
+                               "nand.t_read_us=[25,40]", "--set", "firmware.erase_after_copies=true", "--set",
+                               "firmware.word_line_safety=true", option, when, "--no-vcd", "-q", "--report",
+                               dir.file("r.json")},
+                              ftl),
+          dir);
       REQUIRE(r.exited());
       CHECK(r.exit_code == 0);
       const json p = json::parse(read_text(dir.file("r.json")))["power_cut"];
