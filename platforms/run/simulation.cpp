@@ -13,6 +13,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <systemc>
@@ -210,8 +211,10 @@ fw::OobRecovery recover_from_flash(const hw::NandArray& array, Lpn logical) {
 }
 
 // Runs the timed simulation until the power cut (--power-cut-at / --power-cut-after, or the
-// workload's end if it comes first), cuts the power and audits the flash. Returns the cut's time.
-sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, RunFacts& facts) {
+// workload's end if it comes first), cuts the power and audits the flash. Returns the cut's time;
+// `reference` gets the mapping rebuilt straight from the array as the cut left it.
+sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, RunFacts& facts,
+                                    std::optional<fw::OobRecovery>& reference) {
   const auto t0 = std::chrono::steady_clock::now();
   liveness().arm(o.stall_seconds, {}, [] { return std::string("the run up to the power cut"); });
   struct Disarm {
@@ -249,7 +252,7 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   bench.top().power_cut(now, cut);
   const Lpn logical = bench.top().logical_pages();
   const hw::NandArray& array = bench.array();
-  const fw::OobRecovery recovery = recover_from_flash(array, logical);
+  const fw::OobRecovery& recovery = reference.emplace(recover_from_flash(array, logical));
   cut.recovery = recovery.counts();
   cut.audit = host.durability()->audit(
       [&](const stimuli::DurabilityTracker::PageVisitor& visit) { return scan_flash(array, logical, visit); },
@@ -262,8 +265,8 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
 
 // After the cut, with the run's statistics read: the drive is powered off and boots, and its
 // recovery firmware rebuilds the mapping through the timed model (fw/recovery/boot_recovery.h).
-// Its map must be the reference's, page for page (the report's power_cut.boot.map_differences).
-BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench) {
+// Its map must be `reference`'s, page for page (the report's power_cut.boot.map_differences).
+BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench, const fw::OobRecovery& reference) {
   SsdTop& top = bench.top();
   const sc_core::sc_time power_on = sc_core::sc_time_stamp();
   top.power_off(power_on);
@@ -283,7 +286,6 @@ BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench) {
   f.counts = boot.counts();
   f.recovery = boot.recovery().counts();
   const Lpn logical = top.logical_pages();
-  const fw::OobRecovery reference = recover_from_flash(bench.array(), logical);
   for (Lpn lpn = 0; lpn < logical; ++lpn)
     f.map_differences += boot.recovery().ppn_of(lpn) != reference.ppn_of(lpn) ||
                          boot.recovery().token_of(lpn) != reference.token_of(lpn);
@@ -359,8 +361,9 @@ RunOutcome run_simulation(const RunOptions& o) {
   if (o.power_cut()) bench.array().keep_versions();  // recovery reads the OOB's versions
   facts.setup_wall_seconds = seconds_since(setup_start);
   precondition(o, bench, facts);
+  std::optional<fw::OobRecovery> reference;  // a power cut's: the mapping read straight from the array
   const sc_core::sc_time drive_idle =
-      o.power_cut() ? simulate_until_cut(o, bench, facts) : simulate(bench, facts, o.stall_seconds);
+      o.power_cut() ? simulate_until_cut(o, bench, facts, reference) : simulate(bench, facts, o.stall_seconds);
   if (vcd) {
     busy_waves->write(std::max(drive_idle, bench.host().last_completion()).value());
     vcd->close();
@@ -377,7 +380,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   out.integrity_ok = facts.mismatches == 0 && (facts.mapping_check == "ok" || facts.mapping_check == "skipped") &&
                      (!facts.power_cut || (facts.power_cut->audit.ok() && facts.power_cut->recovery.version_conflicts == 0));
   if (facts.power_cut && !bench.top().image()) {  // (the image has no boot path of its own yet)
-    const BootFacts boot = boot_after_cut(o, bench);
+    const BootFacts boot = boot_after_cut(o, bench, *reference);
     out.report["power_cut"]["boot"] = boot_section(boot, o.platform.geometry);
     out.integrity_ok = out.integrity_ok && boot.map_differences == 0;
   }
