@@ -23,14 +23,19 @@ firmware rebuilds the mapping through the timed model (the report's power_cut.bo
 its map, which must be the one read straight from the array.
 
 Writes power_cut.csv / .md (one row per FTL and protection) into --out (default: bench/), and every
-cut's figures to results/power_cut/cuts.csv.
+cut's figures to results/power_cut/cuts.csv. Each cut's row also goes, as it is made, to a journal
+(--journal, default bench/power_cut_journal.jsonl.gz, one gzip member per row, kept in the
+repository): with --resume, the cuts it holds are not made again, so a campaign longer than a
+session goes on where it stopped. Delete the journal when the simulator changes what a cut does.
 """
 import argparse
 import csv
+import gzip
 import json
 import os
 import random
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from bench_common import ROOT, SSDSIM, write_tables
@@ -90,6 +95,21 @@ def cut_row(a, ftl, plp, option, value, work):
     return row
 
 
+def load_journal(path):
+    """The rows of the cuts already made, by (FTL, protection, cut)."""
+    if not os.path.exists(path):
+        return {}
+    rows = {}
+    try:
+        with gzip.open(path, "rt") as journal:
+            for line in journal:
+                r = json.loads(line)
+                rows[(r["ftl"], r["plp"], r["cut"])] = r
+    except (EOFError, gzip.BadGzipFile, json.JSONDecodeError):  # a last member cut short (the session ended): the rows before it stand
+        pass
+    return rows
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cuts", type=int, default=1000, help="cut points per FTL (and per protection)")
@@ -101,6 +121,9 @@ def main():
     p.add_argument("--seed", type=int, default=35)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--out", default=os.path.join(ROOT, "bench"))
+    p.add_argument("--journal", default=os.path.join(ROOT, "bench", "power_cut_journal.jsonl.gz"),
+                   help="every cut's row, appended as it is made")
+    p.add_argument("--resume", action="store_true", help="take the journal's cuts instead of making them again")
     a = p.parse_args()
     work = os.path.join(ROOT, "results", "power_cut")
     os.makedirs(work, exist_ok=True)
@@ -121,7 +144,27 @@ def main():
                 cut = (("--power-cut-after", str(draw.randint(1, requests - 1))) if k % 2 == 0
                        else ("--power-cut-at", f"{draw.uniform(1e-6, seconds):.6f}"))
                 jobs += [(ftl, plp, *cut) for plp in protections]
-        rows = list(pool.map(lambda j: cut_row(a, *j, work), jobs))
+        done = load_journal(a.journal) if a.resume else {}
+        if not a.resume and os.path.exists(a.journal):
+            os.remove(a.journal)
+        lock = threading.Lock()
+
+        def make(job):
+            ftl, plp, option, value = job
+            key = (ftl, "capacitors" if plp else "none", f"{option} {value}")
+            if key in done:
+                return done[key]
+            row = cut_row(a, *job, work)
+            with lock, gzip.open(a.journal, "at") as journal:  # a member per row: a cut lost at most
+                journal.write(json.dumps(row) + "\n")
+            return row
+
+        rows = list(pool.map(make, jobs))
+    # The journal again as one gzip member (a member per row compresses poorly): every row it held.
+    done.update({(r["ftl"], r["plp"], r["cut"]): r for r in rows})
+    with gzip.open(a.journal + ".tmp", "wt") as journal:
+        journal.writelines(json.dumps(r) + "\n" for r in done.values())
+    os.replace(a.journal + ".tmp", a.journal)
     columns = list(dict.fromkeys(k for r in rows for k in r))
     with open(os.path.join(work, "cuts.csv"), "w", newline="") as out:
         w = csv.DictWriter(out, fieldnames=columns)

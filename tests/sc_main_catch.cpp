@@ -3,9 +3,12 @@
 #include <systemc>
 
 #include "tests/catch_session.h"
+#include "tlm/sanitizer_stack.h"
 #include "tlm/time_base.h"
 
 int sc_main(int argc, char* argv[]) {
   ssd::tlmx::init_time_base();
-  return ssd::test::run_catch_session(argc, argv);
+  const int result = ssd::test::run_catch_session(argc, argv);
+  ssd::tlmx::sanitizer_back_on_thread_stack();
+  return result;
 }

@@ -44,6 +44,9 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
   bool background = false;  // the firmware's own work (GC): channel.scheduler = host_first lets host work pass it
   CommandOrigin origin = CommandOrigin::Host;
+  // Power-loss work (the firmware's dump of its write buffer, fw::OpScheduler::HoldUpWork): a die
+  // queue takes it ahead of every command not yet started.
+  bool hold_up = false;
   // A read the ECC engine could not decode yet (reliability.errors): the read-retry step it is
   // re-read at (1..ecc.retry_steps), or its soft sensing. Set by the channel controller only (it
   // clears them when a command arrives); a read it finally cannot decode returns token

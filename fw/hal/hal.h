@@ -52,6 +52,7 @@ struct HalOp {
   std::uint32_t partner_wait_ns = 0;
   bool background = false;  // the firmware's own work (GC), which host work may pass in a queue
   OpOrigin origin = OpOrigin::Host;
+  bool hold_up = false;  // power-loss work (OpScheduler::HoldUpWork): ahead of what a die has not started
   LatencyTrail trail;             // the request it is on the way of (common/latency_trail.h)
 };
 

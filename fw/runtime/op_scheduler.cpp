@@ -71,9 +71,11 @@ OpRef OpScheduler::allocate(OpKind kind) {
     const std::size_t capacity = ops_.capacity();
     ops_.emplace_back();
     versions_.emplace_back();
+    hold_up_.emplace_back();
     if (ops_.capacity() != capacity) place_op_records();  // the array moved, as it does in the image's heap
   }
   versions_[index] = 0;
+  if (hold_up_base_) hold_up_[index] = hold_up_scope_;
   touch_op(index, Access::Write);
   Op& op = ops_[index];
   op.state = State::Building;
@@ -175,7 +177,10 @@ void OpScheduler::submit(OpRef ref) {
   // The OOB's version: a copy keeps its source's (a program_copy's comes with its source read);
   // a page with no data (kUnwrittenToken: a merge's padding) has none; anything else is new.
   if (op.kind == OpKind::Program && !op.copy_from)
-    versions_[ref.index] = copy ? copy_source_.version : op.token == kUnwrittenToken ? 0 : new_version();
+    versions_[ref.index] = copy                          ? copy_source_.version
+                           : op.token == kUnwrittenToken ? 0
+                           : hold_up_base_ && hold_up_[ref.index] ? hold_up_base_ + hold_up_next_++
+                                                                   : new_version();
   op.state = State::Waiting;
   if (op.kind == OpKind::Program && !op.background) {
     ++host_programs_;
@@ -303,6 +308,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.partner_wait_ns = op.partner_wait_ns;
   h.background = op.background;
   h.origin = op.origin;
+  h.hold_up = hold_up_base_ && hold_up_[index];
   h.buffer_addr = buffer_address();
   h.trail = op.trail;
   hal_.issue(h);
@@ -523,6 +529,8 @@ void OpScheduler::pass_version(const Token* sink, std::uint32_t s, std::uint32_t
 std::uint32_t OpScheduler::new_version() {
   if (next_version_ == ~std::uint32_t(0))
     throw std::logic_error("the OOB's 32-bit sequence numbers are exhausted (4,294,967,294 programs)");
+  if (hold_up_base_ && next_version_ + 1 >= hold_up_base_)
+    throw std::logic_error("the power-loss hold-up numbered more programs than its dump's versions leave room for");
   return ++next_version_;
 }
 

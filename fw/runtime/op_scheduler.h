@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -110,6 +111,34 @@ class OpScheduler : public HalListener {
     OpScheduler& s_;
     LatencyTrail saved_;
   };
+  // Power loss with capacitors holding the drive up (FirmwareConfig::plp): the operations built
+  // while one lives are the firmware's dump of its write buffer. Their flash commands go ahead of
+  // every command a die has not started (HalOp::hold_up), so the dump is not queued behind the
+  // FTL's merges; and their programs' OOB sequence numbers are set above any the rest of the
+  // hold-up can reach (kHoldUpVersionGap): a dump page holds its logical page's newest data,
+  // while whatever the FTL still programs in the hold-up (an eviction it had begun, a merge's
+  // copies) holds older data or a copy, and must not outrank it in recovery. The FTL's work goes
+  // on meanwhile: its data may exist nowhere else (a copy whose source is erased).
+  class HoldUpWork {
+   public:
+    explicit HoldUpWork(OpScheduler& s) : s_(s) {
+      if (s.hold_up_base_ == 0) {
+        if (s.next_version_ > ~std::uint32_t(0) - 2 * kHoldUpVersionGap)
+          throw std::logic_error("the OOB's 32-bit sequence numbers leave no room for a power-loss dump");
+        s.hold_up_base_ = s.next_version_ + kHoldUpVersionGap;
+      }
+      s.hold_up_scope_ = true;
+    }
+    ~HoldUpWork() { s_.hold_up_scope_ = false; }
+    HoldUpWork(const HoldUpWork&) = delete;
+    HoldUpWork& operator=(const HoldUpWork&) = delete;
+
+   private:
+    OpScheduler& s_;
+  };
+  // Programs the hold-up can number before its dump's versions: more than any hold-up submits.
+  static constexpr std::uint32_t kHoldUpVersionGap = 1u << 24;
+
   // The trail of the work being done now (what a completion entry posted now carries on).
   const LatencyTrail& attribution() const { return context_; }
 
@@ -244,6 +273,11 @@ class OpScheduler : public HalListener {
   // logical page's highest), beside the records, which keep the image's layout.
   std::vector<std::uint32_t> versions_;
   std::uint32_t next_version_ = 0;
+  // The dump's versions (HoldUpWork): from hold_up_base_ on (0: no dump yet); per record, whether
+  // it is the dump's (written only while a HoldUpWork lives).
+  std::uint32_t hold_up_base_ = 0, hold_up_next_ = 0;
+  std::vector<std::uint8_t> hold_up_;
+  bool hold_up_scope_ = false;
   std::vector<std::uint32_t> free_;
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;

@@ -150,7 +150,11 @@ void ChannelController::step() {
     cmd->soft = false;
     cmd->failed = false;
     cmd->trail.advance(Stage::Firmware, now.value());  // posted with the issuing job's local time
-    d.queue.push_back(QueuedCommand{trans, cmd, now});
+    if (cmd->hold_up)  // the power-loss dump: ahead of everything not yet started, in its own order
+      d.queue.insert(std::find_if(d.queue.begin(), d.queue.end(), [](const QueuedCommand& q) { return !q.cmd->hold_up; }),
+                     QueuedCommand{trans, cmd, now});
+    else
+      d.queue.push_back(QueuedCommand{trans, cmd, now});
     trace_queue(d);
   }
   // Reads back from the ECC engine go first, after any retries already waiting.

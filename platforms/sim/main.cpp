@@ -15,6 +15,7 @@
 #include "platforms/sim/run_command.h"
 #include "platforms/sim/standin_command.h"
 #include "stimuli/host_request.h"
+#include "tlm/sanitizer_stack.h"
 #include "tlm/time_base.h"
 
 namespace {
@@ -99,5 +100,7 @@ int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   // A workload error ends the run through sc_stop(); its notice is noise next to our message.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  const int status = sc_core::sc_elab_and_sim(argc, argv);
+  ssd::tlmx::sanitizer_back_on_thread_stack();
+  return status;
 }

@@ -107,6 +107,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.tag = op.tag;
   c.partner_wait = sc_core::sc_time(double(op.partner_wait_ns), sc_core::SC_NS);
   c.background = op.background;
+  c.hold_up = op.hold_up;
   c.origin = op.origin == fw::OpOrigin::Gc        ? tlmx::CommandOrigin::Gc
              : op.origin == fw::OpOrigin::Mapping ? tlmx::CommandOrigin::Mapping
                                                   : tlmx::CommandOrigin::Host;
