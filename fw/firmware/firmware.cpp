@@ -127,6 +127,7 @@ void Firmware::on_power_loss() {
   wbuf_->index().for_each([&buffered](Lpn, std::uint32_t) { ++buffered; });
   metrics_.gauge("plp_buffered_pages") = double(buffered);
   if (plp_dump_) {
+    if (stops_work_at_power_loss()) ops_.hold_for_power_loss();
     OpScheduler::HoldUpWork dump(ops_);  // ahead of the FTL's work at the dies, and newest in recovery
     dump_for_power_loss();
     return;

@@ -96,6 +96,10 @@ class Firmware : public HostCommandHandler {
   // into the dump area (plp_destage = dump), or every dirty one goes to the FTL at once, whatever
   // the flush limit (plp_destage = ftl).
   void on_power_loss();
+  // Whether, at the power loss, the FTL's work stops and only the dump runs (every copy's source
+  // is then still on the flash: erase_after_copies), so the hold-up's end tears nothing; else
+  // the FTL's work goes on behind the dump (OpScheduler::hold_for_power_loss).
+  bool stops_work_at_power_loss() const { return plp_dump_ && config_.erase_after_copies; }
 
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
   void bypass_write_buffer(bool bypass) { bypass_ = bypass; }

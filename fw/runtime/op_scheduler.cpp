@@ -42,7 +42,7 @@ std::string where(const FlashGeometry& g, Ppn ppn) {
 }  // namespace
 
 OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots)
-    : hal_(hal), costs_(costs), geo_(hal.geometry()), blocks_(geo_.total_blocks()), buffer_slots_(buffer_slots) {
+    : hal_(hal), costs_(costs), metrics_(metrics), geo_(hal.geometry()), blocks_(geo_.total_blocks()), buffer_slots_(buffer_slots) {
   if (buffer_slots == 0) throw std::invalid_argument("the data buffer needs at least one page slot");
   hal_.set_listener(this);
   data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
@@ -254,6 +254,10 @@ void OpScheduler::make_ready(std::uint32_t index) {
   op.trail.advance(op.held ? Stage::DependencyWait : Stage::Firmware, hal_.now_ticks());
   op.held = true;
   if (op.wait_chain) return;  // released when the previous program of the block is issued
+  if (power_lost_ && (op.kind == OpKind::Program || op.kind == OpKind::Erase) && !hold_up_[index]) {
+    ++*parked_;  // never issued: see hold_for_power_loss
+    return;
+  }
   if (op.kind == OpKind::Erase) {
     BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
     if (b.inflight[b.epoch & 1] > 0) {

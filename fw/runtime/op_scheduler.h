@@ -138,6 +138,18 @@ class OpScheduler : public HalListener {
   };
   // Programs the hold-up can number before its dump's versions: more than any hold-up submits.
   static constexpr std::uint32_t kHoldUpVersionGap = 1u << 24;
+  // And when every copy's source stays on the flash until the copy is programmed
+  // (set_hold_copy_sources), the firmware may stop the FTL's work at the power-loss signal: from
+  // hold_for_power_loss() on, a program or erase not built in a HoldUpWork scope is never issued
+  // (counted in "parked_for_power_loss"), so none can be torn at the hold-up's end and take a
+  // word line's earlier pages with it. Without held sources a copy's data may be in DRAM only
+  // (its source erased): then the work must go on, and this throws.
+  void hold_for_power_loss() {
+    if (!hold_copy_sources_)
+      throw std::logic_error("stopping the FTL's work at a power loss needs copy sources held (erase_after_copies)");
+    power_lost_ = true;
+    parked_ = &metrics_.counter("parked_for_power_loss");
+  }
 
   // The trail of the work being done now (what a completion entry posted now carries on).
   const LatencyTrail& attribution() const { return context_; }
@@ -267,6 +279,7 @@ class OpScheduler : public HalListener {
 
   Hal& hal_;
   const FirmwareCosts& costs_;
+  MetricSet& metrics_;
   FlashGeometry geo_;
   std::vector<Op> ops_;
   // Each program's OOB sequence number (the data's version: recovery after a power cut keeps a
@@ -278,6 +291,8 @@ class OpScheduler : public HalListener {
   std::uint32_t hold_up_base_ = 0, hold_up_next_ = 0;
   std::vector<std::uint8_t> hold_up_;
   bool hold_up_scope_ = false;
+  bool power_lost_ = false;  // see hold_for_power_loss
+  std::uint64_t* parked_ = nullptr;
   std::vector<std::uint32_t> free_;
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;

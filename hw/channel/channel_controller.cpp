@@ -90,6 +90,13 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
   dont_initialize();
 }
 
+namespace {
+// What a controller told of a power failure no longer takes (ChannelController::power_fail).
+bool dropped_at_power_fail(const tlmx::FlashCommand& c) {
+  return (c.opcode == tlmx::FlashOpcode::Program || c.opcode == tlmx::FlashOpcode::Erase) && !c.hold_up;
+}
+}  // namespace
+
 tlm::tlm_sync_enum ChannelController::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                                       sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "flash protocol: only BEGIN_REQ goes forward");
@@ -150,6 +157,10 @@ void ChannelController::step() {
     cmd->soft = false;
     cmd->failed = false;
     cmd->trail.advance(Stage::Firmware, now.value());  // posted with the issuing job's local time
+    if (power_failing_ && dropped_at_power_fail(*cmd)) {
+      ++dropped_;
+      continue;
+    }
     if (cmd->hold_up)  // the power-loss dump: ahead of everything not yet started, in its own order
       d.queue.insert(std::find_if(d.queue.begin(), d.queue.end(), [](const QueuedCommand& q) { return !q.cmd->hold_up; }),
                      QueuedCommand{trans, cmd, now});
@@ -478,7 +489,20 @@ void ChannelController::power_cut(sc_time now, CutDamage& damage) {
   }
 }
 
+void ChannelController::power_fail() {
+  power_failing_ = true;
+  for (auto& d : dies_) {
+    const std::size_t before = d->queue.size();
+    d->queue.erase(std::remove_if(d->queue.begin(), d->queue.end(),
+                                  [](const QueuedCommand& q) { return dropped_at_power_fail(*q.cmd); }),
+                   d->queue.end());
+    dropped_ += before - d->queue.size();
+    trace_queue(*d);
+  }
+}
+
 void ChannelController::power_off(sc_time now) {
+  power_failing_ = false;
   for (auto& d : dies_) {
     d->queue.clear();
     d->array = Track{};

@@ -91,6 +91,12 @@ class ChannelController : public sc_core::sc_module {
   // suspended, or suspended) is cut short in the array (hw/nand/nand_array.h); one still on the
   // bus, queued or staged never reached it. What was destroyed is added to `damage`.
   void power_cut(sc_core::sc_time now, CutDamage& damage);
+  // The power failed and the firmware stops its FTL's work for the hold-up (fw::Firmware::
+  // stops_work_at_power_loss): the controller drops every program and erase that has not reached
+  // a die (queued, or arriving later) unless it is power-loss work (tlmx::FlashCommand::hold_up).
+  // Reads, and what a die has begun, go on. The dropped commands never complete.
+  void power_fail();
+  std::uint64_t commands_dropped() const { return dropped_; }
   // And then: every command queued, on a track, suspended or on its way is dropped (none
   // completes), and the channel and its dies are idle, ready for the firmware that boots next.
   // The dies' and the bus's busy time booked beyond `now` must already be truncated.
@@ -166,6 +172,8 @@ class ChannelController : public sc_core::sc_module {
   std::uint64_t& bus_transfers_;
   int vcd_owner_ = -1;
   std::uint32_t first_die_;  // global index of this channel's die 0
+  bool power_failing_ = false;  // see power_fail
+  std::uint64_t dropped_ = 0;
   // reliability.errors: the decode outcomes (this channel's stream) and the ECC engine's times.
   std::unique_ptr<ReadErrorModel> errors_;
   sc_core::sc_time t_decode_, t_soft_decode_, t_retry_setup_, t_soft_sense_;

@@ -111,10 +111,13 @@ std::string SsdTop::unfinished_work() const {
 
 void SsdTop::begin_power_loss() {
   fw::Firmware& fw = firmware();
+  if (fw.stops_work_at_power_loss())
+    for (auto& ch : channels_) ch->power_fail();
   core_->post([&fw] { fw.on_power_loss(); }, hw::JobHint{});
 }
 
 void SsdTop::power_cut(sc_core::sc_time now, PowerCutFacts& facts) {
+  for (const auto& ch : channels_) facts.plp_commands_dropped += ch->commands_dropped();
   for (auto& ch : channels_) ch->power_cut(now, facts.flash);
   // (The image has no capacitors to dump with: its buffered pages are all lost.)
   facts.buffered_pages_lost = registers_ ? mapping_->buffered_pages().size() : firmware().unsaved_buffered_pages();

@@ -73,7 +73,8 @@ class SsdTop : public sc_core::sc_module {
   // are gone. The simulation does not go on.
   void power_cut(sc_core::sc_time now, PowerCutFacts& facts);
   // Capacitors hold the drive up (firmware.plp): the firmware learns of the power loss now, in a
-  // job on its core (fw::Firmware::on_power_loss).
+  // job on its core (fw::Firmware::on_power_loss); if it stops its FTL's work then, the channel
+  // controllers drop the programs and erases not yet on a die (hw::ChannelController::power_fail).
   void begin_power_loss();
   // After power_cut, with the statistics read: every module is powered off (hw::ChannelController::
   // power_off and the host interface's, the core's and the HAL's), so nothing under way completes.
