@@ -24,8 +24,8 @@ its map, which must be the one read straight from the array.
 
 Writes power_cut.csv / .md (one row per FTL and protection) into --out (default: bench/), and every
 cut's figures to results/power_cut/cuts.csv. Each cut's row also goes, as it is made, to a journal
-(--journal, default bench/power_cut_journal.jsonl.gz, one gzip member per row, kept in the
-repository): with --resume, the cuts it holds are not made again, so a campaign longer than a
+(--journal, default bench/power_cut_journal.jsonl.gz, kept in the repository: a gzip member per
+row while the campaign runs, one member at its end): with --resume, the cuts it holds are not made again, so a campaign longer than a
 session goes on where it stopped. Delete the journal when the simulator changes what a cut does.
 """
 import argparse
@@ -95,6 +95,11 @@ def cut_row(a, ftl, plp, option, value, work):
     return row
 
 
+def journal_key(row):
+    """A cut's identity in the journal: FTL, protection and cut, as cut_row names them."""
+    return row["ftl"], row["plp"], row["cut"]
+
+
 def load_journal(path):
     """The rows of the cuts already made, by (FTL, protection, cut)."""
     if not os.path.exists(path):
@@ -104,7 +109,7 @@ def load_journal(path):
         with gzip.open(path, "rt") as journal:
             for line in journal:
                 r = json.loads(line)
-                rows[(r["ftl"], r["plp"], r["cut"])] = r
+                rows[journal_key(r)] = r
     except (EOFError, gzip.BadGzipFile, json.JSONDecodeError):  # a last member cut short (the session ended): the rows before it stand
         pass
     return rows
@@ -151,7 +156,7 @@ def main():
 
         def make(job):
             ftl, plp, option, value = job
-            key = (ftl, "capacitors" if plp else "none", f"{option} {value}")
+            key = journal_key({"ftl": ftl, "plp": "capacitors" if plp else "none", "cut": f"{option} {value}"})
             if key in done:
                 return done[key]
             row = cut_row(a, *job, work)
@@ -161,7 +166,7 @@ def main():
 
         rows = list(pool.map(make, jobs))
     # The journal again as one gzip member (a member per row compresses poorly): every row it held.
-    done.update({(r["ftl"], r["plp"], r["cut"]): r for r in rows})
+    done.update({journal_key(r): r for r in rows})
     with gzip.open(a.journal + ".tmp", "wt") as journal:
         journal.writelines(json.dumps(r) + "\n" for r in done.values())
     os.replace(a.journal + ".tmp", a.journal)

@@ -179,8 +179,8 @@ void OpScheduler::submit(OpRef ref) {
   if (op.kind == OpKind::Program && !op.copy_from)
     versions_[ref.index] = copy                          ? copy_source_.version
                            : op.token == kUnwrittenToken ? 0
-                           : hold_up_base_ && hold_up_[ref.index] ? hold_up_base_ + hold_up_next_++
-                                                                   : new_version();
+                           : hold_up_work(ref.index)     ? hold_up_base_ + hold_up_next_++
+                                                         : new_version();
   op.state = State::Waiting;
   if (op.kind == OpKind::Program && !op.background) {
     ++host_programs_;
@@ -254,7 +254,7 @@ void OpScheduler::make_ready(std::uint32_t index) {
   op.trail.advance(op.held ? Stage::DependencyWait : Stage::Firmware, hal_.now_ticks());
   op.held = true;
   if (op.wait_chain) return;  // released when the previous program of the block is issued
-  if (power_lost_ && (op.kind == OpKind::Program || op.kind == OpKind::Erase) && !hold_up_[index]) {
+  if (power_lost_ && (op.kind == OpKind::Program || op.kind == OpKind::Erase) && !hold_up_work(index)) {
     ++*parked_;  // never issued: see hold_for_power_loss
     return;
   }
@@ -312,7 +312,7 @@ void OpScheduler::issue(std::uint32_t index) {
   h.partner_wait_ns = op.partner_wait_ns;
   h.background = op.background;
   h.origin = op.origin;
-  h.hold_up = hold_up_base_ && hold_up_[index];
+  h.hold_up = hold_up_work(index);
   h.buffer_addr = buffer_address();
   h.trail = op.trail;
   hal_.issue(h);

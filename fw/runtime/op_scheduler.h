@@ -118,7 +118,8 @@ class OpScheduler : public HalListener {
   // hold-up can reach (kHoldUpVersionGap): a dump page holds its logical page's newest data,
   // while whatever the FTL still programs in the hold-up (an eviction it had begun, a merge's
   // copies) holds older data or a copy, and must not outrank it in recovery. The FTL's work goes
-  // on meanwhile: its data may exist nowhere else (a copy whose source is erased).
+  // on meanwhile (its data may exist nowhere else: a copy whose source is erased) unless
+  // hold_for_power_loss stopped it.
   class HoldUpWork {
    public:
     explicit HoldUpWork(OpScheduler& s) : s_(s) {
@@ -291,6 +292,7 @@ class OpScheduler : public HalListener {
   std::uint32_t hold_up_base_ = 0, hold_up_next_ = 0;
   std::vector<std::uint8_t> hold_up_;
   bool hold_up_scope_ = false;
+  bool hold_up_work(std::uint32_t index) const { return hold_up_base_ && hold_up_[index]; }
   bool power_lost_ = false;  // see hold_for_power_loss
   std::uint64_t* parked_ = nullptr;
   std::vector<std::uint32_t> free_;

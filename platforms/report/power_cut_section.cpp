@@ -25,7 +25,7 @@ json power_cut_section(const PowerCutFacts& f) {
                    {"buffered_pages_at_cut", f.buffered_pages_at_cut},
                    {"pages_evicted", f.plp_pages_evicted},
                    {"pages_dumped", f.plp_pages_dumped},
-                   {"ftl_work_stopped", f.plp_ops_parked + f.plp_commands_dropped}}},
+                   {"ftl_work_stopped", f.plp_ftl_work_stopped}}},
           {"recovery", {{"pages_scanned", f.recovery.pages_scanned},
                         {"unreadable_pages", f.recovery.unreadable_pages},
                         {"padding_pages", f.recovery.padding_pages},

@@ -26,8 +26,9 @@ struct PowerCutFacts {
   std::string plp_destage;                 // capacitors: "dump" or "ftl" (firmware.plp_destage)
   std::uint64_t plp_pages_evicted = 0;     // capacitors, ftl: of them, handed to the FTL in the hold-up
   std::uint64_t plp_pages_dumped = 0;      // capacitors, dump: of them, programmed into the dump area
-  std::uint64_t plp_ops_parked = 0;        // capacitors, work stopped: the FTL's programs and erases never issued
-  std::uint64_t plp_commands_dropped = 0;  // and those the flash controllers dropped
+  // Capacitors, work stopped: the FTL's programs and erases never issued, or dropped by the flash
+  // controllers (fw::Firmware::stops_work_at_power_loss).
+  std::uint64_t plp_ftl_work_stopped = 0;
   fw::OobRecoveryCounts recovery;          // the mapping rebuilt from the OOB of every page
   stimuli::DurabilityAudit audit;
 };

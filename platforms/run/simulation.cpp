@@ -246,7 +246,7 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
     cut.plp_pages_evicted = counter("plp_pages_evicted");
     cut.plp_pages_dumped = counter("plp_pages_dumped");
     const auto& ops = bench.metrics().sets().at("firmware.ops")->counters();
-    cut.plp_ops_parked = ops.count("parked_for_power_loss") ? ops.at("parked_for_power_loss") : 0;
+    cut.plp_ftl_work_stopped = ops.count("parked_for_power_loss") ? ops.at("parked_for_power_loss") : 0;
     // (Counted when the firmware took the signal: a host write fetched before it may still land.)
     cut.buffered_pages_at_cut = fw.gauges().count("plp_buffered_pages") ? std::uint64_t(fw.gauges().at("plp_buffered_pages")) : 0;
   }

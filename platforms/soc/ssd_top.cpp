@@ -117,7 +117,7 @@ void SsdTop::begin_power_loss() {
 }
 
 void SsdTop::power_cut(sc_core::sc_time now, PowerCutFacts& facts) {
-  for (const auto& ch : channels_) facts.plp_commands_dropped += ch->commands_dropped();
+  for (const auto& ch : channels_) facts.plp_ftl_work_stopped += ch->commands_dropped();
   for (auto& ch : channels_) ch->power_cut(now, facts.flash);
   // (The image has no capacitors to dump with: its buffered pages are all lost.)
   facts.buffered_pages_lost = registers_ ? mapping_->buffered_pages().size() : firmware().unsaved_buffered_pages();
