@@ -4,8 +4,9 @@
 Each drive is filled (--precondition fill), takes a short burst of random 4 KiB writes and loses
 its power after half of them (with firmware.erase_after_copies, so no merge loses durable data to
 the cut: without it tiny's BAST did, and the audit failed the run); then it boots and its recovery firmware reads the OOB of every
-block up to its first erased page through the timed model (fw/recovery/boot_scan.h; no
-checkpoints yet, so this is the full scan every FTL pays today). Sizes: platforms/tiny.yaml with
+block up to its first erased page through the timed model (fw/recovery/boot_scan.h; without
+map checkpoints, firmware.checkpoint_interval_mib, so this is the full scan; bench/checkpoints.py
+has the checkpoints). Sizes: platforms/tiny.yaml with
 64, 256 and 1,024 blocks a plane (64 MiB to 1 GiB raw, SLC, one 200 MHz core) and
 platforms/default.yaml with 512 and 1,024 (64 and 128 GiB raw, MLC; fewer blocks leave page mapping too few spare blocks at its 7%); one FTL of each family.
 
@@ -15,11 +16,10 @@ bounds it sits between: the flash's (the most-read die's reads times its mean tR
 calibrated firmware cycles, at its clock, over its cores). Writes recovery_time.csv/.md and
 recovery_time.png into --out (default bench/).
 """
-import argparse
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-from bench_common import ROOT, run_ssdsim, write_tables
+from bench_common import ROOT, drive_study_arguments, pyplot, run_ssdsim, write_tables
 
 SIZES = [("tiny", 64), ("tiny", 256), ("tiny", 1024), ("default", 512), ("default", 1024)]
 FTLS = ["page_mapping", "dftl", "bast"]
@@ -57,33 +57,21 @@ def one(a, platform, blocks, ftl):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--cut-after", type=int, default=2000, help="requests completed before the cut")
-    p.add_argument("--sizes", default=",".join(f"{pl}:{b}" for pl, b in SIZES),
-                   help="platform:blocks_per_plane, comma-separated")
-    p.add_argument("--ftls", default=",".join(FTLS))
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--out", default=os.path.join(ROOT, "bench"))
-    a = p.parse_args()
-    a.work = os.path.join(ROOT, "results", "recovery_time")
-    os.makedirs(a.work, exist_ok=True)
-    sizes = [(s.split(":")[0], int(s.split(":")[1])) for s in a.sizes.split(",")]
-    jobs = [(pl, b, f) for pl, b in sizes for f in a.ftls.split(",")]
+    a = drive_study_arguments(__doc__, SIZES, FTLS, "recovery_time", lambda p: p.add_argument(
+        "--cut-after", type=int, default=2000, help="requests completed before the cut"))
+    jobs = [(pl, b, f) for pl, b in a.sizes for f in a.ftls]
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         rows = list(pool.map(lambda j: one(a, *j), jobs))
-    notes = ["", "Full OOB scan (no checkpoints yet): every block read up to its first erased page, one read in "
+    notes = ["", "Full OOB scan (no map checkpoints; bench/checkpoints.py has them): every block read up to its first erased page, one read in "
              "flight a plane. `flash bound`: the reads of a die times the mean tR; `core bound`: every read's "
              "issue and completion and every programmed page's mapping update in the platform's calibrated "
              "firmware cycles, at its clock, over its cores. The recovery takes the larger, and a little more."]
     write_tables(a.out, "recovery_time", list(rows[0].keys()), rows, notes)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if not plt:
         return
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for ftl in a.ftls.split(","):
+    for ftl in a.ftls:
         mine = [r for r in rows if r["FTL"] == ftl]
         ax.plot([r["raw GiB"] for r in mine], [r["recovery s"] for r in mine], "o-", label=ftl)
     bounds = sorted({(r["raw GiB"], r["flash bound s"], r["core bound s"]) for r in rows})

@@ -39,6 +39,6 @@ cmake --build --preset sanitize
 default_exclude='as a firmware image on the ISS core|iss agreement|observers do not perturb|erase_after_copies no FTL|paper reproductions run|'
 default_exclude+='paced GC keeps|^tools: |every kind of merge|hybrid log-block FTLs with merges|hybrid defaults: block-associative|'
 default_exclude+='small mapping cache under GC|under reserve pressure|more dies never lose|one channel, |'
-default_exclude+='capacitors dump the buffer for every FTL|on MLC with word-line safety no FTL loses'
+default_exclude+='capacitors dump the buffer for every FTL|on MLC with word-line safety no FTL loses|every FTL recovers through them'
 exclude=${SANITIZE_EXCLUDE-$default_exclude}
 ctest --preset sanitize ${exclude:+-E "$exclude"} "$@"

@@ -44,8 +44,24 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
     space->set_read_only_margin(config_.read_only_margin);
     bad_blocks_ = std::make_unique<BadBlockHandler>(hal_, ops_, *ftl_, *space, metrics.set("ftl"), buffered);
     ops_.watch_failures([this](const OpScheduler::OpFailure& f) {
-      if (!power_lost_) bad_blocks_->on_failure(f);  // the hold-up saves data; it repairs nothing
+      if (power_lost_) return;  // the hold-up saves data; it repairs nothing
+      if (checkpointer_ && checkpointer_->owns(hal_.geometry().block_of(f.ppn))) return;  // it retires its own
+      bad_blocks_->on_failure(f);
     });
+  }
+  // The firmware's own blocks (map checkpoint slots, power-loss dump area), out of the FTL's space:
+  // passing over the factory-bad blocks and each other's.
+  std::vector<bool> taken(hal_.geometry().total_blocks(), false);
+  for (BlockId b : hal_.factory_bad_blocks()) taken[b] = true;
+  std::vector<BlockId> own;
+  if (config_.checkpoint_interval_bytes > 0) {
+    if (!ftl_->segment_space())
+      throw FtlOptionError("FTL '" + config_.ftl + "' keeps no block space to hold map checkpoints back from");
+    const std::uint64_t page = hal_.geometry().page_bytes;
+    checkpointer_ = std::make_unique<MapCheckpointer>(ops_, metrics.set("ftl"), hal_.geometry(),
+                                                      (config_.checkpoint_interval_bytes + page - 1) / page,
+                                                      (ftl_->checkpoint_bytes() + page - 1) / page, taken);
+    own = checkpointer_->blocks();
   }
   const WriteBufferConfig& wb = config_.write_buffer;
   if (wb.policy != WriteBufferPolicy::kOff) {
@@ -75,11 +91,12 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
       SegmentSpace* space = ftl_->segment_space();
       if (!space) throw FtlOptionError("FTL '" + config_.ftl + "' keeps no block space to hold a power-loss dump area "
                                        "back from: use firmware.plp_destage = ftl");
-      plp_dump_ = std::make_unique<PlpDumpArea>(hal_.geometry(), pages);
-      space->hold_back(plp_dump_->blocks());
+      plp_dump_ = std::make_unique<PlpDumpArea>(hal_.geometry(), pages, &taken);
+      own.insert(own.end(), plp_dump_->blocks().begin(), plp_dump_->blocks().end());
       metrics_.gauge("plp_dump_blocks") = double(plp_dump_->blocks().size());
     }
   }
+  if (!own.empty()) ftl_->segment_space()->hold_back(own);
 }
 
 std::vector<std::pair<Lpn, Token>> Firmware::buffered_pages() const {
@@ -122,6 +139,7 @@ std::uint32_t Firmware::take_scratch(std::uint32_t pages) {
 
 void Firmware::on_power_loss() {
   power_lost_ = true;
+  if (checkpointer_) checkpointer_->stop();
   if (!wbuf_) return;
   std::uint64_t buffered = 0;  // what the hold-up has to save: each buffered page's newest copy
   wbuf_->index().for_each([&buffered](Lpn, std::uint32_t) { ++buffered; });
@@ -263,6 +281,7 @@ void Firmware::handle_write(const HostCommand& cmd, PageSpan span) {
       }
     }
     const WriteOutcome w = ftl_->write(PageWrite{lpn, cmd.write_tokens[i], partial ? &old[i] : nullptr, ready, request});
+    if (checkpointer_) checkpointer_->on_pages_written(1);
     ops_.depend(w.on_flash, done);
   }
   // Without a write buffer a completed write is durable: once its word lines are closed.
@@ -497,6 +516,7 @@ void Firmware::program_entry(std::uint32_t e, OpRef also) {
   touch_buffer_entry(e, Access::Write);  // marked flushing
   WriteBuffer::Entry& x = wbuf_->entry(e);
   const WriteOutcome w = ftl_->write(PageWrite{x.lpn, x.token, x.merge ? &x.old : nullptr, x.ready, x.request});
+  if (checkpointer_) checkpointer_->on_pages_written(1);
   OpRef programmed = ops_.join();
   ops_.depend(w.on_flash, programmed);
   ops_.on_complete(programmed, [this, e](const HalResult&) { entry_released(e); });

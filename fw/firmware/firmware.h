@@ -44,6 +44,7 @@
 #include "fw/runtime/firmware_costs.h"
 #include "fw/firmware/host_command.h"
 #include "fw/firmware/plp_dump.h"
+#include "fw/recovery/map_checkpointer.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/firmware/bad_block_handler.h"
 #include "fw/firmware/block_mover.h"
@@ -82,6 +83,9 @@ struct FirmwareConfig {
   // (fw/firmware/plp_dump.h), or the FTL as evictions (which may merge or collect first).
   enum class PlpDestage : std::uint8_t { Dump, Ftl };
   PlpDestage plp_destage = PlpDestage::Dump;
+  // Map checkpoints (fw/recovery/map_checkpointer.h): one every this many bytes of host data the
+  // FTL is given (0: none; the boot then scans every block).
+  std::uint64_t checkpoint_interval_bytes = 0;
 };
 
 class Firmware : public HostCommandHandler {
@@ -100,6 +104,16 @@ class Firmware : public HostCommandHandler {
   // is then still on the flash: erase_after_copies), so the hold-up's end tears nothing; else
   // the FTL's work goes on behind the dump (OpScheduler::hold_for_power_loss).
   bool stops_work_at_power_loss() const { return plp_dump_ && config_.erase_after_copies; }
+
+  // Map checkpoints (FirmwareConfig::checkpoint_interval_bytes): where they record their content
+  // (fw/recovery/checkpoint_medium.h), and their slots' blocks, which the boot knows as the
+  // format's (empty without checkpoints).
+  void set_checkpoint_medium(CheckpointMedium* medium) {
+    if (checkpointer_) checkpointer_->set_medium(medium);
+  }
+  // A checkpoint now (the factory image's, after preconditioning); false: none started.
+  bool checkpoint_now() { return checkpointer_ && checkpointer_->checkpoint_now(); }
+  std::vector<BlockId> checkpoint_blocks() const { return checkpointer_ ? checkpointer_->blocks() : std::vector<BlockId>{}; }
 
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
   void bypass_write_buffer(bool bypass) { bypass_ = bypass; }
@@ -126,6 +140,10 @@ class Firmware : public HostCommandHandler {
   // bad on the way, as the firmware's block records and bad-block table would hold them.
   template <typename EraseCount>
   void adopt_aged_drive(EraseCount erase_count, const std::vector<BlockId>& worn_out) {
+    for (BlockId b : worn_out) {  // the firmware's own areas pass over them too
+      if (checkpointer_) checkpointer_->retire(b);
+      if (plp_dump_) plp_dump_->retire(b);
+    }
     SegmentSpace* s = ftl_->segment_space();
     if (!s) return;
     if (!worn_out.empty()) s->adopt_bad_blocks(worn_out);
@@ -233,6 +251,7 @@ class Firmware : public HostCommandHandler {
   std::unique_ptr<BlockMover> reclaim_;  // null when firmware.read_reclaim_reads is 0
   std::unique_ptr<BadBlockHandler> bad_blocks_;  // null without bad blocks (FirmwareConfig::bad_blocks)
   std::unique_ptr<PlpDumpArea> plp_dump_;  // plp_destage = dump with a write buffer
+  std::unique_ptr<MapCheckpointer> checkpointer_;  // null without checkpoints
   std::vector<std::uint8_t> dumped_;        // per buffer entry: its dump is programmed
 };
 

@@ -8,34 +8,23 @@
 // newer than anything on the flash, so the recovery's OOB scan (fw/recovery/oob_recovery.h) finds
 // it as the page's newest copy; no mapping is written.
 //
-// The area: the last blocks of every plane, as many per plane as the buffer's pages need. It
-// costs the FTL those blocks' share of its overprovisioning.
+// The area (fw/firmware/reserved_area.h): the last usable blocks of every plane, as many per plane
+// as the buffer's pages need. It costs the FTL those blocks' share of its overprovisioning.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "common/geometry.h"
+#include "fw/firmware/reserved_area.h"
 
 namespace ssd::fw {
 
-class PlpDumpArea {
+class PlpDumpArea : public ReservedArea {
  public:
-  // An area of at least `pages` pages on `geo`.
-  PlpDumpArea(const FlashGeometry& geo, std::uint32_t pages);
-
-  const std::vector<BlockId>& blocks() const { return blocks_; }
-  std::uint32_t blocks_per_plane() const { return per_plane_; }
-  // The next page to dump to (kNoPpn once the area is full): page k of the dump is on the
-  // (k mod planes)-th plane in channel-first order, so consecutive pages go to different channels.
-  Ppn next_page();
-  std::uint64_t pages_taken() const { return taken_; }
-
- private:
-  FlashGeometry geo_;
-  std::uint32_t per_plane_;
-  std::vector<BlockId> blocks_;
-  std::uint64_t taken_ = 0;
+  // An area of at least `pages` pages on `geo`, passing over the blocks `taken` marks (null: none;
+  // it marks its own there).
+  PlpDumpArea(const FlashGeometry& geo, std::uint32_t pages, std::vector<bool>* taken = nullptr);
 };
 
 }  // namespace ssd::fw

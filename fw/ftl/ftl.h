@@ -118,6 +118,11 @@ class Ftl {
     return false;
   }
 
+  // Map checkpoints (fw/recovery/map_checkpointer.h): the bytes of the tables a checkpoint saves,
+  // from which the boot finds every page the FTL maps in the blocks it covers. Default: a page
+  // map, a 4-byte physical page a logical page.
+  virtual std::uint64_t checkpoint_bytes() const { return std::uint64_t(logical_pages()) * 4; }
+
   // The block space the FTL takes and reclaims its blocks in (wear leveling and wear state are
   // set there for every FTL alike), or nullptr.
   virtual SegmentSpace* segment_space() { return nullptr; }

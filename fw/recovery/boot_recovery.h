@@ -19,10 +19,11 @@ namespace ssd::fw {
 class BootRecovery {
  public:
   // `hal` must have been powered off: the scheduler becomes its listener.
-  BootRecovery(Hal& hal, const FirmwareCosts& costs, Lpn logical_pages, bool scan_whole_blocks)
+  BootRecovery(Hal& hal, const FirmwareCosts& costs, Lpn logical_pages, bool scan_whole_blocks,
+               const BootCheckpoints& checkpoints = {})
       : ops_(hal, costs, metrics_.set("boot.ops")),
         recovery_(logical_pages),
-        scan_(hal, ops_, costs, recovery_, scan_whole_blocks) {}
+        scan_(hal, ops_, costs, recovery_, scan_whole_blocks, checkpoints) {}
 
   // Call from a job on the core; `done` runs (in a job) once the scan and its erases are over.
   void start(std::function<void()> done) { scan_.start(std::move(done)); }

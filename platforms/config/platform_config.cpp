@@ -205,6 +205,9 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
   c.firmware.bad_blocks = c.reliability.failures.any();  // the firmware handles what the flash may do
   if (c.firmware.plp && !(c.firmware.plp_hold_up_us > 0))
     throw ConfigError(path + ": firmware.plp = capacitors needs their hold-up time, firmware.plp_hold_up_us > 0");
+  if (c.firmware.checkpoint_interval_bytes > 0 && c.core.model == "iss")
+    throw ConfigError(path + ": firmware.checkpoint_interval_mib: map checkpoints and the boot that reads them run on "
+                      "the annotated core only (core.model = annotated)");
   if (c.firmware.plp && c.core.model == "iss")
     throw ConfigError(path + ": firmware.plp = capacitors: the power-loss signal reaches the firmware on the "
                       "annotated core only (core.model = annotated)");

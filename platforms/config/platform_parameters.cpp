@@ -335,7 +335,15 @@ const std::vector<Parameter>& platform_parameters() {
                      "capacitors: how long they hold the drive up after a power cut (their energy over the drive's "
                      "power draw)",
                      [](C& c, double v) { c.firmware.plp_hold_up_us = v; }),
-      choice_param("firmware.wear_leveling", fw::wear_leveling_names(), "none",
+      quantity_param("firmware.checkpoint_interval_mib", "MiB", 0, 1e9, false, 0,
+                     "map checkpoints (fw/recovery/map_checkpointer.h): every this many MiB of host data the FTL is "
+                     "given, the firmware writes the tables its FTL family needs to find its pages (a page map, a "
+                     "hybrid's block and log maps, DFTL's and CAST's directory and cached entries) to two slots of "
+                     "its own, in turn, and after preconditioning; the pages count in the WAF. After a power cut the "
+                     "boot reads the newest whole checkpoint and scans only the blocks not sealed when it was taken "
+                     "or erased since. 0: none, the boot scans every block",
+                     [](C& c, double v) { c.firmware.checkpoint_interval_bytes = std::uint64_t(v * 1048576.0); }),
+            choice_param("firmware.wear_leveling", fw::wear_leveling_names(), "none",
                    "wear leveling (fw/ftl/common/wear_leveling.h): none; dynamic (a free block is taken by lowest "
                    "erase count); static (dynamic, and a GC whose blocks' erase counts spread wider than "
                    "firmware.wear_leveling_spread moves the data of the least-erased block; page mapping, DFTL, CAST)",

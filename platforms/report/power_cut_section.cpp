@@ -45,7 +45,7 @@ json power_cut_section(const PowerCutFacts& f) {
 
 json boot_section(const BootFacts& f, const FlashGeometry& geometry) {
   const fw::BootScanCounts& c = f.counts;
-  return {{"recovery_s", tlmx::ticks_to_seconds(c.total_ticks)},
+  json section = {{"recovery_s", tlmx::ticks_to_seconds(c.total_ticks)},
           {"scan_s", tlmx::ticks_to_seconds(c.scan_ticks)},
           {"pages_read", c.pages_read},
           {"pages_read_per_die", double(c.pages_read) / geometry.total_dies()},
@@ -54,6 +54,13 @@ json boot_section(const BootFacts& f, const FlashGeometry& geometry) {
           {"blocks_erased_again", c.blocks_erased_again},
           {"pages_recovered", f.recovery.pages_recovered},
           {"map_differences", f.map_differences}};
+  if (f.checkpoints)  // firmware.checkpoint_interval_mib
+    section["checkpoint"] = {{"used", c.checkpoint_used},
+                             {"rejected", c.checkpoints_rejected},
+                             {"pages_read", c.checkpoint_pages_read},
+                             {"blocks_from_checkpoint", c.blocks_from_checkpoint},
+                             {"pages_from_checkpoint", c.pages_from_checkpoint}};
+  return section;
 }
 
 std::string power_cut_text(const json& p) {
@@ -90,6 +97,17 @@ std::string power_cut_text(const json& p) {
                          ? std::string("is the reference's")
                          : fmt::format("differs from the reference's on {} logical pages",
                                        b["map_differences"].get<std::uint64_t>()));
+    if (b.contains("checkpoint")) {
+      const json& c = b["checkpoint"];
+      s += c["used"].get<std::uint64_t>() == 0
+               ? fmt::format("  boot: no whole map checkpoint ({} rejected): every block scanned\n",
+                             c["rejected"].get<std::uint64_t>())
+               : fmt::format("  boot: map checkpoint {} read ({} pages; {} newer rejected): {} blocks ({} pages) taken "
+                             "from it, the rest scanned\n",
+                             c["used"].get<std::uint64_t>(), c["pages_read"].get<std::uint64_t>(),
+                             c["rejected"].get<std::uint64_t>(), c["blocks_from_checkpoint"].get<std::uint64_t>(),
+                             c["pages_from_checkpoint"].get<std::uint64_t>());
+    }
   }
   s += fmt::format("  durability: {} durable pages lost, {} garbage pages, {} pages recovered wrong ({}); {} "
                    "acknowledged page writes were not durable, {} of them on no readable page\n",

@@ -39,6 +39,7 @@ struct BootFacts {
   fw::BootScanCounts counts;
   fw::OobRecoveryCounts recovery;
   std::uint64_t map_differences = 0;  // logical pages the two maps put apart: must be 0
+  bool checkpoints = false;           // the firmware took map checkpoints
 };
 
 nlohmann::json power_cut_section(const PowerCutFacts& f);

@@ -112,6 +112,7 @@ fw::PreconditionOutcome DriveTestbench::precondition(const fw::PreconditionSpec&
   outcome.description += aged;
   firmware().bypass_write_buffer(false);
   if (firmware().close_all_word_lines() > 0) functional.run();
+  if (firmware().checkpoint_now()) functional.run();  // the factory image's map checkpoint
   oracle_->end_preconditioning();
   array_.set_failures_armed(true);
   top_->hal_switch().use(top_->hal());

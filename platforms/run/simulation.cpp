@@ -287,6 +287,7 @@ BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench, const fw::O
   BootFacts f;
   f.counts = boot.counts();
   f.recovery = boot.recovery().counts();
+  f.checkpoints = o.platform.firmware.checkpoint_interval_bytes > 0;
   const Lpn logical = top.logical_pages();
   for (Lpn lpn = 0; lpn < logical; ++lpn)
     f.map_differences += boot.recovery().ppn_of(lpn) != reference.ppn_of(lpn) ||

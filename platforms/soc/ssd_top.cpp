@@ -67,6 +67,10 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     mapping_ = std::make_unique<ImageMapping>(*registers_, boot.logical_pages, c.geometry.total_pages());
   } else {
     firmware_ = std::make_unique<fw::Firmware>(*switch_, c.firmware, metrics);
+    if (c.firmware.checkpoint_interval_bytes > 0) {
+      checkpoints_ = std::make_unique<CheckpointRecords>(array);
+      firmware_->set_checkpoint_medium(checkpoints_.get());
+    }
     hal_->set_host_handler(*firmware_);
     mapping_ = std::make_unique<FirmwareMapping>(*firmware_);
   }
@@ -133,7 +137,8 @@ void SsdTop::power_off(sc_core::sc_time now) {
 const fw::BootRecovery& SsdTop::boot_recovery(const fw::FirmwareCosts& costs, bool scan_whole_blocks,
                                               std::function<void()> done) {
   if (!core_) throw std::logic_error("the boot after a power cut runs on the annotated core only");
-  boot_ = std::make_unique<fw::BootRecovery>(*hal_, costs, logical_pages(), scan_whole_blocks);
+  boot_ = std::make_unique<fw::BootRecovery>(*hal_, costs, logical_pages(), scan_whole_blocks,
+                                             fw::BootCheckpoints{checkpoints_.get(), firmware_->checkpoint_blocks()});
   core_->post([this, done = std::move(done)] { boot_->start(done); }, hw::JobHint{});
   return *boot_;
 }

@@ -24,6 +24,7 @@
 #include "common/metrics.h"
 #include "fw/firmware/firmware.h"
 #include "fw/recovery/boot_recovery.h"
+#include "platforms/soc/checkpoint_records.h"
 #include "hw/bus/system_bus.h"
 #include "hw/channel/channel_controller.h"
 #include "hw/core/embedded_core.h"
@@ -99,6 +100,7 @@ class SsdTop : public sc_core::sc_module {
   std::unique_ptr<fw::Firmware> firmware_;      // annotated
   std::unique_ptr<ControllerRegisters> registers_;  // iss
   std::unique_ptr<MappingView> mapping_;
+  std::unique_ptr<CheckpointRecords> checkpoints_;  // map checkpoints' content (annotated, with checkpoints)
   std::unique_ptr<fw::BootRecovery> boot_;  // after a power cut
   std::uint32_t map_page_bytes_ = 0;
 };

@@ -87,3 +87,33 @@ TEST_CASE("plp dump: the block space leaves the area out and counts it apart fro
     CHECK_THROWS_WITH(other.hold_back(area.blocks()), Catch::Contains("dump area"));
   }
 }
+
+TEST_CASE("reserved areas: factory-bad blocks and another area's are passed over, failed blocks retired",
+          "[plp][checkpoint][firmware]") {
+  const FlashGeometry g = dump_geometry();  // 8 planes x 8 blocks x 4 pages
+  std::vector<bool> taken(g.total_blocks(), false);
+  taken[g.block_at(2, 7)] = true;  // factory-bad: plane 2's last block
+  // 20 pages: 3 a plane, one block each.
+  fw::ReservedArea first(g, 20, &taken, "hint");
+  REQUIRE(first.blocks().size() == 8);
+  for (std::uint32_t plane = 0; plane < 8; ++plane)
+    CHECK(first.blocks()[plane] == g.block_at(plane, plane == 2 ? 6 : 7));
+  // A second area takes the blocks below the first's, passing over the bad one too.
+  fw::ReservedArea second(g, 20, &taken, "hint");
+  for (std::uint32_t plane = 0; plane < 8; ++plane)
+    CHECK(second.blocks()[plane] == g.block_at(plane, plane == 2 ? 5 : 6));
+  for (BlockId b : second.blocks()) CHECK_FALSE(first.contains(b));
+  CHECK(first.capacity_pages() == 8 * 4);
+  // A retired block's pages are passed over: plane 0 (the first in channel-first order) gives none.
+  first.retire(g.block_at(0, 7));
+  CHECK(first.capacity_pages() == 7 * 4);
+  std::uint32_t pages = 0;
+  for (Ppn ppn; (ppn = first.next_page()) != kNoPpn; ++pages) CHECK(g.block_of(ppn) != g.block_at(0, 7));
+  CHECK(pages == 7 * 4);
+  // restart() hands the same pages out again, from the first.
+  first.restart();
+  CHECK(first.next_page() == g.first_page(g.block_at(4, 7)));  // channel 1, way 0: plane 4
+  // A plane left without a block for the FTL is refused, with the caller's hint.
+  std::vector<bool> none;
+  CHECK_THROWS_WITH(fw::ReservedArea(g, 8 * 8 * 4, &none, "the hint"), Catch::Contains("the hint"));
+}

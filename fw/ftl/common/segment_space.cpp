@@ -516,8 +516,10 @@ void SegmentSpace::refuse_factory_layout() const {
   std::uint32_t fewest = usable_segments();
   if (pinned_)
     for (std::uint32_t g = 0; g < groups_; ++g) fewest = std::min(fewest, usable_in_group(g));
-  const std::string held = held_ ? " and the power-loss dump area's " + std::to_string(held_) +
-                                       " blocks (firmware.plp_destage = dump)" : "";
+  const std::string held = held_ ? " and the " + std::to_string(held_) +
+                                       " blocks the firmware keeps for itself (the power-loss dump area, "
+                                       "firmware.plp_destage = dump; the map checkpoint's slots, "
+                                       "firmware.checkpoint_interval_mib)" : "";
   throw ResourceError("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
                       std::to_string(geo_.total_blocks()) +
                       "; failures.factory_bad_share, failures.factory_bad_blocks)" + held + " leave " + std::to_string(fewest) +

@@ -198,7 +198,8 @@ class SegmentSpace {
   // An aged drive (--precondition ...+pe:N): blocks that went bad before the run, as the
   // firmware's persisted bad-block table holds them, left out like the factory's. Fresh space only.
   void adopt_bad_blocks(const std::vector<BlockId>& worn);
-  // Blocks the firmware keeps for itself (the power-loss dump area, fw/firmware/plp_dump.h), left
+  // Blocks the firmware keeps for itself (the power-loss dump area, fw/firmware/plp_dump.h; the
+  // map checkpoint's slots, fw/recovery/map_checkpointer.h), left
   // out like bad blocks but counted apart (held_blocks; not in bad_block_counts). Fresh space only.
   // Throws ResourceError when what is left is less than the FTL needs.
   void hold_back(const std::vector<BlockId>& blocks);

@@ -65,6 +65,13 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
+  // The global translation directory (a 4-byte page a translation page) and the cached mapping
+  // table whole (its budget): the map itself is on flash already, in the translation pages, and
+  // the cached entries are what they do not yet hold; the translation pages written since are
+  // found by the boot's scan.
+  std::uint64_t checkpoint_bytes() const override {
+    return std::uint64_t(directory_.pages()) * 4 + cache_.budget_bytes();
+  }
   SteadyStatePreload* steady_state_preload() override { return this; }
   // All segments but the GC threshold's (data and translation pages alike).
   std::uint64_t pages_before_gc() const override {

@@ -46,6 +46,7 @@ class MappingCache {
   MappingCache(Hal& hal, const FirmwareCosts& costs, const MappingCacheConfig& config, MetricSet& metrics);
 
   std::uint32_t capacity() const { return capacity_; }
+  std::uint64_t budget_bytes() const { return config_.budget_bytes; }
   std::uint32_t entries() const { return entries_; }
   std::uint64_t covered_pages() const { return covered_; }
 

@@ -62,6 +62,11 @@ class HybridFtl : public Ftl {
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
+  // The block map (a 4-byte physical block a logical block) and every log block's page map (a
+  // 4-byte logical page a page: which page it holds, as the log's tables keep it).
+  std::uint64_t checkpoint_bytes() const override {
+    return (std::uint64_t(params_.logical_blocks) + std::uint64_t(params_.log_blocks) * space_.segment_pages()) * 4;
+  }
   // See sequential_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 

@@ -87,6 +87,12 @@ class SuperblockFtl : public Ftl {
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override;
   bool holds_valid_page(Ppn ppn) const override { return space_.holds_valid(ppn); }
+  // Each superblock's block list (a 4-byte block for each of its N + extra blocks) and its page map
+  // (where in those blocks each logical page is: 2 bytes a logical page).
+  std::uint64_t checkpoint_bytes() const override {
+    return std::uint64_t(params_.superblocks) * (params_.superblock_blocks + params_.extra_blocks) * 4 +
+           std::uint64_t(params_.logical_pages) * 2;
+  }
   // See superblock_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
 
