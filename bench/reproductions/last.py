@@ -39,6 +39,7 @@ TRACES = {
 # --quick runs from a clone alone: the hm_0 trace bundled in workloads/traces.
 QUICK_TRACES = {"hm_0": (os.path.join(repro.ROOT, "workloads", "traces", "hm_0.csv"), 2, 1.0, [])}
 HYBRIDS = ["bast", "fast", "faster", "superblock", "last"]
+
 ABLATIONS = {  # LAST with one mechanism changed
     "last-64k": ["--set", "ftl.size_threshold_pages=32"],       # ADAPT's upper threshold (64 KiB)
     "last-close": ["--set", "ftl.sequential_misfit=close"],     # a misfit closes its sequential block
@@ -98,7 +99,7 @@ def main():
         repro.write_csv(os.path.join(args.out, "last.csv"), csv_rows(r))
         write_markdown(args, r, traces, sizes, with_default=not (args.quick or args.no_default_platform))
     if default_jobs:
-        r = repro.run_matrix(args, default_jobs)
+        r = repro.run_default_matrix(args, default_jobs)
         repro.write_csv(os.path.join(args.out, "last-default.csv"), csv_rows(r))
         write_default_markdown(args, r, traces)
 
@@ -106,6 +107,9 @@ def main():
 def csv_rows(r):
     rows = []
     for name, rep in sorted(r.items()):
+        if repro.failed(rep):
+            rows.append({"run": name, "failed": repro.failed(rep)})
+            continue
         m = merges(rep)
         rows.append({"run": name, "requests": rep["host"]["requests"],
                      "footprint_pages": rep["workload"]["written_footprint_pages"],
@@ -278,15 +282,28 @@ def write_markdown(args, r, traces, sizes, with_default):
 
 def write_default_markdown(args, r, traces):
     """last-default.md: every hybrid and page mapping at its defaults on the default platform."""
+    def cells(wt, rep):
+        """The FTL alone (wt), then behind the default write buffer (rep); a run that failed: why."""
+        out = []
+        if repro.failed(wt):
+            out += repro.failure_cells(wt, 7)
+        else:
+            m = merges(wt)
+            out += [m["switch"], m["partial"], m["full"], m["dead"], repro.ftl_waf(wt),
+                    fmt(wt["host"]["latency_us"]["mean"], 0), f"{repro.kept_up(wt):.0%}"]
+        if repro.failed(rep):
+            return out + repro.failure_cells(rep, 5)
+        return out + [repro.ftl_waf(rep), repro.left_in_buffer(rep), fmt(rep["host"]["latency_us"]["mean"], 0),
+                      f"{repro.kept_up(rep):.0%}", fmt(rep["simulation"]["wall_seconds"], 1)]
+
     rows = []
     for t in traces:
         for f in HYBRIDS + ["page_mapping"]:
             wt, rep = r[f"defwt-{t}-{f}"], r[f"default-{t}-{f}"]
-            m = merges(wt)
-            rows.append([t, f, m["switch"], m["partial"], m["full"], m["dead"], repro.ftl_waf(wt),
-                         fmt(wt["host"]["latency_us"]["mean"], 0), f"{repro.kept_up(wt):.0%}", repro.ftl_waf(rep),
-                         repro.left_in_buffer(rep), fmt(rep["host"]["latency_us"]["mean"], 0),
-                         f"{repro.kept_up(rep):.0%}", fmt(rep["simulation"]["wall_seconds"], 1)])
+            rows.append([t, f, *cells(wt, rep)])
+            if repro.failed(wt) or repro.failed(rep):  # the labelled run with more overprovisioning
+                rows.append([t, f"{f} (ftl.overprovisioning {repro.RETRY_OVERPROVISIONING})",
+                             *cells(r.get(repro.retried(f"defwt-{t}-{f}"), wt), r.get(repro.retried(f"default-{t}-{f}"), rep))])
     repro.write_default_report(
         args, "LAST", "last", "Every hybrid at its defaults on `platforms/default.yaml` (no options: the default "
         f"sequential fill, then the trace's stand-in of {args.detail_writes:,} writes)",
@@ -294,7 +311,7 @@ def write_default_markdown(args, r, traces):
          "pages left in the buffer", "buffered: mean us", "buffered: served / offered", "wall s"], rows,
         "The FTL's own behaviour with writes reaching it as they come (`firmware.write_buffer=off`: switch ... mean "
         "us), then the product's default, a 64 MiB block_lru write buffer in front (\"-\": no page reached the FTL; "
-        "the shared traces mostly fit in the buffer).")
+        "the shared traces mostly fit in the buffer). " + repro.RETRY_NOTE)
 
 if __name__ == "__main__":
     main()

@@ -140,9 +140,10 @@ def portable(cmd):
     return [a.replace(ROOT, "$ROOT") for a in cmd]
 
 
-def run_matrix(args, jobs, sizing=False):
+def run_matrix(args, jobs, sizing=False, may_fail=False):
     """jobs: {name: ssdsim run arguments}. Returns {name: report} (full reports, or the kept slim
-    ones with --reuse). Every run made is kept slim (args.kept) as soon as it ends. With
+    ones with --reuse). Every run made is kept slim (args.kept) as soon as it ends. With may_fail
+    a run that fails gives {"failed": message} (kept too, see failed()) instead of ending the study. With
     --keep-only the first matrix that is not a sizing step (the probes that size drives, which run
     as usual) keeps what was made and ends the process."""
     keep_only = args.keep_only and not sizing
@@ -164,7 +165,7 @@ def run_matrix(args, jobs, sizing=False):
             k = kept_matches(kept, cmd)
             if k:
                 return name, k
-        rep = run_ssdsim(cmd, report)
+        rep = run_ssdsim(cmd, report, may_fail)
         if kept:
             keep(kept, rep, cmd)
         return name, rep
@@ -190,9 +191,50 @@ def kept_matches(path, cmd):
     return None
 
 
+def failed(report):
+    """The message of a run that failed (run_matrix with may_fail), else None."""
+    return report.get("failed")
+
+
+# A default-platform run the FTL cannot finish at its defaults (SUPERBLOCK's and SubGroup's pool
+# spent with word-line padding on MLC) is shown as OUT_OF_SPACE and made again, labelled, with
+# this much overprovisioning (the power-cut tests run SubGroup at 0.25 for the same reason).
+RETRY_OVERPROVISIONING = 0.25
+OUT_OF_SPACE = "out of space at its defaults"
+
+
+def retried(name):
+    """The name of the labelled run with more overprovisioning made in place of a failed one."""
+    return f"{name}-op{RETRY_OVERPROVISIONING}"
+
+
+def run_default_matrix(args, jobs):
+    """run_matrix for the default-platform runs: a run that fails is kept as such, and made again
+    with ftl.overprovisioning RETRY_OVERPROVISIONING (retried(name))."""
+    r = run_matrix(args, jobs, may_fail=True)
+    retries = {retried(n): [*c, "--set", f"ftl.overprovisioning={RETRY_OVERPROVISIONING}"]
+               for n, c in jobs.items() if failed(r[n])}
+    if retries:
+        r.update(run_matrix(args, retries, may_fail=True))
+    return r
+
+
+def failure_cells(report, width):
+    """A table row's `width` cells for a run that failed: why, then "-"."""
+    why = OUT_OF_SPACE if "is spent" in failed(report) else "failed: " + failed(report)
+    return [why] + ["-"] * (width - 1)
+
+
+RETRY_NOTE = (f"\"{OUT_OF_SPACE}\": the run stopped with the FTL's out-of-space error (its pool of free blocks "
+              "spent; ssdsim names the cause), and the row after it is the same run with ftl.overprovisioning "
+              f"{RETRY_OVERPROVISIONING} (the default: 0.07), a labelled comparison.")
+
+
 def keep(path, report, cmd):
+    kept = ({"command": portable(cmd), "platform_sha256": platform_digest(cmd), "failed": failed(report)}
+            if failed(report) else slim(report, cmd))
     with open(path + ".part", "w") as f:
-        json.dump(slim(report, cmd), f, separators=(",", ":"), sort_keys=True)
+        json.dump(kept, f, separators=(",", ":"), sort_keys=True)
     os.replace(path + ".part", path)
 
 
@@ -411,8 +453,9 @@ def table(header, rows):
 def write_csv(path, rows):
     if not rows:
         return
+    fields = list(dict.fromkeys(k for row in rows for k in row))  # a failed run's row has its own column
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         w.writerows(rows)
 
