@@ -46,6 +46,7 @@ void BootScan::read_checkpoint(std::size_t candidate) {
         ++counts_.checkpoints_rejected;
         if (candidate + 1 < candidates_.size()) return read_checkpoint(candidate + 1);
       }
+      counts_.checkpoint_ticks = hal_.now_ticks() - start_;
       scan_planes();
     });
     ops_.submit(read);

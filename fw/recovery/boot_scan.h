@@ -49,6 +49,7 @@ struct BootScanCounts {
   std::uint32_t checkpoint_used = 0;       // the checkpoint's id (0: none, a full scan)
   std::uint32_t checkpoints_rejected = 0;  // newer ones found not whole
   std::uint64_t checkpoint_pages_read = 0; // (in pages_read too)
+  std::uint64_t checkpoint_ticks = 0;      // from the start to the last checkpoint page read (then the scan)
   std::uint64_t blocks_from_checkpoint = 0;  // saved and not erased since: page 0 read, the rest not
   std::uint64_t pages_from_checkpoint = 0;   // their pages, whose mapping the checkpoint gave
 };

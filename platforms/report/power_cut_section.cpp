@@ -56,6 +56,7 @@ json boot_section(const BootFacts& f, const FlashGeometry& geometry) {
           {"map_differences", f.map_differences}};
   if (f.checkpoints)  // firmware.checkpoint_interval_mib
     section["checkpoint"] = {{"used", c.checkpoint_used},
+                             {"read_s", tlmx::ticks_to_seconds(c.checkpoint_ticks)},
                              {"rejected", c.checkpoints_rejected},
                              {"pages_read", c.checkpoint_pages_read},
                              {"blocks_from_checkpoint", c.blocks_from_checkpoint},
@@ -102,9 +103,10 @@ std::string power_cut_text(const json& p) {
       s += c["used"].get<std::uint64_t>() == 0
                ? fmt::format("  boot: no whole map checkpoint ({} rejected): every block scanned\n",
                              c["rejected"].get<std::uint64_t>())
-               : fmt::format("  boot: map checkpoint {} read ({} pages; {} newer rejected): {} blocks ({} pages) taken "
-                             "from it, the rest scanned\n",
+               : fmt::format("  boot: map checkpoint {} read ({} pages in {:.3f} ms; {} newer rejected): {} blocks ({} "
+                             "pages) taken from it, the rest scanned\n",
                              c["used"].get<std::uint64_t>(), c["pages_read"].get<std::uint64_t>(),
+                             c["read_s"].get<double>() * 1e3,
                              c["rejected"].get<std::uint64_t>(), c["blocks_from_checkpoint"].get<std::uint64_t>(),
                              c["pages_from_checkpoint"].get<std::uint64_t>());
     }

@@ -48,6 +48,9 @@ TEST_CASE("map checkpoints: the boot reads the newest whole one and scans only w
   CHECK(written <= f["host_pages_written"].get<std::uint64_t>() / 256);
   CHECK(c["used"].get<std::uint64_t>() > 0);
   CHECK(c["pages_read"].get<std::uint64_t>() == pages * (1 + c["rejected"].get<std::uint64_t>()));
+  // Its reading is the boot's first part: at least one page read's tR (25 us on tiny), within the scan.
+  CHECK(c["read_s"].get<double>() >= 25e-6);
+  CHECK(c["read_s"].get<double>() < b["scan_s"].get<double>());
   CHECK(c["blocks_from_checkpoint"].get<std::uint64_t>() > 0);
   CHECK(c["pages_from_checkpoint"] == 32 * c["blocks_from_checkpoint"].get<std::uint64_t>());  // whole blocks
   CHECK(b["map_differences"] == 0);
