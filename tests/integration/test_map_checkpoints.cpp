@@ -132,6 +132,31 @@ TEST_CASE("map checkpoints: every FTL recovers through them at cuts drawn with a
   }
 }
 
+TEST_CASE("map checkpoints: with capacitors, the dump area holds the buffer's pages and the boot finds them beside the "
+          "checkpoint", "[cli][power_cut][plp][recovery][checkpoint]") {
+  // The firmware keeps two areas of its own, the checkpoint's slots and the dump area; the dump's
+  // blocks were erased when any checkpoint was taken, so the boot scans them and finds there every
+  // page the hold-up saved, the newest of its logical page.
+  TempDir dir;
+  for (const std::string ftl : {"page_mapping", "dftl", "bast"}) {
+    for (const char* after : {"3000", "9000"}) {
+      INFO(ftl << ", cut after " << after);
+      const json r = successful_run(
+          {"-p", tiny_platform(), "--ftl", ftl, "--jobs", source_path("workloads/database_fsync.yaml"), "--set",
+           "firmware.erase_after_copies=true", "--set", "firmware.write_buffer=page_lru", "--set",
+           "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=250000", "--set",
+           "firmware.checkpoint_interval_mib=2", "--power-cut-after", after},
+          dir, ftl + after + ".json");
+      const json& p = r["power_cut"];
+      CHECK(p["plp"]["pages_dumped"] == p["plp"]["buffered_pages_at_cut"]);
+      CHECK(p["buffered_pages_lost"] == 0);
+      CHECK(p["durability"]["verdict"] == "ok");
+      CHECK(p["boot"]["map_differences"] == 0);
+      CHECK(p["boot"]["checkpoint"]["used"].get<std::uint64_t>() > 0);
+    }
+  }
+}
+
 TEST_CASE("map checkpoints: refused on the ISS core, named", "[cli][checkpoint]") {
   TempDir dir;
   const auto iss = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--set", "core.model=iss", "--set",
