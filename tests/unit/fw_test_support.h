@@ -10,6 +10,20 @@
 
 namespace ssd::test {
 
+// A small flash for unit tests: `channels` x `ways` dies (one a way) of 2 planes x 8 blocks x 4
+// pages of 4 KiB.
+inline FlashGeometry small_flash(std::uint32_t channels, std::uint32_t ways) {
+  FlashGeometry g;
+  g.channels = channels;
+  g.ways = ways;
+  g.dies_per_way = 1;
+  g.planes_per_die = 2;
+  g.blocks_per_plane = 8;
+  g.pages_per_block = 4;
+  g.page_bytes = 4096;
+  return g;
+}
+
 // A tiny drive: 2 channels x 2 ways x 2 planes x 32 blocks x 16 pages of 4 KiB (16 MiB raw).
 inline platform::FunctionalDriveConfig tiny_drive(std::uint64_t completion_seed = 0) {
   platform::FunctionalDriveConfig c;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "fw_test_support.h"
 #include "common/metrics.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/demand/mapping_cache.h"
@@ -21,20 +22,8 @@ using fw::Spn;
 namespace {
 
 // 2 channels x 2 ways x 1 die x 2 planes x 8 blocks x 4 pages: 8 planes, 64 blocks, 256 pages.
-FlashGeometry small_geometry() {
-  FlashGeometry g;
-  g.channels = 2;
-  g.ways = 2;
-  g.dies_per_way = 1;
-  g.planes_per_die = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 4;
-  g.page_bytes = 4096;
-  return g;
-}
-
 struct CacheRig {
-  hw::NandArray array{small_geometry()};
+  hw::NandArray array{test::small_flash(2, 2)};
   platform::FunctionalHal hal{array, 1u << 20, 64u << 20};
   fw::FirmwareCosts costs{};
   MetricSet metrics;
@@ -337,7 +326,7 @@ TEST_CASE("clean_range visits exactly the dirty pages of the range and marks the
 namespace {
 
 struct SpaceRig {
-  hw::NandArray array{small_geometry()};
+  hw::NandArray array{test::small_flash(2, 2)};
   platform::FunctionalHal hal{array, 1u << 20, 64u << 20};
   fw::FirmwareCosts costs{};
   fw::SegmentSpace space;
@@ -367,7 +356,7 @@ void invalidate_pages(fw::SegmentSpace& space, std::uint32_t segment, std::uint3
 }  // namespace
 
 TEST_CASE("Segment page numbers map one to one onto physical pages", "[ftl][segment_space]") {
-  const FlashGeometry g = small_geometry();
+  const FlashGeometry g = test::small_flash(2, 2);
   const std::uint32_t width = GENERATE(8u, 2u, 1u);
   INFO("segment_planes = " << width);
   SpaceRig rig(width, {0}, 0);
@@ -409,7 +398,7 @@ TEST_CASE("Segment page numbers map one to one onto physical pages", "[ftl][segm
 }
 
 TEST_CASE("A segment over all planes stripes consecutive pages channel first", "[ftl][segment_space]") {
-  const FlashGeometry g = small_geometry();
+  const FlashGeometry g = test::small_flash(2, 2);
   const std::uint32_t width = g.total_planes();
   SpaceRig rig(width, {0}, 0);
   const fw::SegmentSpace& space = rig.space;
@@ -537,7 +526,7 @@ TEST_CASE("Cost-benefit prefers older segments and empty ones above all", "[ftl]
 
 TEST_CASE("Plane blocks: a segment is its block and an SPN is its PPN", "[ftl][segment_space]") {
   SpaceRig rig(fw::SegmentSpace::PlaneBlocks{2}, 1);
-  const FlashGeometry g = small_geometry();
+  const FlashGeometry g = test::small_flash(2, 2);
   const fw::SegmentSpace& space = rig.space;
   REQUIRE(space.segments() == g.total_blocks());
   REQUIRE(space.groups() == g.total_planes());
@@ -558,7 +547,7 @@ TEST_CASE("Plane blocks: a segment is its block and an SPN is its PPN", "[ftl][s
 TEST_CASE("Plane blocks: frontiers stay on their plane, the reserve is per plane", "[ftl][segment_space]") {
   SpaceRig rig(fw::SegmentSpace::PlaneBlocks{2}, 2);
   fw::SegmentSpace& space = rig.space;
-  const FlashGeometry g = small_geometry();
+  const FlashGeometry g = test::small_flash(2, 2);
   const std::uint32_t plane = 5, host = space.plane_frontier(plane, 0), gc = space.plane_frontier(plane, 1);
 
   // The host stream (not privileged) fills blocks 0, 1, ... of plane 5 until 2 are left free.

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "fw_test_support.h"
 #include "fw/firmware/plp_dump.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/hal/table_placer.h"
@@ -12,23 +13,9 @@
 
 using namespace ssd;
 
-namespace {
-// 2 channels x 2 ways x 1 die x 2 planes x 8 blocks x 4 pages: 8 planes (plane = (ch x 2 + way) x 2 + p).
-FlashGeometry dump_geometry() {
-  FlashGeometry g;
-  g.channels = 2;
-  g.ways = 2;
-  g.dies_per_way = 1;
-  g.planes_per_die = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 4;
-  g.page_bytes = 4096;
-  return g;
-}
-}  // namespace
-
 TEST_CASE("plp dump: the area is each plane's last blocks, and pages go channel first", "[plp][firmware]") {
-  const FlashGeometry g = dump_geometry();
+  // 2 channels x 2 ways x 1 die x 2 planes x 8 blocks x 4 pages: 8 planes (plane = (ch x 2 + way) x 2 + p).
+  const FlashGeometry g = test::small_flash(2, 2);
   // 40 pages over 8 planes: 5 a plane, 2 blocks of 4 pages each.
   fw::PlpDumpArea area(g, 40);
   CHECK(area.blocks_per_plane() == 2);
@@ -52,7 +39,7 @@ TEST_CASE("plp dump: the area is each plane's last blocks, and pages go channel 
 }
 
 TEST_CASE("plp dump: the block space leaves the area out and counts it apart from bad blocks", "[plp][ftl][segment_space]") {
-  const FlashGeometry g = dump_geometry();
+  const FlashGeometry g = test::small_flash(2, 2);
   hw::NandArray array(g);
   platform::FunctionalHal hal(array, 1u << 20, 64u << 20);
   fw::FirmwareCosts costs{};
@@ -90,7 +77,7 @@ TEST_CASE("plp dump: the block space leaves the area out and counts it apart fro
 
 TEST_CASE("reserved areas: factory-bad blocks and another area's are passed over, failed blocks retired",
           "[plp][checkpoint][firmware]") {
-  const FlashGeometry g = dump_geometry();  // 8 planes x 8 blocks x 4 pages
+  const FlashGeometry g = test::small_flash(2, 2);  // 8 planes x 8 blocks x 4 pages
   std::vector<bool> taken(g.total_blocks(), false);
   taken[g.block_at(2, 7)] = true;  // factory-bad: plane 2's last block
   // 20 pages: 3 a plane, one block each.

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "fw_test_support.h"
 #include "fw/ftl/common/segment_space.h"
 #include "hw/nand/nand_array.h"
 #include "platforms/functional/functional_hal.h"
@@ -16,20 +17,8 @@ using fw::Spn;
 namespace {
 
 // 2 channels x 1 way x 1 die x 2 planes x 8 blocks x 4 pages: 4 planes, 32 blocks (block = plane x 8 + b).
-FlashGeometry bad_block_geometry() {
-  FlashGeometry g;
-  g.channels = 2;
-  g.ways = 1;
-  g.dies_per_way = 1;
-  g.planes_per_die = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 4;
-  g.page_bytes = 4096;
-  return g;
-}
-
 struct Rig {
-  hw::NandArray array{bad_block_geometry()};
+  hw::NandArray array{test::small_flash(2, 1)};
   std::unique_ptr<platform::FunctionalHal> hal;
   fw::FirmwareCosts costs{};
   MetricSet metrics;
@@ -112,7 +101,7 @@ TEST_CASE("bad blocks: a grown bad block is replaced by a spare of its plane or 
   const std::uint32_t s = space.segment_of(first);
   BlockId on_plane2 = 0;
   for (BlockId b : space.blocks(s))
-    if (bad_block_geometry().plane_of_block(b) == 2) on_plane2 = b;
+    if (test::small_flash(2, 1).plane_of_block(b) == 2) on_plane2 = b;
   CHECK(space.mark_bad(on_plane2) == s);
   CHECK(space.mark_bad(on_plane2) == fw::SegmentSpace::kNoSegment);  // known already
   CHECK(space.retiring(s));
@@ -137,7 +126,7 @@ TEST_CASE("bad blocks: a grown bad block is replaced by a spare of its plane or 
   const std::uint32_t t = space.take(0);
   BlockId on_plane1 = 0;
   for (BlockId b : space.blocks(t))
-    if (bad_block_geometry().plane_of_block(b) == 1) on_plane1 = b;
+    if (test::small_flash(2, 1).plane_of_block(b) == 1) on_plane1 = b;
   space.mark_bad(on_plane1);
   CHECK(space.usable_segments() == 5);
   reclaim(space, t);

@@ -56,22 +56,22 @@ SegmentSpace::SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t s
   lay_out(factory);
 }
 
+std::vector<BlockId> SegmentSpace::and_excluded(std::vector<BlockId> blocks) const {
+  for (BlockId b = 0; b < bad_.size(); ++b)
+    if (bad_[b]) blocks.push_back(b);
+  return blocks;
+}
+
 void SegmentSpace::adopt_bad_blocks(const std::vector<BlockId>& worn) {
   require_fresh("an aged drive's bad blocks");
-  std::vector<BlockId> all = worn;
-  for (BlockId b = 0; b < bad_.size(); ++b)
-    if (bad_[b]) all.push_back(b);
-  lay_out(all);
+  lay_out(and_excluded(worn));
   update_read_only();
 }
 
 void SegmentSpace::hold_back(const std::vector<BlockId>& blocks) {
   require_fresh("the firmware's own blocks");
   const std::uint32_t retired_before = retired_;
-  std::vector<BlockId> all = blocks;
-  for (BlockId b = 0; b < bad_.size(); ++b)
-    if (bad_[b]) all.push_back(b);
-  lay_out(all);
+  lay_out(and_excluded(blocks));
   held_ += blocks.size();
   held_retired_ += retired_ - retired_before;
   update_read_only();

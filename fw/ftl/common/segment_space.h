@@ -282,6 +282,8 @@ class SegmentSpace {
     return slot_block_.empty() ? slot : slot_block_[plane][slot];
   }
   void lay_out(const std::vector<BlockId>& bad);
+  // `blocks` and every block left out so far (bad, or held back): what a new layout leaves out.
+  std::vector<BlockId> and_excluded(std::vector<BlockId> blocks) const;
   void exclude(const std::vector<BlockId>& bad);
   void remap_from_good_blocks(std::uint32_t group);
   bool replace_bad_members(std::uint32_t segment);
