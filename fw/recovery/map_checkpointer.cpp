@@ -15,8 +15,11 @@ MapCheckpointer::MapCheckpointer(OpScheduler& ops, MetricSet& ftl_metrics, const
       geometry_(geometry),
       interval_(interval_pages),
       pages_(checkpoint_pages),
-      slots_{ReservedArea(geometry, checkpoint_pages, &taken, kTooLarge),
-             ReservedArea(geometry, checkpoint_pages, &taken, kTooLarge)},
+      // Each slot on as many planes as its pages fill, the second on the planes after the first's.
+      slots_{ReservedArea(geometry, checkpoint_pages, &taken, kTooLarge, ReservedArea::Spread::AsNeeded, 0),
+             ReservedArea(geometry, checkpoint_pages, &taken, kTooLarge, ReservedArea::Spread::AsNeeded,
+                          static_cast<std::uint32_t>((checkpoint_pages + geometry.pages_per_block - 1) /
+                                                     geometry.pages_per_block))},
       written_(ftl_metrics.counter("checkpoints_written")),
       pages_programmed_(ftl_metrics.counter("checkpoint_pages_programmed")),
       erases_(ftl_metrics.counter("checkpoint_erases")),

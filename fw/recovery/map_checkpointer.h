@@ -5,10 +5,15 @@
 //
 // Size: what the FTL's family keeps in its tables (Ftl::checkpoint_bytes: a page map's entries, a
 // hybrid's block map and log-block page maps, DFTL's and CAST's directory and cached entries), in
-// whole flash pages. Full checkpoints (every table whole, not only what changed since the last).
+// whole flash pages. Full checkpoints (every table whole, not only what changed since the last),
+// programmed straight from the tables' memory: the firmware's cost is each program's issue and
+// completion (no copy is charged), and what a checkpoint saves is the tables as they were when it
+// started (a copy-on-write snapshot, whose cost is not modelled). A firmware that journals its map
+// updates between full checkpoints writes less; not modelled.
 //
 // Place: two slots of the firmware's own (fw/firmware/reserved_area.h, held back from the FTL
-// like the power-loss dump area), used in turn. A checkpoint first erases the blocks of its slot
+// like the power-loss dump area), each as many blocks as a checkpoint fills, one a plane on
+// consecutive planes in channel-first order (the second slot after the first), used in turn. A checkpoint first erases the blocks of its slot
 // that the checkpoint before the previous one programmed, then programs its pages there, spread
 // over the planes, so the previous checkpoint stays whole until this one is. One at a time: a
 // checkpoint due while one is being written waits for it to end. A block of a slot whose program

@@ -100,6 +100,21 @@ TEST_CASE("reserved areas: factory-bad blocks and another area's are passed over
   // restart() hands the same pages out again, from the first.
   first.restart();
   CHECK(first.next_page() == g.first_page(g.block_at(4, 7)));  // channel 1, way 0: plane 4
+  // As needed: 20 pages fill 5 blocks, one a plane on the planes channel first from the given
+  // position (0, 4, 2, 6, 1, then 5, 3, 7, 0, 4), each its plane's last usable block; pages go
+  // one a block in turn.
+  std::vector<bool> fresh;
+  fw::ReservedArea a(g, 20, &fresh, "hint", fw::ReservedArea::Spread::AsNeeded, 0);
+  fw::ReservedArea b(g, 20, &fresh, "hint", fw::ReservedArea::Spread::AsNeeded, 5);
+  const std::uint32_t a_planes[5] = {0, 4, 2, 6, 1}, b_planes[5] = {5, 3, 7, 0, 4};
+  REQUIRE(a.blocks().size() == 5);
+  REQUIRE(b.blocks().size() == 5);
+  for (std::uint32_t k = 0; k < 5; ++k) {
+    CHECK(a.blocks()[k] == g.block_at(a_planes[k], 7));
+    CHECK(b.blocks()[k] == g.block_at(b_planes[k], b_planes[k] == 0 || b_planes[k] == 4 ? 6 : 7));
+  }
+  for (std::uint32_t k = 0; k < 20; ++k) CHECK(a.next_page() == g.first_page(a.blocks()[k % 5]) + k / 5);
+  CHECK(a.next_page() == kNoPpn);
   // A plane left without a block for the FTL is refused, with the caller's hint.
   std::vector<bool> none;
   CHECK_THROWS_WITH(fw::ReservedArea(g, 8 * 8 * 4, &none, "the hint"), Catch::Contains("the hint"));
