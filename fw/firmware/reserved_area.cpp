@@ -50,8 +50,8 @@ BlockId ReservedArea::take(std::uint32_t plane, std::vector<bool>& taken, std::u
   }
   if (usable < 2)  // the plane keeps at least one block for the FTL
     throw std::invalid_argument("an area of " + std::to_string(pages) + " pages takes too many blocks of plane " +
-                                std::to_string(plane) + " (" + std::to_string(geo_.blocks_per_plane) +
-                                " blocks, " + std::to_string(usable) + " usable left): " + too_large);
+                                std::to_string(plane) + " (" + std::to_string(geo_.blocks_per_plane) + " blocks, " +
+                                std::to_string(usable) + " usable left): " + too_large);
   taken[found] = true;
   return found;
 }

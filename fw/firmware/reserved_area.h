@@ -51,11 +51,11 @@ class ReservedArea {
   BlockId take(std::uint32_t plane, std::vector<bool>& taken, std::uint64_t pages, const std::string& too_large);
 
   FlashGeometry geo_;
-  std::uint32_t depth_ = 0;                     // blocks a column
+  std::uint32_t depth_ = 0;                          // blocks a column
   std::vector<std::vector<std::uint32_t>> columns_;  // in hand-out order; a plane's blocks (indices in blocks_)
   std::vector<BlockId> blocks_;
-  std::vector<bool> retired_;                   // by index in blocks_
-  std::uint64_t cursor_ = 0;    // next position in hand-out order (retired blocks' pages included)
+  std::vector<bool> retired_;  // by index in blocks_
+  std::uint64_t cursor_ = 0;   // next position in hand-out order (retired blocks' pages included)
   std::uint64_t taken_ = 0;
 };
 

@@ -85,10 +85,11 @@ void BootScan::saved_block_read(PlaneScan& p, Ppn ppn, const HalResult& r) {
     return read_done(p, ppn, r);
   ++counts_.pages_read;
   ++counts_.blocks_from_checkpoint;
-  medium_->for_each_saved_page(counts_.checkpoint_used, block, [this](Ppn page, Lpn lpn, Token token, std::uint32_t version) {
-    ++counts_.pages_from_checkpoint;
-    recovery_.visit(page, lpn, token, version);
-  });
+  medium_->for_each_saved_page(counts_.checkpoint_used, block,
+                               [this](Ppn page, Lpn lpn, Token token, std::uint32_t version) {
+                                 ++counts_.pages_from_checkpoint;
+                                 recovery_.visit(page, lpn, token, version);
+                               });
   p.programmed = p.readable = true;
   end_block(p);
 }

@@ -5,8 +5,9 @@
 namespace ssd::fw {
 
 namespace {
-const char* const kTooLarge = "the map checkpoint's two slots do not fit: raise firmware.checkpoint_interval_mib to 0 "
-                              "(no checkpoints) or use a larger drive";
+const char* const kTooLarge =
+    "the map checkpoint's two slots do not fit: set firmware.checkpoint_interval_mib to 0 "
+    "(no checkpoints) or use a larger drive";
 }  // namespace
 
 MapCheckpointer::MapCheckpointer(OpScheduler& ops, MetricSet& ftl_metrics, const FlashGeometry& geometry,
@@ -41,7 +42,7 @@ void MapCheckpointer::on_pages_written(std::uint64_t pages) {
 bool MapCheckpointer::checkpoint_now() {
   if (writing_ || stopped_ || !medium_) return false;
   start();
-  return writing_;
+  return !stopped_;  // started (its operations may have completed already on an untimed HAL)
 }
 
 void MapCheckpointer::start() {

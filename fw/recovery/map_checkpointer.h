@@ -13,13 +13,13 @@
 //
 // Place: two slots of the firmware's own (fw/firmware/reserved_area.h, held back from the FTL
 // like the power-loss dump area), each as many blocks as a checkpoint fills, one a plane on
-// consecutive planes in channel-first order (the second slot after the first), used in turn. A checkpoint first erases the blocks of its slot
-// that the checkpoint before the previous one programmed, then programs its pages there, spread
-// over the planes, so the previous checkpoint stays whole until this one is. One at a time: a
-// checkpoint due while one is being written waits for it to end. A block of a slot whose program
-// or erase fails is retired (the firmware's bad-block handling leaves the slots to this class);
-// once a slot's retired blocks leave it too small, checkpoints stop (checkpoints_abandoned) and
-// the boot falls back on the last one written, or a full scan.
+// consecutive planes in channel-first order (the second slot after the first), used in turn. A
+// checkpoint first erases the blocks of its slot that the checkpoint before the previous one
+// programmed, then programs its pages there, so the previous checkpoint stays whole until this
+// one is. One at a time: a checkpoint due while one is being written waits for it to end. A block
+// of a slot whose program or erase fails is retired (the firmware's bad-block handling leaves the
+// slots to this class); once a slot's retired blocks leave it too small, checkpoints stop
+// (checkpoints_abandoned) and the boot falls back on the last one written, or a full scan.
 //
 // Cost: its programs count in the FTL's WAF (flash_pages_programmed) and its erases in `erases`;
 // counters checkpoints_written, checkpoint_pages_programmed and checkpoint_erases say how much.

@@ -9,7 +9,8 @@ void CheckpointRecords::record(std::uint32_t id, const std::vector<Ppn>& pages) 
   const FlashGeometry& g = array_.geometry();
   Record r{id, pages, std::vector<std::uint32_t>(g.total_blocks(), kNotSaved)};
   for (BlockId b = 0; b < g.total_blocks(); ++b)
-    if (!array_.factory_bad(b) && array_.write_pointer(b) == g.pages_per_block) r.erase_count[b] = array_.erase_count(b);
+    if (!array_.factory_bad(b) && array_.write_pointer(b) == g.pages_per_block)
+      r.erase_count[b] = array_.erase_count(b);
   records_.push_back(std::move(r));
   if (records_.size() > kKept) records_.pop_front();
 }

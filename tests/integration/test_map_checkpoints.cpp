@@ -4,7 +4,6 @@
 // the rest, and the same map as a scan of every page. On tiny.yaml (4 KiB pages, 8 planes of
 // 64 blocks x 32 pages).
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "cli_support.h"
@@ -15,8 +14,10 @@ namespace {
 const std::string kRandom =
     "jobs:\n  - name: random\n    pattern: random\n    block_size: 4096\n    count: 2000\n    iodepth: 4\n";
 
-json cut_run(const TempDir& dir, const std::string& jobs, const std::vector<std::string>& extra, const std::string& name) {
-  std::vector<std::string> args = {"-p", tiny_platform(), "--jobs", jobs, "--set", "firmware.checkpoint_interval_mib=1"};
+json cut_run(const TempDir& dir, const std::string& jobs, const std::vector<std::string>& extra,
+             const std::string& name) {
+  std::vector<std::string> args = {"-p", tiny_platform(), "--jobs",
+                                   jobs, "--set",         "firmware.checkpoint_interval_mib=1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return successful_run(args, dir, name);
 }
@@ -59,7 +60,8 @@ TEST_CASE("map checkpoints: the boot reads the newest whole one and scans only w
   // block costs one read instead of its 32, and a block not saved is read up to its first erased page.
   const std::uint64_t everything = p["recovery"]["pages_scanned"].get<std::uint64_t>();
   const std::uint64_t from_flash = b["pages_read"].get<std::uint64_t>() - c["pages_read"].get<std::uint64_t>();
-  CHECK(from_flash + c["pages_from_checkpoint"].get<std::uint64_t>() - c["blocks_from_checkpoint"].get<std::uint64_t>() <=
+  CHECK(from_flash + c["pages_from_checkpoint"].get<std::uint64_t>() -
+            c["blocks_from_checkpoint"].get<std::uint64_t>() <=
         everything + b["blocks_scanned"].get<std::uint64_t>());
   CHECK(b["pages_read"].get<std::uint64_t>() * 3 < everything);
   // The same cut without checkpoints scans everything, several times slower.
@@ -114,12 +116,29 @@ TEST_CASE("map checkpoints: every FTL recovers through them at cuts drawn with a
     for (int k = 0; k < 4; ++k) {
       const std::string when = std::to_string(after(draw));
       INFO(ftl << ", --power-cut-after " << when);
-      std::vector<std::string> args = {"run", "-p", tiny_platform(), "--ftl", ftl, "--jobs",
-                                       source_path("workloads/database_fsync.yaml"), "--set", "nand.t_prog_us=[200,600]",
-                                       "--set", "nand.t_read_us=[25,40]", "--set", "firmware.erase_after_copies=true",
-                                       "--set", "firmware.word_line_safety=true", "--set",
-                                       "firmware.checkpoint_interval_mib=2", "--power-cut-after", when, "--no-vcd", "-q",
-                                       "--report", dir.file("r.json")};
+      std::vector<std::string> args = {"run",
+                                       "-p",
+                                       tiny_platform(),
+                                       "--ftl",
+                                       ftl,
+                                       "--jobs",
+                                       source_path("workloads/database_fsync.yaml"),
+                                       "--set",
+                                       "nand.t_prog_us=[200,600]",
+                                       "--set",
+                                       "nand.t_read_us=[25,40]",
+                                       "--set",
+                                       "firmware.erase_after_copies=true",
+                                       "--set",
+                                       "firmware.word_line_safety=true",
+                                       "--set",
+                                       "firmware.checkpoint_interval_mib=2",
+                                       "--power-cut-after",
+                                       when,
+                                       "--no-vcd",
+                                       "-q",
+                                       "--report",
+                                       dir.file("r.json")};
       if (ftl == "subgroup") args.insert(args.end(), {"--set", "ftl.overprovisioning=0.25"});  // see test_power_cut.cpp
       const Result r = run_ssdsim(args, dir);
       REQUIRE(r.exited());
@@ -132,8 +151,10 @@ TEST_CASE("map checkpoints: every FTL recovers through them at cuts drawn with a
   }
 }
 
-TEST_CASE("map checkpoints: with capacitors, the dump area holds the buffer's pages and the boot finds them beside the "
-          "checkpoint", "[cli][power_cut][plp][recovery][checkpoint]") {
+TEST_CASE(
+    "map checkpoints: with capacitors, the dump area holds the buffer's pages and the boot finds them beside the "
+    "checkpoint",
+    "[cli][power_cut][plp][recovery][checkpoint]") {
   // The firmware keeps two areas of its own, the checkpoint's slots and the dump area; the dump's
   // blocks were erased when any checkpoint was taken, so the boot scans them and finds there every
   // page the hold-up saved, the newest of its logical page.
@@ -141,12 +162,12 @@ TEST_CASE("map checkpoints: with capacitors, the dump area holds the buffer's pa
   for (const std::string ftl : {"page_mapping", "dftl", "bast"}) {
     for (const char* after : {"3000", "9000"}) {
       INFO(ftl << ", cut after " << after);
-      const json r = successful_run(
-          {"-p", tiny_platform(), "--ftl", ftl, "--jobs", source_path("workloads/database_fsync.yaml"), "--set",
-           "firmware.erase_after_copies=true", "--set", "firmware.write_buffer=page_lru", "--set",
-           "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=250000", "--set",
-           "firmware.checkpoint_interval_mib=2", "--power-cut-after", after},
-          dir, ftl + after + ".json");
+      const json r =
+          successful_run({"-p", tiny_platform(), "--ftl", ftl, "--jobs", source_path("workloads/database_fsync.yaml"),
+                          "--set", "firmware.erase_after_copies=true", "--set", "firmware.write_buffer=page_lru",
+                          "--set", "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=250000", "--set",
+                          "firmware.checkpoint_interval_mib=2", "--power-cut-after", after},
+                         dir, ftl + after + ".json");
       const json& p = r["power_cut"];
       CHECK(p["plp"]["pages_dumped"] == p["plp"]["buffered_pages_at_cut"]);
       CHECK(p["buffered_pages_lost"] == 0);
@@ -159,8 +180,8 @@ TEST_CASE("map checkpoints: with capacitors, the dump area holds the buffer's pa
 
 TEST_CASE("map checkpoints: refused on the ISS core, named", "[cli][checkpoint]") {
   TempDir dir;
-  const auto iss = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--set", "core.model=iss", "--set",
-                               "firmware.checkpoint_interval_mib=4", "--no-vcd", "-q"},
+  const auto iss = run_ssdsim({"run", "-p", tiny_platform(), "--synthetic", "random", "--set", "core.model=iss",
+                               "--set", "firmware.checkpoint_interval_mib=4", "--no-vcd", "-q"},
                               dir);
   CHECK(iss.exit_code != 0);
   CHECK_THAT(iss.err, Catch::Contains("firmware.checkpoint_interval_mib") && Catch::Contains("core.model"));
