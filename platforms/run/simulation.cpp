@@ -239,14 +239,14 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
     bench.top().begin_power_loss();
     sc_core::sc_start(sc_core::sc_time(cut.plp_hold_up_us, sc_core::SC_US), sc_core::SC_RUN_TO_TIME);
     const MetricSet& fw = *bench.metrics().sets().at("firmware");
-    const auto counter = [&fw](const char* name) -> std::uint64_t {
-      return fw.counters().count(name) ? fw.counters().at(name) : 0;
+    const auto counter = [&bench](const char* set, const char* name) -> std::uint64_t {
+      const auto& counters = bench.metrics().sets().at(set)->counters();
+      return counters.count(name) ? counters.at(name) : 0;
     };
     cut.plp_destage = o.platform.firmware.plp_destage == fw::FirmwareConfig::PlpDestage::Dump ? "dump" : "ftl";
-    cut.plp_pages_evicted = counter("plp_pages_evicted");
-    cut.plp_pages_dumped = counter("plp_pages_dumped");
-    const auto& ops = bench.metrics().sets().at("firmware.ops")->counters();
-    cut.plp_ftl_work_stopped = ops.count("parked_for_power_loss") ? ops.at("parked_for_power_loss") : 0;
+    cut.plp_pages_evicted = counter("firmware", "plp_pages_evicted");
+    cut.plp_pages_dumped = counter("firmware", "plp_pages_dumped");
+    cut.plp_ftl_work_stopped = counter("firmware.ops", "parked_for_power_loss");
     // (Counted when the firmware took the signal: a host write fetched before it may still land.)
     cut.buffered_pages_at_cut = fw.gauges().count("plp_buffered_pages") ? std::uint64_t(fw.gauges().at("plp_buffered_pages")) : 0;
   }
