@@ -47,7 +47,6 @@ def one(a, platform, blocks, ftl, interval):
     ck = b.get("checkpoint", {})
     host = f["host_pages_written"]
     ck_pages = f.get("checkpoint_pages_programmed", 0) / max(1, f.get("checkpoints_written", 0) or 1)
-    size = r["platform"]["effective"]
     return {"platform": platform, "raw GiB": round(raw / 2**30, 3), "FTL": ftl, "interval MiB": interval,
             "written MiB": round(count * REQUEST / 2**20), "checkpoint pages": round(ck_pages) if interval else "-",
             "checkpoints": f.get("checkpoints_written", 0), "pages read": b["pages_read"],
