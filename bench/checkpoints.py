@@ -46,7 +46,7 @@ def one(a, platform, blocks, ftl, interval):
     b, f = r["power_cut"]["boot"], r["ftl_metrics"]
     ck = b.get("checkpoint", {})
     host = f["host_pages_written"]
-    ck_pages = f.get("checkpoint_pages_programmed", 0) / max(1, f.get("checkpoints_written", 0) or 1)
+    ck_pages = f.get("checkpoint_pages_programmed", 0) / max(1, f.get("checkpoints_written", 0))
     return {"platform": platform, "raw GiB": round(raw / 2**30, 3), "FTL": ftl, "interval MiB": interval,
             "written MiB": round(count * REQUEST / 2**20), "checkpoint pages": round(ck_pages) if interval else "-",
             "checkpoints": f.get("checkpoints_written", 0), "pages read": b["pages_read"],
