@@ -81,6 +81,11 @@ class InFlightPages {
   void add(std::uint32_t tag, Lpn first, std::uint32_t count, bool write);
   void remove(std::uint32_t tag);
   void clear() { spans_.clear(); }
+  bool holds(std::uint32_t tag) const {
+    for (const Span& s : spans_)
+      if (s.tag == tag) return true;
+    return false;
+  }
   std::size_t size() const { return spans_.size(); }
 
  private:

@@ -115,6 +115,19 @@ class Firmware : public HostCommandHandler {
   bool checkpoint_now() { return checkpointer_ && checkpointer_->checkpoint_now(); }
   std::vector<BlockId> checkpoint_blocks() const { return checkpointer_ ? checkpointer_->blocks() : std::vector<BlockId>{}; }
 
+  // After a power cut and its boot (--after-recovery continue), on a firmware just made over the
+  // flash: takes over what the boot found (fw/recovery/mount_image.h; firmware_mount.cpp). `done`
+  // runs, in a job, once the mount's own flash work is done; host commands may follow.
+  struct MountCounts {
+    std::uint64_t dump_pages_restored = 0;  // a power-loss dump's pages read back into the write buffer
+    std::uint64_t dump_blocks_erased = 0;
+  };
+  void mount(const MountImage& image, std::function<void(const MountCounts&)> done);
+  // The bad-block table the firmware keeps on flash, for the next firmware's mount: the blocks its
+  // space knows bad (worn out before the run, or failed in it), not the factory's (the format's
+  // own table) nor the blocks it held back for itself.
+  std::vector<BlockId> grown_bad_blocks() const;
+
   // While bypassed (preconditioning: the factory image), writes go straight to the FTL.
   void bypass_write_buffer(bool bypass) { bypass_ = bypass; }
   // After preconditioning: what it wrote is the drive's durable baseline, so with word-line

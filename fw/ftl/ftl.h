@@ -17,6 +17,7 @@
 namespace ssd::fw {
 
 class SegmentSpace;
+struct MountImage;
 
 // What an FTL gets to work with.
 struct FtlContext {
@@ -122,6 +123,17 @@ class Ftl {
   // from which the boot finds every page the FTL maps in the blocks it covers. Default: a page
   // map, a 4-byte physical page a logical page.
   virtual std::uint64_t checkpoint_bytes() const { return std::uint64_t(logical_pages()) * 4; }
+
+  // After a power cut (--after-recovery continue), on a firmware just made over the flash the cut
+  // left (its own areas held back already): takes over what the boot found (fw/recovery/
+  // mount_image.h), so host commands can follow. Pages found outside the FTL's blocks (a
+  // power-loss dump's) are left to the firmware, which buffers them again. Flash work it needs
+  // (e.g. rewriting stale translation pages) goes to the operation scheduler. Returns "" once
+  // mounted, or why this FTL cannot mount the flash.
+  virtual std::string mount(const MountImage& image) {
+    (void)image;
+    return "this FTL does not mount a drive after a power cut yet";
+  }
 
   // The block space the FTL takes and reclaims its blocks in (wear leveling and wear state are
   // set there for every FTL alike), or nullptr.

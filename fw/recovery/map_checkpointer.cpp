@@ -34,6 +34,18 @@ std::vector<BlockId> MapCheckpointer::blocks() const {
   return all;
 }
 
+void MapCheckpointer::set_medium(CheckpointMedium* medium) {
+  medium_ = medium;
+  if (!medium_) return;
+  for (const auto& [id, pages] : medium_->candidates()) {
+    next_id_ = std::max(next_id_, id + 1);
+    std::vector<BlockId>& programmed = programmed_[id % 2];
+    for (const Ppn ppn : pages)
+      if (std::find(programmed.begin(), programmed.end(), geometry_.block_of(ppn)) == programmed.end())
+        programmed.push_back(geometry_.block_of(ppn));
+  }
+}
+
 void MapCheckpointer::on_pages_written(std::uint64_t pages) {
   since_ += pages;
   if (since_ >= interval_ && !writing_ && !stopped_ && medium_) start();

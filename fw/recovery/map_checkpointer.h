@@ -44,7 +44,9 @@ class MapCheckpointer {
                   std::uint64_t checkpoint_pages, std::vector<bool>& taken);
 
   // Where checkpoints record their content (none: checkpoints are not taken).
-  void set_medium(CheckpointMedium* medium) { medium_ = medium; }
+  // A firmware mounting the drive after a power cut numbers its checkpoints after those the medium
+  // holds already, and erases the blocks they programmed in a slot before it writes there again.
+  void set_medium(CheckpointMedium* medium);
   // Both slots' blocks, to hold back from the FTL's space.
   std::vector<BlockId> blocks() const;
   bool owns(BlockId b) const { return slots_[0].contains(b) || slots_[1].contains(b); }

@@ -1,5 +1,9 @@
 #include "fw/recovery/oob_recovery.h"
 
+#include <algorithm>
+
+#include "fw/recovery/checkpoint_medium.h"
+
 namespace ssd::fw {
 
 void OobRecovery::visit(Ppn ppn, Lpn lpn, Token token, std::uint32_t version) {
@@ -8,8 +12,13 @@ void OobRecovery::visit(Ppn ppn, Lpn lpn, Token token, std::uint32_t version) {
     ++counts_.unreadable_pages;
     return;
   }
+  highest_version_ = std::max(highest_version_, version);
   if (lpn >= found_.size() || token == kUnwrittenToken) {
     ++counts_.padding_pages;
+    if (lpn >= found_.size() && lpn < kCheckpointLpn && token != kUnwrittenToken) {
+      Found& m = metadata_[lpn];
+      if (m.ppn == kNoPpn || version > m.version || (version == m.version && ppn < m.ppn)) m = Found{ppn, token, version};
+    }
     return;
   }
   Found& f = found_[lpn];

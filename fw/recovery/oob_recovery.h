@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "common/geometry.h"
@@ -39,13 +40,22 @@ class OobRecovery {
   Token token_of(Lpn lpn) const { return found_[lpn].ppn == kNoPpn ? kUnwrittenToken : found_[lpn].token; }
   const OobRecoveryCounts& counts() const { return counts_; }
 
- private:
+  // The newest readable version of each of the FTL's own metadata pages (an OOB logical page
+  // beyond the host's and below the firmware's markers: a translation page), for an FTL that
+  // mounts the recovered flash (Ftl::mount). Counted as padding above.
   struct Found {
     Ppn ppn = kNoPpn;
     Token token = kUnwrittenToken;
     std::uint32_t version = 0;
   };
+  const std::unordered_map<Lpn, Found>& metadata() const { return metadata_; }
+  // The highest sequence number on the flash: the firmware that mounts it numbers on from there.
+  std::uint32_t highest_version() const { return highest_version_; }
+
+ private:
   std::vector<Found> found_;
+  std::unordered_map<Lpn, Found> metadata_;
+  std::uint32_t highest_version_ = 0;
   OobRecoveryCounts counts_;
 };
 

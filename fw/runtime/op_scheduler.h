@@ -21,6 +21,7 @@
 // A read of a block whose erase is already issued is a firmware bug and throws.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -191,6 +192,9 @@ class OpScheduler : public HalListener {
   // A join, to build on and submit, that completes once every program submitted so far has
   // completed: a durability point (a flush), after which no program under way can be torn.
   OpRef programs_barrier();
+  // A firmware mounting the flash after a power cut numbers its programs after the highest
+  // sequence number the flash holds, so its writes are the newest versions to any later scan.
+  void number_versions_after(std::uint32_t highest) { next_version_ = std::max(next_version_, highest); }
   void watch_reads(std::uint32_t threshold, std::function<void(BlockId)> reached) {
     read_threshold_ = threshold;
     read_threshold_reached_ = std::move(reached);

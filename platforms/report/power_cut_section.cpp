@@ -64,6 +64,28 @@ json boot_section(const BootFacts& f, const FlashGeometry& geometry) {
   return section;
 }
 
+json after_recovery_section(const AfterRecoveryFacts& f) {
+  const double iops = f.simulated_s > 0 ? double(f.requests_completed) / f.simulated_s : 0.0;
+  json s = {{"mount_s", f.mount_s},
+            {"dump_pages_restored", f.mount.dump_pages_restored},
+            {"dump_blocks_erased", f.mount.dump_blocks_erased},
+            {"requests_given_up", f.requests_given_up},
+            {"requests_completed", f.requests_completed},
+            {"simulated_s", f.simulated_s},
+            {"iops", iops},
+            {"wall_s", f.wall_s},
+            {"host_pages_written", f.host_pages_written},
+            {"flash_pages_programmed", f.flash_pages_programmed},
+            {"erases", f.erases},
+            {"waf", f.host_pages_written ? json(double(f.flash_pages_programmed) / double(f.host_pages_written)) : json(nullptr)},
+            {"ftl_counters", f.ftl_counters},
+            {"pages_checked", f.pages_checked},
+            {"mismatches", f.mismatches},
+            {"mapping_check", f.mapping_check}};
+  if (f.mismatches > 0) s["first_mismatch"] = f.first_mismatch;
+  return s;
+}
+
 std::string power_cut_text(const json& p) {
   const json& fl = p["flash"];
   const json& d = p["durability"];
@@ -110,6 +132,16 @@ std::string power_cut_text(const json& p) {
                              c["rejected"].get<std::uint64_t>(), c["blocks_from_checkpoint"].get<std::uint64_t>(),
                              c["pages_from_checkpoint"].get<std::uint64_t>());
     }
+  }
+  if (p.contains("after_recovery")) {
+    const json& a = p["after_recovery"];
+    s += fmt::format("  after recovery: mounted in {:.3f} ms; {} requests in flight at the cut given up, {} completed "
+                     "after it ({:.0f} IOPS, WAF {}); {} read pages checked, {} mismatches; mapping {}\n",
+                     a["mount_s"].get<double>() * 1e3, a["requests_given_up"].get<std::uint64_t>(),
+                     a["requests_completed"].get<std::uint64_t>(), a["iops"].get<double>(),
+                     a["waf"].is_null() ? std::string("-") : fmt::format("{:.3f}", a["waf"].get<double>()),
+                     a["pages_checked"].get<std::uint64_t>(), a["mismatches"].get<std::uint64_t>(),
+                     a["mapping_check"].get<std::string>());
   }
   s += fmt::format("  durability: {} durable pages lost, {} garbage pages, {} pages recovered wrong ({}); {} "
                    "acknowledged page writes were not durable, {} of them on no readable page\n",

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 
+#include "fw/firmware/firmware.h"
 #include "fw/recovery/boot_scan.h"
 #include "fw/recovery/oob_recovery.h"
 #include "hw/nand/nand_array.h"
@@ -42,7 +44,24 @@ struct BootFacts {
   bool checkpoints = false;           // the firmware took map checkpoints
 };
 
+// The workload after the boot (--after-recovery continue): the new firmware's mount, and the
+// rest of the workload on the drive it mounted.
+struct AfterRecoveryFacts {
+  double mount_s = 0;                     // from the boot's end to the mount's
+  fw::Firmware::MountCounts mount;
+  std::uint64_t requests_given_up = 0;    // in flight at the cut: never acknowledged
+  std::uint64_t requests_completed = 0;   // after the power came back
+  double simulated_s = 0;                 // from the mount's end to the last completion
+  double wall_s = 0;
+  std::uint64_t host_pages_written = 0, flash_pages_programmed = 0, erases = 0;  // the new firmware's FTL
+  std::map<std::string, std::uint64_t> ftl_counters;  // all its counters (a mount's own among them)
+  std::uint64_t pages_checked = 0, mismatches = 0;  // the oracle's, on reads after the power came back
+  std::string first_mismatch;
+  std::string mapping_check;              // the new firmware's mapping against the flash: "ok", "skipped" or the problem
+};
+
 nlohmann::json power_cut_section(const PowerCutFacts& f);
+nlohmann::json after_recovery_section(const AfterRecoveryFacts& f);
 nlohmann::json boot_section(const BootFacts& f, const FlashGeometry& geometry);
 std::string power_cut_text(const nlohmann::json& power_cut);  // summary lines
 

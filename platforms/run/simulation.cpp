@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "fw/ftl/registry.h"
 #include "platforms/functional/functional_drive.h"
 #include "platforms/report/report.h"
 #include "platforms/report/report_invariants.h"
@@ -265,6 +266,17 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
   return end;
 }
 
+// Runs the kernel until a job of the firmware's sets `over` (and pauses it), the liveness guard
+// watching; running out of events first is `phase`'s deadlock.
+void run_until_over(const bool& over, const std::string& phase, double stall_seconds) {
+  liveness().arm(stall_seconds, {}, [phase] { return phase; });
+  struct Disarm {
+    ~Disarm() { liveness().disarm(); }
+  } disarm;
+  sc_core::sc_start();
+  if (!over) throw std::logic_error(phase + " ran out of events before it ended");
+}
+
 // After the cut, with the run's statistics read: the drive is powered off and boots, and its
 // recovery firmware rebuilds the mapping through the timed model (fw/recovery/boot_recovery.h).
 // Its map must be `reference`'s, page for page (the report's power_cut.boot.map_differences).
@@ -278,12 +290,7 @@ BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench, const fw::O
         over = true;
         sc_core::sc_pause();
       });
-  liveness().arm(o.stall_seconds, {}, [] { return std::string("the boot after the power cut"); });
-  struct Disarm {
-    ~Disarm() { liveness().disarm(); }
-  } disarm;
-  sc_core::sc_start();
-  if (!over) throw std::logic_error("the boot after the power cut ran out of events before its recovery ended");
+  run_until_over(over, "the boot after the power cut", o.stall_seconds);
   BootFacts f;
   f.counts = boot.counts();
   f.recovery = boot.recovery().counts();
@@ -292,6 +299,53 @@ BootFacts boot_after_cut(const RunOptions& o, DriveTestbench& bench, const fw::O
   for (Lpn lpn = 0; lpn < logical; ++lpn)
     f.map_differences += boot.recovery().ppn_of(lpn) != reference.ppn_of(lpn) ||
                          boot.recovery().token_of(lpn) != reference.token_of(lpn);
+  return f;
+}
+
+// After the boot (--after-recovery continue): a new firmware mounts the flash, the host's oracle
+// takes what the recovery found as each page's content (the cut's audit has checked it is
+// allowed), the host comes back and the workload runs to its end. Then every read since was
+// checked, and the new firmware's mapping is checked against the flash and the oracle as any
+// run's is.
+AfterRecoveryFacts continue_after_recovery(const RunOptions& o, DriveTestbench& bench, const fw::OobRecovery& recovered) {
+  SsdTop& top = bench.top();
+  stimuli::HostModel& host = bench.host();
+  stimuli::IntegrityOracle& oracle = bench.oracle();
+  AfterRecoveryFacts f;
+  const sc_core::sc_time mount_start = sc_core::sc_time_stamp();
+  bool mounted = false;
+  const MetricsRegistry& metrics = top.remount([&](const fw::Firmware::MountCounts& c) {
+    f.mount = c;
+    mounted = true;
+    sc_core::sc_pause();
+  });
+  run_until_over(mounted, "the mount after the power cut", o.stall_seconds);
+  const sc_core::sc_time power_on = sc_core::sc_time_stamp();
+  f.mount_s = (power_on - mount_start).to_seconds();
+  for (Lpn lpn = 0; lpn < oracle.logical_pages(); ++lpn)
+    if (oracle.expected(lpn) != recovered.token_of(lpn)) oracle.set_expected(lpn, recovered.token_of(lpn));
+  const std::uint64_t completed = host.completed(), checked = oracle.pages_checked(), mismatches = oracle.mismatches();
+  f.requests_given_up = host.power_on();
+  RunFacts run;
+  simulate(bench, run, o.stall_seconds);
+  f.wall_s = run.wall_seconds;
+  f.simulated_s = (host.last_completion() > power_on ? host.last_completion() - power_on : sc_core::SC_ZERO_TIME).to_seconds();
+  f.requests_completed = host.completed() - completed;
+  f.pages_checked = oracle.pages_checked() - checked;
+  f.mismatches = oracle.mismatches() - mismatches;
+  if (f.mismatches > 0) f.first_mismatch = oracle.first_mismatch();
+  const auto counter = [&metrics](const char* set, const char* name) -> std::uint64_t {
+    const auto& sets = metrics.sets();
+    if (!sets.count(set)) return 0;
+    const auto& counters = sets.at(set)->counters();
+    return counters.count(name) ? counters.at(name) : 0;
+  };
+  f.host_pages_written = counter("ftl", "host_pages_written");
+  f.flash_pages_programmed = counter("ftl", "flash_pages_programmed");
+  f.erases = counter("ftl", "erases");
+  if (metrics.sets().count("ftl")) f.ftl_counters = metrics.sets().at("ftl")->counters();
+  const std::string problem = o.verify_mapping ? verify_mapping(top.mapping(), bench.array(), oracle) : "skipped";
+  f.mapping_check = problem.empty() ? "ok" : problem;
   return f;
 }
 
@@ -344,6 +398,24 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.peak_rss_mib = peak_rss_mib();
 }
 
+// --after-recovery continue needs a cut, the annotated core (the image has no boot of its own)
+// and an FTL that mounts a drive after one.
+void check_after_recovery(const RunOptions& o) {
+  if (!o.continue_after_recovery) return;
+  if (!o.power_cut()) throw ConfigError("--after-recovery continue needs a power cut (--power-cut-at or --power-cut-after)");
+  if (o.platform.core.model == "iss")
+    throw ConfigError("--after-recovery continue: the firmware image on the ISS core (core.model = iss) has no boot "
+                      "after a power cut of its own yet; use core.model = annotated");
+  const fw::FtlInfo* ftl = fw::find_ftl(o.platform.firmware.ftl);
+  if (ftl && !ftl->mounts_after_power_cut) {
+    std::string mounting;
+    for (const fw::FtlInfo& i : fw::ftl_registry())
+      if (i.mounts_after_power_cut) mounting += (mounting.empty() ? "" : ", ") + i.name;
+    throw ConfigError("--after-recovery continue: FTL '" + o.platform.firmware.ftl +
+                      "' does not mount a drive after a power cut yet (those that do: " + mounting + ")");
+  }
+}
+
 }  // namespace
 
 RunOutcome run_simulation(const RunOptions& o) {
@@ -355,6 +427,7 @@ RunOutcome run_simulation(const RunOptions& o) {
       throw ConfigError("--firmware-jobs needs the firmware image on the ISS core (core.model = iss)");
     platform.firmware_job_log = o.firmware_job_log;
   }
+  check_after_recovery(o);
   DriveTestbench bench("ssd", platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
   std::unique_ptr<UtilizationWaveform> busy_waves;
   if (vcd) busy_waves = std::make_unique<UtilizationWaveform>(*vcd, bench.metrics());
@@ -386,6 +459,11 @@ RunOutcome run_simulation(const RunOptions& o) {
     const BootFacts boot = boot_after_cut(o, bench, *reference);
     out.report["power_cut"]["boot"] = boot_section(boot, o.platform.geometry);
     out.integrity_ok = out.integrity_ok && boot.map_differences == 0;
+    if (o.continue_after_recovery) {
+      const AfterRecoveryFacts after = continue_after_recovery(o, bench, *reference);
+      out.report["power_cut"]["after_recovery"] = after_recovery_section(after);
+      out.integrity_ok = out.integrity_ok && after.mismatches == 0 && (after.mapping_check == "ok" || after.mapping_check == "skipped");
+    }
   }
   return out;
 }

@@ -44,6 +44,9 @@ struct RunOptions {
   double power_cut_at_s = 0;
   std::uint64_t power_cut_after = 0;
   bool power_cut() const { return power_cut_at_s > 0 || power_cut_after > 0; }
+  // After the cut and the boot, a new firmware mounts the flash and the workload goes on from where
+  // it was (--after-recovery continue; report: power_cut.after_recovery).
+  bool continue_after_recovery = false;
 };
 
 struct RunOutcome {

@@ -102,6 +102,12 @@ void add_replay_options(CLI::App* cmd, RunCommand& c) {
                   "cut the power when this many host requests have completed (see --power-cut-at)")
       ->check(kDecimal & CLI::Range(std::uint64_t(1), std::uint64_t(1) << 62))
       ->excludes(at);
+  cmd->add_option_function<std::string>(
+         "--after-recovery", [&run](const std::string& v) { run.continue_after_recovery = v == "continue"; },
+         "after a power cut and the boot's recovery: stop (the run ends there), or continue (a new firmware "
+         "mounts the recovered flash and the workload goes on from where it was; report: "
+         "power_cut.after_recovery)")
+      ->check(CLI::IsMember({"stop", "continue"}));
 }
 
 void add_output_options(CLI::App* cmd, RunCommand& c) {

@@ -89,9 +89,12 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   void power_off() {
     listener_ = nullptr;
     host_handler_ = nullptr;
-    placer_ = fw::TablePlacer(map_.sram_size, map_.dram_size);
+    release_tables();
     last_post_.assign(last_post_.size(), sc_core::SC_ZERO_TIME);
+    vcd_ = nullptr;  // the waveform ends at the cut
   }
+  // The memory the running firmware's tables took is free for the next one's.
+  void release_tables() { placer_ = fw::TablePlacer(map_.sram_size, map_.dram_size); }
 
  private:
   // One per operation tag: its flash transaction, and its host DMA transaction.

@@ -16,7 +16,7 @@ namespace ssd::platform {
 
 SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandArray& array, MetricsRegistry& metrics,
                tlmx::VcdTracer* vcd)
-    : sc_module(name), metrics_(metrics) {
+    : sc_module(name), metrics_(metrics), array_(array), firmware_config_(c.firmware) {
   map_.sram_size = c.sram.size_bytes;
   map_.dram_size = c.dram.size_bytes;
   bus_ = std::make_unique<hw::SystemBus>("bus", c.bus, metrics);
@@ -141,6 +141,22 @@ const fw::BootRecovery& SsdTop::boot_recovery(const fw::FirmwareCosts& costs, bo
                                              fw::BootCheckpoints{checkpoints_.get(), firmware_->checkpoint_blocks()});
   core_->post([this, done = std::move(done)] { boot_->start(done); }, hw::JobHint{});
   return *boot_;
+}
+
+const MetricsRegistry& SsdTop::remount(std::function<void(const fw::Firmware::MountCounts&)> done) {
+  if (!boot_) throw std::logic_error("remount: the drive has not booted after a power cut");
+  mount_image_ = std::make_unique<fw::MountImage>(fw::MountImage{
+      boot_->recovery(), boot_->written_pages(), [this](BlockId b) { return array_.erase_count(b); }, firmware_->grown_bad_blocks()});
+  mapping_.reset();
+  firmware_.reset();
+  hal_->release_tables();
+  remount_metrics_ = std::make_unique<MetricsRegistry>();
+  firmware_ = std::make_unique<fw::Firmware>(*switch_, firmware_config_, *remount_metrics_);
+  if (checkpoints_) firmware_->set_checkpoint_medium(checkpoints_.get());
+  hal_->set_host_handler(*firmware_);
+  mapping_ = std::make_unique<FirmwareMapping>(*firmware_);
+  core_->post([this, done = std::move(done)] { firmware_->mount(*mount_image_, done); }, hw::JobHint{});
+  return *remount_metrics_;
 }
 
 sc_core::sc_time SsdTop::finalize(sc_core::sc_time end) {

@@ -24,6 +24,7 @@
 #include "common/metrics.h"
 #include "fw/firmware/firmware.h"
 #include "fw/recovery/boot_recovery.h"
+#include "fw/recovery/mount_image.h"
 #include "platforms/soc/checkpoint_records.h"
 #include "hw/bus/system_bus.h"
 #include "hw/channel/channel_controller.h"
@@ -84,11 +85,19 @@ class SsdTop : public sc_core::sc_module {
   // now, and `done` runs in its last job. The annotated core only (image() is null).
   const fw::BootRecovery& boot_recovery(const fw::FirmwareCosts& costs, bool scan_whole_blocks,
                                         std::function<void()> done);
+  // Once the boot is over (--after-recovery continue): the firmware that served before the cut is
+  // gone, and a new one, made over the flash as the cut left it, mounts what the boot found
+  // (fw::Firmware::mount) in a job on the core; `done` runs in its last job, and host commands
+  // go to it from then on. Returns the registry of its statistics (the run's ended at the cut);
+  // the boot's tables are given up first, as its code's memory is the firmware's again.
+  const MetricsRegistry& remount(std::function<void(const fw::Firmware::MountCounts&)> done);
 
  private:
   hw::IssConfig iss_config(const PlatformConfig& c) const;
 
   MetricsRegistry& metrics_;
+  hw::NandArray& array_;
+  fw::FirmwareConfig firmware_config_;
   tlmx::AddressMap map_;
   std::unique_ptr<hw::SystemBus> bus_;
   std::unique_ptr<hw::MemoryTarget> sram_, dram_;
@@ -97,11 +106,13 @@ class SsdTop : public sc_core::sc_module {
   std::vector<std::unique_ptr<hw::ChannelController>> channels_;
   std::unique_ptr<CoSimHal> hal_;
   std::unique_ptr<HalSwitch> switch_;
+  std::unique_ptr<MetricsRegistry> remount_metrics_;  // the statistics of a firmware that mounts after a cut
   std::unique_ptr<fw::Firmware> firmware_;      // annotated
   std::unique_ptr<ControllerRegisters> registers_;  // iss
   std::unique_ptr<MappingView> mapping_;
   std::unique_ptr<CheckpointRecords> checkpoints_;  // map checkpoints' content (annotated, with checkpoints)
   std::unique_ptr<fw::BootRecovery> boot_;  // after a power cut
+  std::unique_ptr<fw::MountImage> mount_image_;  // what the boot found, for the firmware that mounts it
   std::uint32_t map_page_bytes_ = 0;
 };
 

@@ -86,7 +86,7 @@ void HostModel::replay() {
     }
   };
   while (true) {
-    if (!powered_) sc_core::wait();  // for good
+    while (!powered_) sc_core::wait(power_on_);  // for good, unless the drive comes back (power_on)
     issue_parked();
     if (!workload_.ready()) {  // per-stream queue depths: every stream is full
       sc_core::wait(slot_freed_);
@@ -133,7 +133,7 @@ void HostModel::replay() {
 }
 
 void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& span) {
-  if (!powered_) sc_core::wait();  // the power went while this one waited: never sent
+  while (!powered_) sc_core::wait(power_on_);  // the power went while this one waited: sent once it is back
   if (free_.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
   if (first_) {
     first_arrival_ = arrival;
@@ -173,6 +173,24 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
   nvme->nb_transport_fw(s.trans, phase, delay);
+}
+
+std::uint64_t HostModel::power_on() {
+  const std::uint64_t given_up = outstanding_;
+  free_.clear();
+  for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
+    if (in_flight_.holds(i)) workload_.completed(slots_[i]->ext->issuer);  // its stream's depth is free again
+    free_.push_back(cfg_.queue_depth - 1 - i);
+  }
+  in_flight_.clear();
+  outstanding_ = 0;
+  durability_.reset();
+  cfg_.stop_after = 0;
+  powered_ = true;
+  if (vcd_) vcd_->change(vcd_outstanding_, 0);
+  power_on_.notify(sc_core::SC_ZERO_TIME);
+  slot_freed_.notify(sc_core::SC_ZERO_TIME);
+  return given_up;
 }
 
 // The request's stages must cover exactly its latency: a trail that ends elsewhere or belongs to

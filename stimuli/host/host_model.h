@@ -73,6 +73,11 @@ class HostModel : public sc_core::sc_module {
   // The power went: nothing more is submitted, and completions the drive still posts (capacitors
   // hold it up) never reach the host: they are not acknowledged.
   void power_off() { powered_ = false; }
+  // The drive is back after its recovery (--after-recovery continue): the requests in flight at the
+  // cut were never acknowledged and are given up (the host's application sees them fail), and the
+  // workload goes on from where it was. Durability is no longer tracked (there is one cut a run).
+  // Returns the requests given up.
+  std::uint64_t power_on();
   sc_core::sc_time first_arrival() const { return first_arrival_; }
   sc_core::sc_time last_completion() const { return last_completion_; }
 
@@ -107,7 +112,7 @@ class HostModel : public sc_core::sc_module {
   };
   std::vector<ParkedRequest> parked_;
   InFlightPages still_parked_;  // the pages of the requests left in parked_
-  sc_core::sc_event slot_freed_, finished_event_;
+  sc_core::sc_event slot_freed_, finished_event_, power_on_;
   bool finished_ = false, first_ = true;
   std::string workload_error_;
   std::uint64_t outstanding_ = 0, completed_ = 0, serial_ = 0;

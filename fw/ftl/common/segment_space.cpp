@@ -313,6 +313,17 @@ std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed,
   return s;
 }
 
+void SegmentSpace::adopt_written(std::uint32_t segment, std::uint8_t kind) {
+  std::vector<std::uint32_t>& pool = free_[group_of(segment)];
+  const auto it = std::find(pool.begin(), pool.end(), segment);
+  if (state_[segment] != SegmentState::Free || it == pool.end())
+    throw std::logic_error("mount: segment " + std::to_string(segment) + " is not free");
+  pool.erase(it);
+  --free_count_;
+  kind_[segment] = kind;
+  state_[segment] = SegmentState::Closed;
+}
+
 void SegmentSpace::preload_in_order(std::uint32_t segment, Lpn first_lpn, std::uint32_t count,
                                     const std::function<Token(Lpn)>& token_of) {
   // Segment page `off` is page off / width of member off % width.

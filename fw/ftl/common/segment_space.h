@@ -150,6 +150,12 @@ class SegmentSpace {
   static constexpr std::uint32_t kNoFrontier = 0xffffffffu;
   static constexpr std::uint32_t kAnyGroup = 0xffffffffu;
 
+  // A mount after a power cut (Ftl::mount): a free segment the boot found written takes `kind`
+  // and is closed, whatever of it is still unwritten (the pages after a write pointer the cut
+  // stopped may sit on a word line it left half programmed: not written further, the segment is
+  // reclaimed as any other). The caller marks its valid pages.
+  void adopt_written(std::uint32_t segment, std::uint8_t kind);
+
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
   void mark_valid_run(const PageRun& run) { valid_.mark_valid_range(run.first, run.count); }
   // Preconditioning, for a sequential fill laid out directly: pages [0, count) of `segment` hold

@@ -87,6 +87,8 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   // Writes back every translation page with dirty cached runs or GC moves waiting in SRAM (as
   // far as the host path may write translation pages: the GC reserve stays GC's).
   std::uint64_t flush_mapping() override;
+  // See mount.cpp.
+  std::string mount(const MountImage& image) override;
 
   const DemandParams& params() const { return params_; }
   const MappingCache& cache() const { return cache_; }
