@@ -1,11 +1,12 @@
 // Firmware::mount: the firmware that takes over after a power cut and its boot.
 //
 // Order: the bad-block table and erase counts first (they decide which blocks the FTL has), the
-// sequence numbers after the flash's highest, then the FTL's own mount. A power-loss dump's pages
-// (the newest copies of what the write buffer held, fw/firmware/plp_dump.h) are read back into
-// the buffer as dirty pages, as the DRAM held them before the cut, and the dump's blocks are
-// erased once read, ready for the next power loss. The mount is over when every read, program
-// and erase it started is done.
+// sequence numbers after the flash's highest. A power-loss dump's pages (the newest copies of
+// what the write buffer held, fw/firmware/plp_dump.h) are read back into the buffer as dirty
+// pages, as the DRAM held them before the cut, and the dump's blocks are erased once read, ready
+// for the next power loss. Then the FTL's own mount. The mount is over once the FTL has issued
+// all its mount's work (a hybrid's merges run one after another) and every read, program and
+// erase of it is done.
 #include <memory>
 #include <stdexcept>
 
@@ -17,13 +18,8 @@ namespace ssd::fw {
 void Firmware::mount(const MountImage& image, std::function<void(const MountCounts&)> done) {
   adopt_aged_drive(image.erase_count, image.bad_blocks);
   ops_.number_versions_after(image.map.highest_version());
-  const std::string refused = ftl_->mount(image);
-  if (!refused.empty()) throw std::logic_error("FTL '" + config_.ftl + "' cannot mount the drive: " + refused);
   auto counts = std::make_shared<MountCounts>();
   OpRef over = ops_.join();
-  OpRef programs = ops_.programs_barrier();  // the FTL's mount's
-  ops_.depend(programs, over);
-  ops_.submit(programs);
   if (plp_dump_ && wbuf_) {
     OpRef restored = ops_.join();
     const FlashGeometry& g = hal_.geometry();
@@ -51,7 +47,14 @@ void Firmware::mount(const MountImage& image, std::function<void(const MountCoun
     ops_.depend(restored, over);
   }
   ops_.on_complete(over, [counts, done = std::move(done)](const HalResult&) { done(*counts); });
-  ops_.submit(over);
+  // Once the FTL's mount has issued all it will: over when its programs (and the above) are done.
+  const std::string refused = ftl_->mount(image, [this, over] {
+    OpRef programs = ops_.programs_barrier();
+    ops_.depend(programs, over);
+    ops_.submit(programs);
+    ops_.submit(over);
+  });
+  if (!refused.empty()) throw std::logic_error("FTL '" + config_.ftl + "' cannot mount the drive: " + refused);
 }
 
 std::vector<BlockId> Firmware::grown_bad_blocks() const {

@@ -128,12 +128,11 @@ class Ftl {
   // left (its own areas held back already): takes over what the boot found (fw/recovery/
   // mount_image.h), so host commands can follow. Pages found outside the FTL's blocks (a
   // power-loss dump's) are left to the firmware, which buffers them again. Flash work it needs
-  // (e.g. rewriting stale translation pages) goes to the operation scheduler. Returns "" once
-  // mounted, or why this FTL cannot mount the flash.
-  virtual std::string mount(const MountImage& image) {
-    (void)image;
-    return "this FTL does not mount a drive after a power cut yet";
-  }
+  // (rewriting stale translation pages, merging a hybrid's log) goes to the operation scheduler;
+  // `settled` runs once it has all been issued and nothing more of the mount is to come (at once
+  // when there is none). Returns "" when the mount started, or why the flash cannot be mounted
+  // (a state the FTL never leaves; `settled` then never runs).
+  virtual std::string mount(const MountImage& image, std::function<void()> settled) = 0;
 
   // The block space the FTL takes and reclaims its blocks in (wear leveling and wear state are
   // set there for every FTL alike), or nullptr.

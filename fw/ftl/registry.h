@@ -18,8 +18,6 @@ struct FtlInfo {
   // Reads and checks the FTL's parameters for a geometry without building it (validation,
   // listing); throws FtlOptionError.
   std::function<void(FtlOptions&, const FlashGeometry&)> check;
-  // Ftl::mount takes over a drive after a power cut (--after-recovery continue).
-  bool mounts_after_power_cut = false;
 };
 
 const std::vector<FtlInfo>& ftl_registry();

@@ -18,7 +18,6 @@
 #include <fmt/format.h>
 #include <systemc>
 
-#include "fw/ftl/registry.h"
 #include "platforms/functional/functional_drive.h"
 #include "platforms/report/report.h"
 #include "platforms/report/report_invariants.h"
@@ -398,22 +397,13 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.peak_rss_mib = peak_rss_mib();
 }
 
-// --after-recovery continue needs a cut, the annotated core (the image has no boot of its own)
-// and an FTL that mounts a drive after one.
+// --after-recovery continue needs a cut, and the annotated core (the image has no boot of its own).
 void check_after_recovery(const RunOptions& o) {
   if (!o.continue_after_recovery) return;
   if (!o.power_cut()) throw ConfigError("--after-recovery continue needs a power cut (--power-cut-at or --power-cut-after)");
   if (o.platform.core.model == "iss")
     throw ConfigError("--after-recovery continue: the firmware image on the ISS core (core.model = iss) has no boot "
                       "after a power cut of its own yet; use core.model = annotated");
-  const fw::FtlInfo* ftl = fw::find_ftl(o.platform.firmware.ftl);
-  if (ftl && !ftl->mounts_after_power_cut) {
-    std::string mounting;
-    for (const fw::FtlInfo& i : fw::ftl_registry())
-      if (i.mounts_after_power_cut) mounting += (mounting.empty() ? "" : ", ") + i.name;
-    throw ConfigError("--after-recovery continue: FTL '" + o.platform.firmware.ftl +
-                      "' does not mount a drive after a power cut yet (those that do: " + mounting + ")");
-  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // the rest of the workload runs on it, every read checked against what the recovery found and the
 // mapping checked against the flash at the end.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -12,17 +13,27 @@ using namespace ssd::cli;
 
 namespace {
 
-// tiny made MLC with the shipped MLC platform's protection, database_fsync (FUA log, flushes, GC
-// from the start on a filled drive).
-std::vector<std::string> mlc_fsync(const std::string& ftl, const std::string& buffer) {
-  return {"-p",     tiny_platform(),
-          "--ftl",  ftl,
-          "--jobs", source_path("workloads/database_fsync.yaml"),
-          "--set",  "nand.t_prog_us=[200,600]",
-          "--set",  "nand.t_read_us=[25,40]",
-          "--set",  "firmware.erase_after_copies=true",
-          "--set",  "firmware.word_line_safety=true",
-          "--set",  "firmware.write_buffer=" + buffer};
+// tiny made MLC with the shipped MLC platform's protection, on a filled drive (GC and merges from
+// the start): a FUA log beside partial and whole page writes with flushes and reads.
+const std::string kJobs =
+    "jobs:\n"
+    "  - name: log\n    pattern: sequential\n    block_size: 16384\n    count: 600\n    range_bytes: 4194304\n"
+    "    fua_share: 1\n    iodepth: 1\n"
+    "  - name: pages\n    read_fraction: 0.3\n    block_size: [[4096, 0.7], [2048, 0.3]]\n    count: 4000\n"
+    "    range_start: 4194304\n    range_bytes: 8388608\n    flush_every: 40\n    iodepth: 15\n";
+
+std::vector<std::string> mlc(const TempDir& dir, const std::string& ftl, const std::string& buffer) {
+  std::vector<std::string> args = {"-p",     tiny_platform(),
+                                   "--ftl",  ftl,
+                                   "--jobs", dir.file("jobs.yaml"),
+                                   "--set",  "nand.t_prog_us=[200,600]",
+                                   "--set",  "nand.t_read_us=[25,40]",
+                                   "--set",  "firmware.erase_after_copies=true",
+                                   "--set",  "firmware.word_line_safety=true",
+                                   "--set",  "firmware.write_buffer=" + buffer};
+  // SubGroup's superblocks under word-line safety need more room on tiny (test_power_cut.cpp).
+  if (ftl == "subgroup") args.insert(args.end(), {"--set", "ftl.overprovisioning=0.25"});
+  return args;
 }
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
@@ -32,23 +43,26 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 
 }  // namespace
 
-TEST_CASE("after recovery: the workload goes on over the mounted flash for every FTL that mounts",
+TEST_CASE("after recovery: the workload goes on over the mounted flash for every FTL",
           "[cli][power_cut][after_recovery]") {
   // Each request of the workload is completed before the cut, given up at it (in flight, never
-  // acknowledged) or completed after it: the three add up to the uncut run's requests. Every read
-  // after the cut returns what the recovery found or what was written since, and the new
-  // firmware's mapping matches the flash at the end. Cuts by count and by time, with the write
-  // buffer (volatile) and without.
+  // acknowledged) or completed after it: the three add up to the uncut run's requests (the host
+  // issues the same requests whatever the drive's FTL or buffer). Every read after the cut returns what
+  // the recovery found or what was written since, and the new firmware's mapping matches the
+  // flash at the end. A cut by count and one by time, with the write buffer (volatile) and
+  // without; SSD_POWER_CUTS_PER_FTL (the sanitizer pass) keeps the cut by count with the buffer.
+  const bool fewer = std::getenv("SSD_POWER_CUTS_PER_FTL") != nullptr;
   TempDir dir;
-  for (const std::string ftl : {"page_mapping", "dftl", "cast"})
-    for (const std::string buffer : {"page_lru", "off"}) {
-      const json whole = successful_run(mlc_fsync(ftl, buffer), dir, ftl + buffer + "-whole.json");
-      const std::uint64_t requests = whole["host"]["requests"].get<std::uint64_t>();
-      for (const std::vector<std::string>& cut : {std::vector<std::string>{"--power-cut-after", "1500"},
-                                                  {"--power-cut-after", "6100"},
-                                                  {"--power-cut-at", "0.2"}}) {
+  write_text(dir.file("jobs.yaml"), kJobs);
+  const json whole = successful_run(mlc(dir, "page_mapping", "page_lru"), dir, "whole.json");
+  const std::uint64_t requests = whole["host"]["requests"].get<std::uint64_t>();
+  for (const std::string& ftl : ftl_names(dir)) {
+    for (const std::string buffer : {"page_lru", "off"})
+      for (const std::vector<std::string>& cut :
+           {std::vector<std::string>{"--power-cut-after", "1500"}, {"--power-cut-at", "0.1"}}) {
+        if (fewer && (buffer == "off" || cut[0] == "--power-cut-at")) continue;
         INFO(ftl << ", write buffer " << buffer << ", " << cut[0] << " " << cut[1]);
-        const json r = successful_run(with(mlc_fsync(ftl, buffer), with(cut, {"--after-recovery", "continue"})), dir,
+        const json r = successful_run(with(mlc(dir, ftl, buffer), with(cut, {"--after-recovery", "continue"})), dir,
                                       ftl + buffer + cut[1] + ".json");
         const json& p = r["power_cut"];
         REQUIRE(p.contains("after_recovery"));
@@ -62,9 +76,32 @@ TEST_CASE("after recovery: the workload goes on over the mounted flash for every
         CHECK(a["mismatches"] == 0);
         CHECK(a["mapping_check"] == "ok");
         CHECK(a["host_pages_written"].get<std::uint64_t>() > 0);
-        CHECK(a["flash_pages_programmed"].get<std::uint64_t>() >= a["host_pages_written"].get<std::uint64_t>());
       }
-    }
+  }
+}
+
+TEST_CASE("after recovery: a hybrid merges what the scheme's lost log tables held before the host comes back",
+          "[cli][power_cut][after_recovery]") {
+  // BAST on tiny with random 4 KiB writes, cut after the last of them: logical blocks have pages
+  // in log blocks, and nothing comes after the mount, so the new firmware's merges are the
+  // mount's own. It merges every written segment that is not one logical block's in place
+  // (mount_merges), each exactly once: a switch, partial or full merge, or a dead block's erase.
+  TempDir dir;
+  const json r =
+      successful_run({"-p", tiny_platform(), "--ftl", "bast", "--synthetic", "random", "--count", "3000", "--set",
+                      "firmware.write_buffer=off", "--power-cut-after", "3000", "--after-recovery", "continue"},
+                     dir, "bast.json");
+  const json& a = r["power_cut"]["after_recovery"];
+  const json& c = a["ftl_counters"];
+  const std::uint64_t mounted = c["mount_merges"].get<std::uint64_t>();
+  CHECK(a["requests_completed"] == 0);
+  CHECK(mounted > 0);
+  CHECK(c["full_merges"].get<std::uint64_t>() > 0);
+  CHECK(c["switch_merges"].get<std::uint64_t>() + c["partial_merges"].get<std::uint64_t>() +
+            c["full_merges"].get<std::uint64_t>() + c["dead_block_erases"].get<std::uint64_t>() ==
+        mounted);
+  CHECK(a["mount_s"].get<double>() > 0);
+  CHECK(a["mapping_check"] == "ok");
 }
 
 TEST_CASE("after recovery: DFTL writes again the translation pages the lost cache left stale",
@@ -99,10 +136,11 @@ TEST_CASE("after recovery: capacitors' dump goes back into the write buffer", "[
   // cut: the mount reads each back into the buffer (one a logical page dumped) and erases the
   // dump's blocks it wrote, so the next power loss finds them erased.
   TempDir dir;
+  write_text(dir.file("jobs.yaml"), kJobs);
   const json r = successful_run(
-      with(mlc_fsync("page_mapping", "page_lru"),
+      with(mlc(dir, "page_mapping", "page_lru"),
            {"--set", "firmware.plp=capacitors", "--set", "firmware.plp_hold_up_us=250000", "--set",
-            "firmware.word_line_safety=false", "--power-cut-after", "4000", "--after-recovery", "continue"}),
+            "firmware.word_line_safety=false", "--power-cut-after", "2500", "--after-recovery", "continue"}),
       dir, "plp.json");
   const json& p = r["power_cut"];
   const json& a = p["after_recovery"];
@@ -124,7 +162,6 @@ TEST_CASE("after recovery: what cannot continue is refused, named", "[cli][power
   };
   refused({"--after-recovery", "continue"}, "needs a power cut");
   refused({"--power-cut-after", "100", "--after-recovery", "maybe"}, "--after-recovery");
-  refused({"--power-cut-after", "100", "--after-recovery", "continue", "--ftl", "bast"}, "'bast'");
   refused({"--power-cut-after", "100", "--after-recovery", "continue", "--set", "core.model=iss"}, "core.model");
 }
 
@@ -132,9 +169,10 @@ TEST_CASE("after recovery: map checkpoints go on in the slots the last ones used
   // The new firmware holds back the same slots, erases before it programs what the checkpoints
   // before the cut wrote there, and numbers its checkpoints after theirs: none is abandoned.
   TempDir dir;
+  write_text(dir.file("jobs.yaml"), kJobs);
   const json r = successful_run(
-      with(mlc_fsync("page_mapping", "page_lru"), {"--set", "firmware.checkpoint_interval_mib=4", "--power-cut-after",
-                                                   "3000", "--after-recovery", "continue"}),
+      with(mlc(dir, "page_mapping", "page_lru"), {"--set", "firmware.checkpoint_interval_mib=1", "--power-cut-after",
+                                                  "3000", "--after-recovery", "continue"}),
       dir, "checkpoints.json");
   const json& p = r["power_cut"];
   CHECK(p["boot"]["checkpoint"]["used"].get<std::uint64_t>() > 0);

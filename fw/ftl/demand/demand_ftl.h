@@ -88,7 +88,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   // far as the host path may write translation pages: the GC reserve stays GC's).
   std::uint64_t flush_mapping() override;
   // See mount.cpp.
-  std::string mount(const MountImage& image) override;
+  std::string mount(const MountImage& image, std::function<void()> settled) override;
 
   const DemandParams& params() const { return params_; }
   const MappingCache& cache() const { return cache_; }

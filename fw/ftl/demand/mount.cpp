@@ -24,7 +24,7 @@
 
 namespace ssd::fw {
 
-std::string DemandFtl::mount(const MountImage& image) {
+std::string DemandFtl::mount(const MountImage& image, std::function<void()> settled) {
   OpScheduler::Purpose mapping_work(ctx_.ops, OpOrigin::Mapping);
   std::uint64_t& rewritten = ctx_.metrics.counter("mount_translation_writes");
   const std::uint32_t pages = directory_.pages();
@@ -76,6 +76,7 @@ std::string DemandFtl::mount(const MountImage& image) {
   }
   refresh_gauges();
   maybe_start_gc();
+  settled();
   return "";
 }
 

@@ -432,6 +432,7 @@ void HybridFtl::merge_done(std::uint32_t victim) {
   if (merge == merges_.end()) throw std::logic_error("hybrid FTL: no merge of log block " + std::to_string(victim));
   end_merge(merge);
   if (params_.concurrent_merges) feed_waiting_merges();  // the victim's block is free again
+  if (mount_settled_) return next_mount_merge();  // a mount's merge: the next one (no host write waits)
   retry_deferred();
 }
 

@@ -69,6 +69,8 @@ class HybridFtl : public Ftl {
   }
   // See sequential_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
+  // See mount.cpp.
+  std::string mount(const MountImage& image, std::function<void()> settled) override;
 
   static constexpr std::uint32_t kNone = 0xffffffffu;
 
@@ -213,6 +215,7 @@ class HybridFtl : public Ftl {
   void merge_done(std::uint32_t victim);
   void end_merge(MergeRef merge);  // drops it and tells the waveform
   void retry_deferred();
+  void next_mount_merge();  // the mount's merges, one after another (mount.cpp)
 
   FtlContext ctx_;
   FtlCounters counts_;
@@ -228,6 +231,8 @@ class HybridFtl : public Ftl {
   std::list<Merge> merges_;  // in progress, oldest first (serial: at most one)
   DeferredWrites deferred_;
   std::uint64_t now_ = 0;
+  std::vector<std::uint32_t> mount_merges_;  // log blocks the mount has still to merge (popped from the back)
+  std::function<void()> mount_settled_;      // the mount's end, while it merges
   std::uint64_t &switch_merges_, &partial_merges_, &full_merges_, &dead_blocks_, &recycled_blocks_, &merge_copies_,
       &padding_pages_,
       &full_merge_associativity_, &in_place_writes_, &log_writes_;

@@ -95,6 +95,8 @@ class SuperblockFtl : public Ftl {
   }
   // See superblock_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
+  // See superblock_mount.cpp.
+  std::string mount(const MountImage& image, std::function<void()> settled) override;
 
  private:
   static constexpr std::uint32_t kNone = 0xffffffffu;

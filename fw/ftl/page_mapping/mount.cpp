@@ -11,7 +11,7 @@
 
 namespace ssd::fw {
 
-std::string PageMappingFtl::mount(const MountImage& image) {
+std::string PageMappingFtl::mount(const MountImage& image, std::function<void()> settled) {
   adopt_written_segments(blocks_, image, [](std::uint32_t) { return std::uint8_t{0}; });
   for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) {
     const Ppn ppn = image.map.ppn_of(lpn);
@@ -20,6 +20,7 @@ std::string PageMappingFtl::mount(const MountImage& image) {
     blocks_.mark_valid(blocks_.to_spn(ppn));
   }
   for (std::uint32_t plane = 0; plane < blocks_.geometry().total_planes(); ++plane) maybe_start_gc(plane);
+  settled();
   return "";
 }
 

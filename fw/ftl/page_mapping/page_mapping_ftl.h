@@ -96,7 +96,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   // See sequential_fill_preload.cpp.
   bool preload_sequential_fill(const std::function<Token(Lpn)>& token_of) override;
   // See mount.cpp.
-  std::string mount(const MountImage& image) override;
+  std::string mount(const MountImage& image, std::function<void()> settled) override;
 
   // Test hook: make the mapping of `a` point where `b` lives (a deliberately corrupted mapping).
   void corrupt_mapping_for_test(Lpn a, Lpn b) { l2p_[a] = l2p_[b]; }
