@@ -91,6 +91,9 @@ class SsdTop : public sc_core::sc_module {
   // go to it from then on. Returns the registry of its statistics (the run's ended at the cut);
   // the boot's tables are given up first, as its code's memory is the firmware's again.
   const MetricsRegistry& remount(std::function<void(const fw::Firmware::MountCounts&)> done);
+  // When the cores have worked off every job charged so far (a job's cycles and memory waits run
+  // past the kernel time it started at).
+  sc_core::sc_time cores_drained_at() const { return core_ ? core_->drained_at() : sc_core::sc_time_stamp(); }
 
  private:
   hw::IssConfig iss_config(const PlatformConfig& c) const;

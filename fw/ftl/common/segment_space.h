@@ -155,6 +155,11 @@ class SegmentSpace {
   // stopped may sit on a word line it left half programmed: not written further, the segment is
   // reclaimed as any other). The caller marks its valid pages.
   void adopt_written(std::uint32_t segment, std::uint8_t kind);
+  // A mount's valid page: marked uncharged, the tables charged whole once the mount has marked
+  // them all (charge_rebuilt_valid_pages: one sequential write of each instead of one access a
+  // page, which on 128 GiB would be 32 million).
+  void mount_valid(Spn spn) { valid_.mark_valid_range(spn, 1); }
+  void charge_rebuilt_valid_pages() { valid_.touch_all(); }
 
   void mark_valid(Spn spn) { valid_.mark_valid(spn); }
   void mark_valid_run(const PageRun& run) { valid_.mark_valid_range(run.first, run.count); }

@@ -49,6 +49,11 @@ void ValidPageMap::invalidate(std::uint64_t page) {
   --counts_[quotient_of(page, pages_per_unit_)];
 }
 
+void ValidPageMap::touch_all() {
+  hal_.touch(bitmap_table_, 0, static_cast<std::uint32_t>(bitmap_table_.bytes), Access::Write);
+  hal_.touch(count_table_, 0, static_cast<std::uint32_t>(count_table_.bytes), Access::Write);
+}
+
 void ValidPageMap::touch_counts(std::uint64_t first_unit, std::uint64_t units) {
   hal_.touch(count_table_, first_unit * count_bytes_, static_cast<std::uint32_t>(units * count_bytes_), Access::Read);
 }

@@ -26,6 +26,8 @@ class ValidPageMap {
 
   // Charges reading `units` consecutive counts (a victim scan).
   void touch_counts(std::uint64_t first_unit, std::uint64_t units);
+  // Charges writing both tables whole, in order (a mount that marked its pages uncharged).
+  void touch_all();
 
  private:
   void touch(std::uint64_t page);

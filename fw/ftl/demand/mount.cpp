@@ -47,14 +47,14 @@ std::string DemandFtl::mount(const MountImage& image, std::function<void()> sett
     if (ppn == kNoPpn || !in_used_segment(space_, ppn)) continue;  // none, or a power-loss dump's (the firmware's)
     const Spn spn = space_.to_spn(ppn);
     directory_.store(lpn, spn);
-    space_.mark_valid(spn);
+    space_.mount_valid(spn);
     mapped[directory_.page_of(lpn)] = true;
   }
   for (std::uint32_t vpn = 0; vpn < pages; ++vpn) {
     OpRef read;
     if (found[vpn] != kNoPpn) {
       const Spn at = space_.to_spn(found[vpn]);
-      space_.mark_valid(at);
+      space_.mount_valid(at);
       directory_.move(vpn, at);
       read = ctx_.ops.read(found[vpn]);
       ctx_.ops.submit(read);
@@ -69,11 +69,12 @@ std::string DemandFtl::mount(const MountImage& image, std::function<void()> sett
     OpRef program = ctx_.ops.program(space_.to_ppn(at), kTranslationLpnBase + vpn, directory_.checksum(vpn));
     ctx_.ops.depend(read, program);
     ctx_.ops.submit(program);
-    space_.mark_valid(at);
+    space_.mount_valid(at);
     directory_.move(vpn, at);
     ++counts_.flash_pages_programmed;
     ++rewritten;
   }
+  space_.charge_rebuilt_valid_pages();
   refresh_gauges();
   maybe_start_gc();
   settled();

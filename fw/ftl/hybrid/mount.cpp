@@ -43,12 +43,13 @@ std::string HybridFtl::mount(const MountImage& image, std::function<void()> sett
     const Ppn ppn = image.map.ppn_of(lpn);
     if (ppn == kNoPpn || !in_used_segment(space_, ppn)) continue;  // none, or a power-loss dump's (the firmware's)
     const Spn spn = space_.to_spn(ppn);
-    space_.mark_valid(spn);
+    space_.mount_valid(spn);
     page_lpn_[spn] = lpn;
     Held& h = held[space_.segment_of(spn)][lbn_of(lpn)];
     ++h.pages;
     h.in_place &= spn - space_.first_spn(space_.segment_of(spn)) == offset_of(lpn);
   }
+  space_.charge_rebuilt_valid_pages();
   // Data blocks: segments holding one logical block only, in place.
   for (std::uint32_t s = 0; s < space_.segments(); ++s) {
     if (held[s].size() != 1 || !held[s].begin()->second.in_place) continue;

@@ -6,6 +6,7 @@
 // reclaim them). Every superblock opens new hot and cold blocks; those written before the cut take
 // no more pages (as page mapping's). SubGroup's write stamps were in SRAM: every page's next write
 // counts as a first one (cold) until it is rewritten.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,9 @@ std::string SuperblockFtl::mount(const MountImage& image, std::function<void()> 
              " and " + std::to_string(superblock_of(lpn));
     owner[block] = superblock_of(lpn);
     map_[lpn] = spn;
-    space_.mark_valid(spn);
+    space_.mount_valid(spn);
   }
+  space_.charge_rebuilt_valid_pages();
   auto erasing = std::make_shared<std::uint32_t>(1);  // (one for the loop below)
   auto erased = [this, erasing, settled](std::uint32_t block) {
     if (block != kNone) {

@@ -2,8 +2,8 @@
 // (each logical page where its newest readable version is). Every block the boot found written
 // is closed, its valid pages those the map points into; erased blocks are free; the frontiers
 // open new blocks. Partly written blocks are not written further (see SegmentSpace::
-// adopt_written): GC reclaims them like any block. No flash work: the table is in DRAM already,
-// and the boot charged its updates page by page.
+// adopt_written): GC reclaims them like any block. No flash work: the table is in DRAM already
+// (the boot charged its updates page by page); the valid-page tables are written once, in order.
 #include <string>
 
 #include "fw/ftl/common/segment_mount.h"
@@ -17,8 +17,9 @@ std::string PageMappingFtl::mount(const MountImage& image, std::function<void()>
     const Ppn ppn = image.map.ppn_of(lpn);
     if (ppn == kNoPpn || !in_used_segment(blocks_, ppn)) continue;  // none, or the firmware's own area's
     l2p_[lpn] = ppn;
-    blocks_.mark_valid(blocks_.to_spn(ppn));
+    blocks_.mount_valid(blocks_.to_spn(ppn));
   }
+  blocks_.charge_rebuilt_valid_pages();
   for (std::uint32_t plane = 0; plane < blocks_.geometry().total_planes(); ++plane) maybe_start_gc(plane);
   settled();
   return "";
