@@ -60,6 +60,15 @@ class MetricSet {
 
   const std::map<std::string, std::uint64_t>& counters() const { return counters_; }
   const std::map<std::string, double>& gauges() const { return gauges_; }
+  // A counter or gauge that may never have been created (a feature the run did not use): 0 then.
+  std::uint64_t counter_or_zero(const std::string& name) const {
+    const auto it = counters_.find(name);
+    return it == counters_.end() ? 0 : it->second;
+  }
+  double gauge_or_zero(const std::string& name) const {
+    const auto it = gauges_.find(name);
+    return it == gauges_.end() ? 0.0 : it->second;
+  }
   const std::map<std::string, BusyTime>& busy() const { return busy_; }
   const std::map<std::string, std::uint64_t>& durations() const { return durations_; }
   const std::map<std::string, std::unique_ptr<LatencyHistogram>>& histograms() const { return histograms_; }
@@ -94,6 +103,11 @@ class MetricsRegistry {
     return *p;
   }
   const std::map<std::string, std::unique_ptr<MetricSet>>& sets() const { return sets_; }
+  // A counter of a set that may not exist: 0 then.
+  std::uint64_t counter_or_zero(const std::string& set, const std::string& name) const {
+    const auto it = sets_.find(set);
+    return it == sets_.end() ? 0 : it->second->counter_or_zero(name);
+  }
 
   // Zeroes counters and clears histograms of every set whose path starts with `prefix`
   // (e.g. to measure only after preconditioning). References stay valid.

@@ -10,8 +10,8 @@ using nlohmann::json;
 
 json bad_block_section(const MetricsRegistry& metrics, const RunFacts& facts) {
   const MetricSet& ftl = *metrics.sets().at("ftl");
-  const auto count = [&ftl](const char* k) { return ftl.counters().count(k) ? ftl.counters().at(k) : std::uint64_t(0); };
-  const auto gauge = [&ftl](const char* k) { return ftl.gauges().count(k) ? ftl.gauges().at(k) : 0.0; };
+  const auto count = [&ftl](const char* k) { return ftl.counter_or_zero(k); };
+  const auto gauge = [&ftl](const char* k) { return ftl.gauge_or_zero(k); };
   const double since_ticks = gauge("read_only_since_ticks");
   return {{"factory_bad_blocks", facts.factory_bad_blocks},
           {"worn_out_before_run", facts.worn_out_before_run},

@@ -149,16 +149,15 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   LatencyHistogram all;
   all.merge(read_latency);
   all.merge(write_latency);
-  const double arrival_span = host.gauges().count("arrival_span_s") ? host.gauges().at("arrival_span_s") : 0.0;
+  const double arrival_span = host.gauge_or_zero("arrival_span_s");
   // Writes a read-only drive refused (bad blocks): completed with an error, nothing written.
-  const std::uint64_t rejected = host.counters().count("rejected_writes") ? host.counters().at("rejected_writes") : 0;
+  const std::uint64_t rejected = host.counter_or_zero("rejected_writes");
   // Flushes (common/host_op.h) are commands without data: counted, timed, and left out of the
   // data figures (IOPS, bytes, the latency of reads and writes).
-  const auto optional = [&host](const char* name) { return host.counters().count(name) ? host.counters().at(name) : 0; };
-  const std::uint64_t flushes = optional("flushes"), fua = optional("fua_writes");
+  const std::uint64_t flushes = host.counter_or_zero("flushes"), fua = host.counter_or_zero("fua_writes");
   json section = {{"requests", reads + writes + rejected + flushes},
           {"arrival_span_s", arrival_span},
-          {"mdts_splits", host.counters().count("mdts_splits") ? host.counters().at("mdts_splits") : 0},
+          {"mdts_splits", host.counter_or_zero("mdts_splits")},
           {"offered_iops", arrival_span > 0 ? json(double(reads + writes) / arrival_span) : json(nullptr)},
           {"reads", reads},
           {"writes", writes},

@@ -239,16 +239,13 @@ sc_core::sc_time simulate_until_cut(const RunOptions& o, DriveTestbench& bench, 
     bench.top().begin_power_loss();
     sc_core::sc_start(sc_core::sc_time(cut.plp_hold_up_us, sc_core::SC_US), sc_core::SC_RUN_TO_TIME);
     const MetricSet& fw = *bench.metrics().sets().at("firmware");
-    const auto counter = [&bench](const char* set, const char* name) -> std::uint64_t {
-      const auto& counters = bench.metrics().sets().at(set)->counters();
-      return counters.count(name) ? counters.at(name) : 0;
-    };
+    const auto counter = [&bench](const char* set, const char* name) { return bench.metrics().counter_or_zero(set, name); };
     cut.plp_destage = o.platform.firmware.plp_destage == fw::FirmwareConfig::PlpDestage::Dump ? "dump" : "ftl";
     cut.plp_pages_evicted = counter("firmware", "plp_pages_evicted");
     cut.plp_pages_dumped = counter("firmware", "plp_pages_dumped");
     cut.plp_ftl_work_stopped = counter("firmware.ops", "parked_for_power_loss");
     // (Counted when the firmware took the signal: a host write fetched before it may still land.)
-    cut.buffered_pages_at_cut = fw.gauges().count("plp_buffered_pages") ? std::uint64_t(fw.gauges().at("plp_buffered_pages")) : 0;
+    cut.buffered_pages_at_cut = std::uint64_t(fw.gauge_or_zero("plp_buffered_pages"));
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   bench.top().power_cut(now, cut);
@@ -336,15 +333,9 @@ AfterRecoveryFacts continue_after_recovery(const RunOptions& o, DriveTestbench& 
   f.pages_checked = oracle.pages_checked() - checked;
   f.mismatches = oracle.mismatches() - mismatches;
   if (f.mismatches > 0) f.first_mismatch = oracle.first_mismatch();
-  const auto counter = [&metrics](const char* set, const char* name) -> std::uint64_t {
-    const auto& sets = metrics.sets();
-    if (!sets.count(set)) return 0;
-    const auto& counters = sets.at(set)->counters();
-    return counters.count(name) ? counters.at(name) : 0;
-  };
-  f.host_pages_written = counter("ftl", "host_pages_written");
-  f.flash_pages_programmed = counter("ftl", "flash_pages_programmed");
-  f.erases = counter("ftl", "erases");
+  f.host_pages_written = metrics.counter_or_zero("ftl", "host_pages_written");
+  f.flash_pages_programmed = metrics.counter_or_zero("ftl", "flash_pages_programmed");
+  f.erases = metrics.counter_or_zero("ftl", "erases");
   if (metrics.sets().count("ftl")) f.ftl_counters = metrics.sets().at("ftl")->counters();
   const std::string problem = o.verify_mapping ? verify_mapping(top.mapping(), bench.array(), oracle) : "skipped";
   f.mapping_check = problem.empty() ? "ok" : problem;
