@@ -69,6 +69,8 @@ json after_recovery_section(const AfterRecoveryFacts& f) {
   json s = {{"mount_s", f.mount_s},
             {"dump_pages_restored", f.mount.dump_pages_restored},
             {"dump_blocks_erased", f.mount.dump_blocks_erased},
+            {"mount_pages_programmed", f.mount_pages_programmed},
+            {"mount_erases", f.mount_erases},
             {"requests_given_up", f.requests_given_up},
             {"requests_completed", f.requests_completed},
             {"simulated_s", f.simulated_s},

@@ -49,6 +49,7 @@ struct BootFacts {
 struct AfterRecoveryFacts {
   double mount_s = 0;                     // from the boot's end to the mount's
   fw::Firmware::MountCounts mount;
+  std::uint64_t mount_pages_programmed = 0, mount_erases = 0;  // the new FTL's, by the mount's end
   std::uint64_t requests_given_up = 0;    // in flight at the cut: never acknowledged
   std::uint64_t requests_completed = 0;   // after the power came back
   double simulated_s = 0;                 // from the mount's end to the last completion

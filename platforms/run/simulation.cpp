@@ -321,6 +321,8 @@ AfterRecoveryFacts continue_after_recovery(const RunOptions& o, DriveTestbench& 
     sc_core::sc_start(top.cores_drained_at() - sc_core::sc_time_stamp(), sc_core::SC_RUN_TO_TIME);
   const sc_core::sc_time power_on = sc_core::sc_time_stamp();
   f.mount_s = (power_on - mount_start).to_seconds();
+  f.mount_pages_programmed = metrics.counter_or_zero("ftl", "flash_pages_programmed");
+  f.mount_erases = metrics.counter_or_zero("ftl", "erases");
   for (Lpn lpn = 0; lpn < oracle.logical_pages(); ++lpn)
     if (oracle.expected(lpn) != recovered.token_of(lpn)) oracle.set_expected(lpn, recovered.token_of(lpn));
   const std::uint64_t completed = host.completed(), checked = oracle.pages_checked(), mismatches = oracle.mismatches();

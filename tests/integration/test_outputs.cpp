@@ -132,6 +132,8 @@ TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json"
       {"--jobs", source_path("workloads/per_job_depth.yaml"), "--precondition", "none"},
       {"--jobs", source_path("workloads/database_fsync.yaml"), "--precondition", "none"},
       {"--jobs", source_path("workloads/database_fsync.yaml"), "--precondition", "none", "--power-cut-after", "3000"},
+      {"--synthetic", "random", "--count", "3000", "--ftl", "dftl", "--set", "firmware.write_buffer=off",
+       "--power-cut-after", "1500", "--after-recovery", "continue"},
       {"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"},
       {"--synthetic", "random", "--count", "2000", "--set", "reliability.errors=true", "--set", "ecc.parity_bytes=32",
        "--set", "ecc.correctable_bits=18", "--set", "reliability.rber_beta=0.006",
