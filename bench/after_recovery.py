@@ -42,9 +42,9 @@ def args_for(a, trace, ftl, buffer):
     return out
 
 
-def waf(ftl_metrics, after=None):
+def waf(ftl_metrics, after=None, less=0):
     host = ftl_metrics["host_pages_written"] + (after["host_pages_written"] if after else 0)
-    flash = ftl_metrics["flash_pages_programmed"] + (after["flash_pages_programmed"] if after else 0)
+    flash = ftl_metrics["flash_pages_programmed"] + (after["flash_pages_programmed"] if after else 0) - less
     return round(flash / host, 3) if host else None
 
 
@@ -66,18 +66,18 @@ def one(a, trace, ftl, buffer):
     c = after["ftl_counters"]
     work = []
     if c.get("mount_merges"):
-        work.append(f"{c['mount_merges']} merges ({c.get('merge_copies', 0)} copies)")
+        work.append(f"{c['mount_merges']} log blocks merged")
     if c.get("mount_translation_writes"):
         work.append(f"{c['mount_translation_writes']} translation pages")
     if after["dump_pages_restored"]:
         work.append(f"{after['dump_pages_restored']} dump pages")
-    if ftl in ("superblock", "subgroup") and c.get("erases"):
-        work.append(f"{c['erases']} erases")
     return {"trace": trace, "FTL": ftl, "write buffer": buffer, "cut after": cut_after,
             "given up": after["requests_given_up"], "after": after["requests_completed"],
             "boot s": round(p["boot"]["recovery_s"], 2), "mount ms": round(after["mount_s"] * 1e3, 2),
-            "mount work": "; ".join(work) or "-",
+            "mount work": "; ".join(work) or "-", "mount programs": after["mount_pages_programmed"],
+            "mount erases": after["mount_erases"],
             "WAF uncut": waf(base["ftl_metrics"]), "WAF cut": waf(r["ftl_metrics"], after),
+            "WAF cut, mount aside": waf(r["ftl_metrics"], after, after["mount_pages_programmed"]),
             "reads checked": after["pages_checked"], "mismatches": after["mismatches"],
             "mapping": after["mapping_check"]}
 
@@ -97,12 +97,12 @@ def main():
         rows = list(pool.map(lambda j: one(a, *j), jobs))
     notes = ["", "Cut half way through the trace's requests on platforms/default.yaml, then the boot's full OOB "
              "scan, the mount and the rest of the trace (`ssdsim run ... --power-cut-after N --after-recovery "
-             "continue`). `mount work`: merges of the log blocks a hybrid's lost tables held (mount_merges, "
-             "each a switch, partial or full merge or a dead block's erase, with their copies), translation "
-             "pages DFTL/CAST wrote again, SUPERBLOCK/SubGroup's erases (of blocks with no valid page, and "
-             "those its GC made after), a capacitors' dump read back. `WAF cut`: flash pages over the pages "
-             "the FTL was given, before and after the cut together; `WAF uncut`: the same trace without a "
-             "cut."]
+             "continue`). `mount work`: the log blocks a hybrid's lost tables held, merged (mount_merges: "
+             "each a switch, partial or full merge or a dead block's erase), translation pages DFTL/CAST "
+             "wrote again, a capacitors' dump read back; `mount programs` and `mount erases`: the new FTL's "
+             "by the mount's end. `WAF cut`: flash pages over the pages the FTL was given, before and after "
+             "the cut together, the mount's included; `mount aside`: without the mount's programs; `WAF "
+             "uncut`: the same trace without a cut."]
     write_tables(a.out, "after_recovery", list(rows[0].keys()), rows, notes)
 
 
