@@ -16,12 +16,10 @@ after the cut together) against the uncut run's: the difference is what the cut 
 (the mount's merges, blocks closed half written, pages written again from a dump). Writes
 after_recovery.csv/.md into --out (default bench/).
 """
-import argparse
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
 
-from bench_common import ROOT, TRACES_DIR, run_ssdsim, write_tables
+from bench_common import ROOT, TRACES_DIR, run_jobs, run_ssdsim, study_arguments, write_tables
 
 FTLS = ["page_mapping", "dftl", "cast", "bast", "fast", "faster", "last", "adapt", "waftl", "mnk", "mcsplit",
         "superblock", "subgroup"]
@@ -83,18 +81,11 @@ def one(a, trace, ftl, buffer):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ftls", default=",".join(FTLS))
-    p.add_argument("--traces", default=TRACES_DIR, help="folder of the shared traces (msr/...)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--out", default=os.path.join(ROOT, "bench"))
-    p.add_argument("--reuse", action="store_true", help="take the reports results/after_recovery holds already")
-    a = p.parse_args()
-    a.work = os.path.join(ROOT, "results", "after_recovery")
-    os.makedirs(a.work, exist_ok=True)
-    jobs = [(t, f, b) for t in TRACES for b in BUFFERS for f in a.ftls.split(",")]
-    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        rows = list(pool.map(lambda j: one(a, *j), jobs))
+    def options(p):
+        p.add_argument("--traces", default=TRACES_DIR, help="folder of the shared traces (msr/...)")
+        p.add_argument("--reuse", action="store_true", help="take the reports results/after_recovery holds already")
+    a = study_arguments(__doc__, FTLS, "after_recovery", options)
+    rows = run_jobs(a, one, [(t, f, b) for t in TRACES for b in BUFFERS for f in a.ftls])
     notes = ["", "Cut half way through the trace's requests on platforms/default.yaml, then the boot's full OOB "
              "scan, the mount and the rest of the trace (`ssdsim run ... --power-cut-after N --after-recovery "
              "continue`). `mount work`: the log blocks a hybrid's lost tables held, merged (mount_merges: "

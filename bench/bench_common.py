@@ -4,6 +4,7 @@ import csv
 import json
 import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,24 +48,39 @@ def write_tables(out_dir, name, columns, rows, extra_lines=()):
     print("\n".join(lines))
 
 
-def drive_study_arguments(doc, sizes, ftls, name, more=None):
-    """The options of a study over drive sizes and FTLs (--sizes platform:blocks_per_plane,...,
-    --ftls, --jobs, --out; `more(parser)` adds its own), parsed; a.sizes is [(platform, blocks)],
-    a.ftls a list, and a.work (results/<name>) holds the runs' reports."""
+def study_arguments(doc, ftls, name, more=None):
+    """The options of a study over FTLs (--ftls, --jobs, --out; `more(parser)` adds its own),
+    parsed; a.ftls is a list, and a.work (results/<name>) holds the runs' reports."""
     p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     if more:
         more(p)
-    p.add_argument("--sizes", default=",".join(f"{pl}:{b}" for pl, b in sizes),
-                   help="platform:blocks_per_plane, comma-separated")
     p.add_argument("--ftls", default=",".join(ftls))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--out", default=os.path.join(ROOT, "bench"))
     a = p.parse_args()
-    a.sizes = [(s.split(":")[0], int(s.split(":")[1])) for s in a.sizes.split(",")]
     a.ftls = a.ftls.split(",")
     a.work = os.path.join(ROOT, "results", name)
     os.makedirs(a.work, exist_ok=True)
     return a
+
+
+def drive_study_arguments(doc, sizes, ftls, name, more=None):
+    """study_arguments with --sizes platform:blocks_per_plane,... as well; a.sizes is
+    [(platform, blocks)]."""
+    def options(p):
+        if more:
+            more(p)
+        p.add_argument("--sizes", default=",".join(f"{pl}:{b}" for pl, b in sizes),
+                       help="platform:blocks_per_plane, comma-separated")
+    a = study_arguments(doc, ftls, name, options)
+    a.sizes = [(s.split(":")[0], int(s.split(":")[1])) for s in a.sizes.split(",")]
+    return a
+
+
+def run_jobs(a, one, jobs):
+    """one(a, *job) for every job, a.jobs at a time; the results in the jobs' order."""
+    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        return list(pool.map(lambda j: one(a, *j), jobs))
 
 
 def pyplot():

@@ -19,9 +19,8 @@ checkpoints.csv/.md and checkpoints.png into --out (default bench/).
 """
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
 
-from bench_common import ROOT, drive_study_arguments, effective_number, pyplot, run_ssdsim, write_tables
+from bench_common import ROOT, drive_study_arguments, run_jobs, effective_number, pyplot, run_ssdsim, write_tables
 
 SIZES = [("tiny", 256), ("tiny", 1024), ("default", 512), ("default", 1024)]
 FTLS = ["page_mapping", "dftl", "bast"]
@@ -62,8 +61,7 @@ def main():
     a = drive_study_arguments(__doc__, SIZES, FTLS, "checkpoints")
     sizes = a.sizes
     jobs = [(pl, b, f, i) for pl, b in sizes for f in a.ftls for i in INTERVALS[pl]]
-    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        rows = list(pool.map(lambda j: one(a, *j), jobs))
+    rows = run_jobs(a, one, jobs)
     notes = ["", "Filled drive, then 1.5 checkpoint intervals of sequential 256 KiB writes (no write buffer), then the cut (interval 0: "
              "no checkpoints, the full scan, after 1.5 of the smallest interval). `checkpoint pages`: one "
              "checkpoint (Ftl::checkpoint_bytes over the page size); `pages read`: the boot's, the checkpoint's "

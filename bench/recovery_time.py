@@ -17,9 +17,8 @@ calibrated firmware cycles, at its clock, over its cores). Writes recovery_time.
 recovery_time.png into --out (default bench/).
 """
 import os
-from concurrent.futures import ThreadPoolExecutor
 
-from bench_common import ROOT, drive_study_arguments, pyplot, run_ssdsim, write_tables
+from bench_common import ROOT, drive_study_arguments, run_jobs, pyplot, run_ssdsim, write_tables
 
 SIZES = [("tiny", 64), ("tiny", 256), ("tiny", 1024), ("default", 512), ("default", 1024)]
 FTLS = ["page_mapping", "dftl", "bast"]
@@ -60,8 +59,7 @@ def main():
     a = drive_study_arguments(__doc__, SIZES, FTLS, "recovery_time", lambda p: p.add_argument(
         "--cut-after", type=int, default=2000, help="requests completed before the cut"))
     jobs = [(pl, b, f) for pl, b in a.sizes for f in a.ftls]
-    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        rows = list(pool.map(lambda j: one(a, *j), jobs))
+    rows = run_jobs(a, one, jobs)
     notes = ["", "Full OOB scan (no map checkpoints; bench/checkpoints.py has them): every block read up to its first erased page, one read in "
              "flight a plane. `flash bound`: the reads of a die times the mean tR; `core bound`: every read's "
              "issue and completion and every programmed page's mapping update in the platform's calibrated "
