@@ -23,17 +23,11 @@ const std::string kJobs =
     "    range_start: 4194304\n    range_bytes: 8388608\n    flush_every: 40\n    iodepth: 15\n";
 
 std::vector<std::string> mlc(const TempDir& dir, const std::string& ftl, const std::string& buffer) {
-  std::vector<std::string> args = {"-p",     tiny_platform(),
-                                   "--ftl",  ftl,
-                                   "--jobs", dir.file("jobs.yaml"),
-                                   "--set",  "nand.t_prog_us=[200,600]",
-                                   "--set",  "nand.t_read_us=[25,40]",
-                                   "--set",  "firmware.erase_after_copies=true",
-                                   "--set",  "firmware.word_line_safety=true",
-                                   "--set",  "firmware.write_buffer=" + buffer};
-  // SubGroup's superblocks under word-line safety need more room on tiny (test_power_cut.cpp).
-  if (ftl == "subgroup") args.insert(args.end(), {"--set", "ftl.overprovisioning=0.25"});
-  return args;
+  return with_word_line_pool({"-p", tiny_platform(), "--ftl", ftl, "--jobs", dir.file("jobs.yaml"), "--set",
+                              "nand.t_prog_us=[200,600]", "--set", "nand.t_read_us=[25,40]", "--set",
+                              "firmware.erase_after_copies=true", "--set", "firmware.word_line_safety=true", "--set",
+                              "firmware.write_buffer=" + buffer},
+                             ftl);
 }
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {

@@ -19,15 +19,6 @@ const std::string kJobs =
     "    fua_share: 1\n    iodepth: 1\n"
     "  - name: pages\n    read_fraction: 0.3\n    block_size: [[4096, 0.7], [2048, 0.3]]\n    count: 20000\n"
     "    range_start: 4194304\n    range_bytes: 8388608\n    flush_every: 40\n    iodepth: 15\n";
-
-// SubGroup's superblocks under word-line safety need more room on tiny than the others' 20%: one
-// whose logical pages are all valid also holds word-line padding and never fits back into its N
-// blocks, and at 0.2 the pool runs out or not depending on where the flushes fall (test
-// "word-line safety: a superblock reclaims only what gains more than its padding..."). 0.25 for it.
-std::vector<std::string> with_word_line_pool(std::vector<std::string> args, const std::string& ftl) {
-  if (ftl == "subgroup") args.insert(args.end(), {"--set", "ftl.overprovisioning=0.25"});
-  return args;
-}
 }  // namespace
 
 TEST_CASE("power cut: every durable write survives cuts at 20 points under GC, flushes and FUA",
