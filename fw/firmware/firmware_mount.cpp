@@ -37,7 +37,7 @@ void Firmware::mount(const MountImage& image, std::function<void(const MountCoun
     }
     ops_.submit(restored);
     for (const BlockId b : plp_dump_->blocks())
-      if (image.written_pages[b] > 0) {
+      if (image.written[b]) {
         OpRef erase = ops_.erase(b);
         ops_.depend(restored, erase);
         ops_.depend(erase, over);

@@ -29,7 +29,7 @@ class BootRecovery {
   void start(std::function<void()> done) { scan_.start(std::move(done)); }
   const OobRecovery& recovery() const { return recovery_; }
   const BootScanCounts& counts() const { return scan_.counts(); }
-  const std::vector<std::uint32_t>& written_pages() const { return scan_.written_pages(); }
+  const std::vector<bool>& written() const { return scan_.written(); }
 
  private:
   MetricsRegistry metrics_;

@@ -14,7 +14,7 @@ BootScan::BootScan(Hal& hal, OpScheduler& ops, const FirmwareCosts& costs, OobRe
       whole_blocks_(scan_whole_blocks),
       geo_(hal.geometry()),
       skip_(geo_.total_blocks(), false),
-      written_(geo_.total_blocks(), 0),
+      written_(geo_.total_blocks(), false),
       medium_(checkpoints.medium) {
   for (BlockId b : hal.factory_bad_blocks()) skip_[b] = true;
   for (BlockId b : checkpoints.slot_blocks) skip_[b] = true;
@@ -92,7 +92,6 @@ void BootScan::saved_block_read(PlaneScan& p, Ppn ppn, const HalResult& r) {
                                  recovery_.visit(page, lpn, token, version);
                                });
   p.programmed = p.readable = true;
-  p.written = geo_.pages_per_block;  // a checkpoint saves sealed blocks
   end_block(p);
 }
 
@@ -104,7 +103,6 @@ void BootScan::read_done(PlaneScan& p, Ppn ppn, const HalResult& r) {
     recovery_.visit(ppn, r.lpn, r.token, r.version);
     p.programmed = true;
     p.readable |= r.lpn != kUnreadableLpn;
-    p.written = p.page + 1;
   }
   ++p.page;
   if ((erased && !whole_blocks_) || p.page == geo_.pages_per_block)
@@ -114,7 +112,7 @@ void BootScan::read_done(PlaneScan& p, Ppn ppn, const HalResult& r) {
 }
 
 void BootScan::end_block(PlaneScan& p) {
-  if (p.programmed && p.readable) written_[geo_.block_at(p.plane, p.block)] = p.written;
+  if (p.programmed && p.readable) written_[geo_.block_at(p.plane, p.block)] = true;
   if (!p.programmed) {
     ++counts_.blocks_erased;
   } else if (!p.readable) {  // nothing to keep, and nothing may be programmed before an erase
@@ -127,7 +125,6 @@ void BootScan::end_block(PlaneScan& p) {
   ++p.block;
   p.page = 0;
   p.programmed = p.readable = false;
-  p.written = 0;
   next(p);
 }
 

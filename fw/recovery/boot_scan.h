@@ -68,10 +68,9 @@ class BootScan {
   // Starts the scan at the HAL's present time; `done` runs once every read and erase completed.
   void start(std::function<void()> done);
   const BootScanCounts& counts() const { return counts_; }
-  // Per block, the pages up to its last programmed one (its write pointer) as the scan left it:
-  // 0 for an erased block, one erased again, and the blocks it does not read (factory-bad, slots);
-  // a whole block for one a checkpoint saved.
-  const std::vector<std::uint32_t>& written_pages() const { return written_; }
+  // Per block, whether the scan left it holding pages (read, or saved by the checkpoint): not for
+  // an erased block, one erased again, or the blocks it does not read (factory-bad, slots).
+  const std::vector<bool>& written() const { return written_; }
 
  private:
   struct PlaneScan {
@@ -80,7 +79,6 @@ class BootScan {
     std::uint32_t page = 0;       // the next to read
     bool programmed = false;      // the block has a page that is not erased
     bool readable = false;        // and one that reads
-    std::uint32_t written = 0;    // pages up to its last programmed one
     bool done = false;
   };
   void read_checkpoint(std::size_t candidate);  // reads candidates_[candidate]'s pages, then scans
@@ -98,7 +96,7 @@ class BootScan {
   bool whole_blocks_;
   FlashGeometry geo_;
   std::vector<bool> skip_;  // factory-bad and checkpoint-slot blocks
-  std::vector<std::uint32_t> written_;
+  std::vector<bool> written_;
   const CheckpointMedium* medium_;
   std::vector<std::pair<std::uint32_t, std::vector<Ppn>>> candidates_;
   std::uint32_t checkpoint_pending_ = 0;

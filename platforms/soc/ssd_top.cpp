@@ -146,7 +146,7 @@ const fw::BootRecovery& SsdTop::boot_recovery(const fw::FirmwareCosts& costs, bo
 const MetricsRegistry& SsdTop::remount(std::function<void(const fw::Firmware::MountCounts&)> done) {
   if (!boot_) throw std::logic_error("remount: the drive has not booted after a power cut");
   mount_image_ = std::make_unique<fw::MountImage>(fw::MountImage{
-      boot_->recovery(), boot_->written_pages(), [this](BlockId b) { return array_.erase_count(b); }, firmware_->grown_bad_blocks()});
+      boot_->recovery(), boot_->written(), [this](BlockId b) { return array_.erase_count(b); }, firmware_->grown_bad_blocks()});
   mapping_.reset();
   firmware_.reset();
   hal_->release_tables();

@@ -2,18 +2,14 @@
 
 namespace ssd::fw {
 
-std::uint32_t adopt_written_segments(SegmentSpace& space, const MountImage& image,
-                                     const std::function<std::uint8_t(std::uint32_t)>& kind_of) {
-  const FlashGeometry& g = space.geometry();
-  std::uint32_t closed = 0;
-  for (BlockId b = 0; b < g.total_blocks(); ++b) {
-    if (image.written_pages[b] == 0) continue;
+void adopt_written_segments(SegmentSpace& space, const MountImage& image,
+                            const std::function<std::uint8_t(std::uint32_t)>& kind_of) {
+  for (BlockId b = 0; b < space.geometry().total_blocks(); ++b) {
+    if (!image.written[b]) continue;
     const std::uint32_t s = space.segment_of_block(b);
     if (s == SegmentSpace::kNoSegment || space.state(s) != SegmentState::Free) continue;  // not the FTL's, or done
     space.adopt_written(s, kind_of(s));
-    ++closed;
   }
-  return closed;
 }
 
 bool in_used_segment(const SegmentSpace& space, Ppn ppn) {

@@ -11,10 +11,10 @@
 namespace ssd::fw {
 
 // Closes every free segment with a member block the boot found written (SegmentSpace::
-// adopt_written), of the kind `kind_of(segment)` says. Returns the segments closed. (The
-// firmware has given the space the blocks' erase counts and bad blocks already.)
-std::uint32_t adopt_written_segments(SegmentSpace& space, const MountImage& image,
-                                     const std::function<std::uint8_t(std::uint32_t)>& kind_of);
+// adopt_written), of the kind `kind_of(segment)` says. (The firmware has given the space the
+// blocks' erase counts and bad blocks already.)
+void adopt_written_segments(SegmentSpace& space, const MountImage& image,
+                            const std::function<std::uint8_t(std::uint32_t)>& kind_of);
 
 // Whether `ppn` lies in a segment of the space that is in use (not a block the firmware holds
 // back for itself, a spare or a retired one).

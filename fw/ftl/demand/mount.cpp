@@ -28,15 +28,13 @@ std::string DemandFtl::mount(const MountImage& image, std::function<void()> sett
   OpScheduler::Purpose mapping_work(ctx_.ops, OpOrigin::Mapping);
   std::uint64_t& rewritten = ctx_.metrics.counter("mount_translation_writes");
   const std::uint32_t pages = directory_.pages();
-  std::vector<Ppn> found(pages, kNoPpn);
-  std::vector<Token> found_token(pages, kUnwrittenToken);
+  std::vector<OobRecovery::Found> found(pages);  // each translation page's newest readable version
   std::vector<bool> translation_segment(space_.segments(), false);
   for (const auto& [marker, page] : image.map.metadata()) {
     if (!is_translation_lpn(marker) || marker - kTranslationLpnBase >= pages) continue;
     const Spn spn = space_.to_spn(page.ppn);
     if (spn == kNoSpn) continue;
-    found[marker - kTranslationLpnBase] = page.ppn;
-    found_token[marker - kTranslationLpnBase] = page.token;
+    found[marker - kTranslationLpnBase] = page;
     translation_segment[space_.segment_of(spn)] = true;
   }
   adopt_written_segments(space_, image,
@@ -52,14 +50,14 @@ std::string DemandFtl::mount(const MountImage& image, std::function<void()> sett
   }
   for (std::uint32_t vpn = 0; vpn < pages; ++vpn) {
     OpRef read;
-    if (found[vpn] != kNoPpn) {
-      const Spn at = space_.to_spn(found[vpn]);
+    if (found[vpn].ppn != kNoPpn) {
+      const Spn at = space_.to_spn(found[vpn].ppn);
       space_.mount_valid(at);
       directory_.move(vpn, at);
-      read = ctx_.ops.read(found[vpn]);
+      read = ctx_.ops.read(found[vpn].ppn);
       ctx_.ops.submit(read);
       ++*translation_reads_[kHostPath];
-      if (found_token[vpn] == directory_.checksum(vpn)) continue;  // it holds the rebuilt map already
+      if (found[vpn].token == directory_.checksum(vpn)) continue;  // it holds the rebuilt map already
     } else if (!mapped[vpn]) {
       continue;  // nothing of it was ever written
     }
