@@ -13,7 +13,7 @@
 #                preconditioning is skipped in the read scenarios c and d (on the 512 GiB drive it
 #                takes 17 minutes (c) and 2.5 minutes (d) and 9-10 GB; MQSim reads flash for
 #                never-written pages too)
-#   --scenarios  subset of a,b,c,d,e (default all)
+#   --scenarios  subset of a,b,c,d,e,f (default all)
 #   --timeout S  per-run limit in seconds (default 1800); a run over it is reported as
 #                "did not finish in S s" and that simulator is not run again for the scenario
 #   --keep DIR   keep every run's inputs (MQSim's ssdconfig.xml and workload.xml) and outputs
@@ -29,6 +29,14 @@
 #   d  128 KiB sequential reads, QD64, 100,000 requests, filled 512 GiB drive (same)
 #   e  steady-state 4 KiB random writes, QD16, 1,000,000 requests, 16 GiB drive
 #      (ssdsim --precondition fill+steady; MQSim's steady-state preconditioning at 100% occupancy)
+#   f  two flows sharing the filled 16 GiB drive, each on an NVMe queue of its own and on its own half of
+#      the logical space, closed loop: flow 0 4 KiB random, 70% reads, QD4, 40,000 requests; flow 1
+#      64 KiB random, 10% reads, QD16, 8,000 requests. Per flow its mean latency with the other and
+#      alone, its slowdown (shared / alone) and the fairness (min / max slowdown), as in MQSim's FAST'18
+#      paper (ssdsim: `ssdsim run -p platforms/mqsim_timing_16g.yaml --jobs JOBS --alone-runs
+#      --precondition fill`; MQSim: both flows in one IO_Scenario, then each alone, preconditioning at
+#      100% occupancy; where MQSim's GC fails with two flows, and it does at these counts, MQSim runs
+#      again without preconditioning: the notes under the table say which)
 #
 # ssdsim is $SSDSIM or build/platforms/ssdsim; its data folder $SSDSIM_DATA_DIR or this checkout.
 # MQSim's configuration is written from the platform's effective parameters (`ssdsim validate`):

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/host_op.h"
+#include "common/io_queue.h"
 
 namespace ssd::stimuli {
 
@@ -17,6 +18,7 @@ struct HostRequest {
   std::uint64_t lba = 0;         // first 512-byte sector (a flush: 0)
   std::uint32_t sectors = 0;     // length in 512-byte sectors (> 0; a flush: 0)
   std::uint32_t issuer = 0;      // trace device / process / stream id (for FTLs that use it)
+  std::uint32_t queue = 0;       // the I/O queue (flow) it is submitted to: an index into Workload::io_queues()
 
   bool is_write() const { return op == HostOp::Write; }
   bool is_read() const { return op == HostOp::Read; }
@@ -38,6 +40,9 @@ class Workload {
   // only when ready() (some stream has room) and reports each completion with completed().
   virtual std::vector<std::uint32_t> stream_depths() const { return {}; }
   virtual bool ready() const { return true; }
+  // The host's I/O queues (NVMe queue pairs, one flow each) that HostRequest::queue indexes; empty:
+  // one queue of the host's queue depth.
+  virtual std::vector<IoQueueSpec> io_queues() const { return {}; }
   virtual void completed(std::uint32_t issuer) { (void)issuer; }
   // How much of the workload has been read, in [0, 1] (for the progress line's ETA); negative
   // when unknown.

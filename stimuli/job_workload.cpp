@@ -128,15 +128,65 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
   if (with_rate != 0 && with_rate != jobs_.size())
     throw WorkloadError("either every job has a rate_iops (open loop) or none does (closed loop)");
   open_loop_ = with_rate != 0;
+  plan_queues();
+}
+
+void JobWorkload::plan_queues() {
+  std::size_t named = 0;
+  for (const auto& j : jobs_) named += j->spec.queue.has_value();
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const JobSpec& s = jobs_[i]->spec;
+    const std::string where = "job '" + s.name + "' (#" + std::to_string(i + 1) + "): ";
+    if (named != 0 && !s.queue) throw WorkloadError(where + "either every job names its queue or none does");
+    if (s.priority && !s.queue) throw WorkloadError(where + "priority is its queue's class: name the queue (queue: N)");
+    if (s.queue && !open_loop_ && s.iodepth == 0)
+      throw WorkloadError(where + "closed-loop jobs on queues need an iodepth each (the requests each keeps outstanding)");
+  }
+  if (named == 0) return;
+  std::uint32_t highest = 0;
+  for (const auto& j : jobs_) highest = std::max(highest, *j->spec.queue);
+  if (highest >= jobs_.size())
+    throw WorkloadError("queue " + std::to_string(highest) + " is named, but " + std::to_string(jobs_.size()) +
+                        " jobs fill at most queues 0 to " + std::to_string(jobs_.size() - 1) + " (number them from 0)");
+  queues_.assign(highest + 1, IoQueueSpec{});
+  std::vector<bool> used(highest + 1, false), classed(highest + 1, false);
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const JobSpec& s = jobs_[i]->spec;
+    IoQueueSpec& q = queues_[*s.queue];
+    q.depth += s.iodepth;  // open loop: 0, the host's queue depth
+    if (s.priority) {
+      if (classed[*s.queue] && q.priority != *s.priority)
+        throw WorkloadError("job '" + s.name + "' (#" + std::to_string(i + 1) + "): queue " + std::to_string(*s.queue) +
+                            " is " + to_string(q.priority) + " for an earlier job, " + to_string(*s.priority) + " here");
+      q.priority = *s.priority;
+      classed[*s.queue] = true;
+    }
+    used[*s.queue] = true;
+  }
+  for (std::uint32_t q = 0; q <= highest; ++q)
+    if (!used[q]) throw WorkloadError("queue " + std::to_string(q) + " has no job (number the queues from 0 without gaps)");
 }
 
 JobWorkload::~JobWorkload() = default;
+
+void JobWorkload::keep_only_queue(std::uint32_t queue) {
+  const std::size_t queues = std::max<std::size_t>(1, queues_.size());
+  if (queue >= queues)
+    throw WorkloadError("--only-queue " + std::to_string(queue) + ": the jobs have " + std::to_string(queues) +
+                        " queue" + (queues == 1 ? "" : "s"));
+  for (auto& j : jobs_)
+    if (j->spec.queue.value_or(0) != queue) {
+      j->issued = j->spec.count;
+      j->next_flush_ns = std::numeric_limits<double>::infinity();
+    }
+}
 
 void JobWorkload::flush(Job& job, std::size_t index, std::uint64_t at_ns, HostRequest& r) {
   r = HostRequest{};
   r.op = HostOp::Flush;
   r.arrival_ns = at_ns;
   r.issuer = static_cast<std::uint32_t>(index);
+  r.queue = job.spec.queue.value_or(0);
   job.flush_due = false;
   job.writes_since_flush = 0;
   ++job.outstanding;
@@ -199,6 +249,7 @@ bool JobWorkload::next(HostRequest& r) {
   r.lba = (s.range_start_bytes + offset) / kSector;
   r.sectors = size / kSector;
   r.issuer = static_cast<std::uint32_t>(index);
+  r.queue = s.queue.value_or(0);
   ++job->issued;
   ++job->outstanding;
   job->last_arrival_ns = double(r.arrival_ns);

@@ -18,10 +18,16 @@
 //   every `flush_interval` seconds of trace time (from 0 while they have requests left);
 //   `fua_share` of its writes carry Force Unit Access. A flush is an extra request of the job (not
 //   counted in `count`), taking a place in its queue depth like any other.
+// - Queues (common/io_queue.h): a job may name the NVMe I/O queue (flow) it submits to (`queue`,
+//   from 0) and that queue's priority class; either every job names its queue or none does (one
+//   queue). Every queue from 0 to the highest has a job, the jobs of a queue agree on its class,
+//   and in a closed loop every job has an iodepth (a queue holds the iodepths of its jobs): each
+//   flow keeps its own requests outstanding, as fio's jobs on their own cores do.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -55,6 +61,8 @@ struct JobSpec {
   std::uint64_t flush_every = 0;   // writes between flushes (0: none)
   double flush_interval_s = 0.0;   // open loop: trace time between flushes (0: none)
   double fua_share = 0.0;          // share of writes with Force Unit Access
+  std::optional<std::uint32_t> queue;          // the I/O queue it submits to (none: the one queue)
+  std::optional<QueuePriority> priority;       // its queue's class (weighted round robin; default medium)
 };
 
 class JobWorkload : public Workload {
@@ -68,15 +76,22 @@ class JobWorkload : public Workload {
   double fraction_done() const override;
   std::vector<std::uint32_t> stream_depths() const override;
   bool ready() const override;
+  std::vector<IoQueueSpec> io_queues() const override { return queues_; }
+  // The jobs of the other queues issue nothing (the queues stay, idle): queue `queue`'s flow run
+  // alone, each of its jobs drawing the same requests as with the others. Throws WorkloadError when
+  // there is no such queue.
+  void keep_only_queue(std::uint32_t queue);
   void completed(std::uint32_t issuer) override;
   bool open_loop() const { return open_loop_; }
 
  private:
   struct Job;
   static bool has_room(const Job& job);
+  void plan_queues();  // queues_ from the jobs' queue and priority; throws WorkloadError
   void flush(Job& job, std::size_t index, std::uint64_t at_ns, HostRequest& r);
   std::vector<std::unique_ptr<Job>> jobs_;
   bool open_loop_ = false;
+  std::vector<IoQueueSpec> queues_;  // empty: one queue
   std::size_t turn_ = 0;           // closed loop: whose turn
   std::uint32_t issued_in_turn_ = 0;
 };

@@ -27,6 +27,7 @@ class RepeatedWorkload : public Workload {
     const double f = current_->fraction_done();
     return f < 0 ? f : (double(pass_ - 1) + f) / double(passes_);
   }
+  std::vector<IoQueueSpec> io_queues() const override { return current_->io_queues(); }
   std::uint64_t skipped_lines() const override { return current_->skipped_lines(); }
   std::string first_skipped() const override { return current_->first_skipped(); }
   std::uint64_t backward_steps() const override { return current_->backward_steps(); }

@@ -6,7 +6,7 @@ namespace ssd::stimuli {
 
 bool SplitRequests::next(HostRequest& r) {
   if (left_ == 0) {
-    if (!inner_->next(r)) return false;
+    if (!inner().next(r)) return false;
     if (r.sectors <= max_sectors_) return true;  // one command
     ++split_requests_;
     rest_ = r;
@@ -25,7 +25,7 @@ void SplitRequests::completed(std::uint32_t issuer) {
     --it->second;
     return;
   }
-  inner_->completed(issuer);
+  inner().completed(issuer);
 }
 
 }  // namespace ssd::stimuli

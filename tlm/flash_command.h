@@ -43,6 +43,11 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // it arrives, at most this long (the firmware's hint; nand.multiplane_wait_us applies to all)
   sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
   bool background = false;  // the firmware's own work (GC): channel.scheduler = host_first lets host work pass it
+  // The priority class (common/io_queue.h's QueuePriority) of the host queue whose request the
+  // command is on the way of, as the controller knows it from the command's request; kNoFlowClass
+  // for the firmware's own work. channel.scheduler = flow_priority orders by it.
+  std::uint8_t flow_class = kNoFlowClass;
+  static constexpr std::uint8_t kNoFlowClass = 4;
   CommandOrigin origin = CommandOrigin::Host;
   // Power-loss work (the firmware's dump of its write buffer, fw::OpScheduler::HoldUpWork): a die
   // queue takes it ahead of every command not yet started.

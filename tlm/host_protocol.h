@@ -21,6 +21,7 @@
 #include "common/geometry.h"
 #include "common/host_op.h"
 #include "common/host_status.h"
+#include "common/io_queue.h"
 #include "common/latency_trail.h"
 
 namespace ssd::tlmx {
@@ -31,6 +32,8 @@ struct HostCommandExtension : tlm::tlm_extension<HostCommandExtension> {
   std::uint64_t lba = 0;          // first 512-byte sector
   std::uint32_t sectors = 0;
   std::uint32_t issuer = 0;       // trace device/process id
+  std::uint32_t queue = 0;        // the I/O queue pair it is submitted to (hw/host/host_interface.h)
+  QueuePriority priority = QueuePriority::Medium;  // that queue's class
   std::vector<Token> tokens;      // write: data tokens per logical page; read: filled by the drive
   std::uint32_t host_tag = 0;     // host's own handle
   HostStatus status = HostStatus::Success;  // set by the drive with the completion

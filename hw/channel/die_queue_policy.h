@@ -14,6 +14,11 @@
 //               3.4 / 27.2 / 3.7 ms but WAF 8.53: the window leaves GC work undone, so its figures
 //               flatter; read_first 0.49 / 1.55 / 6.7 ms, 8.66. In steady state reads gain from
 //               passing writes (read_first), not from passing GC.
+//   flow_priority  by the class of the host queue each command's request came from (urgent, high,
+//               medium, low; tlmx::FlashCommand::flow_class): the oldest command of the most urgent
+//               class that no earlier command of its block holds back goes first, the firmware's
+//               own work after every flow, and any command that waited channel.gc_max_wait_us
+//               goes first (aging, so no class starves).
 // Multi-plane partners are gathered by the controller after the choice, whatever the policy.
 #pragma once
 

@@ -4,6 +4,7 @@
 #include "tlm/time_base.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace ssd::hw {
@@ -26,7 +27,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
       dram_base_(dram_base),
       doorbells_("doorbells"),
       later_("later"),
-      slots_(config.queue_depth),
+      metrics_(metrics),
       scratch_(1 << 16),
       commands_(stats_of(*this, metrics).counter("commands")),
       bytes_down_(stats_of(*this, metrics).counter("bytes_to_device")),
@@ -39,20 +40,59 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
   firmware_requests.register_nb_transport_fw(this, &HostInterface::firmware_request);
   fetched_ = new tlmx::FetchedCommand;
   fetch_trans_.set_extension(fetched_);
-  for (std::uint32_t s = config.queue_depth; s-- > 0;) free_slots_.push_back(s);
+  if (cfg_.coalescing_threshold > 1) interrupts_ = &stats_of(*this, metrics).counter("interrupts");
   stats_of(*this, metrics).report_as("host_interface");
+  create_io_queues({IoQueueSpec{config.queue_depth, QueuePriority::Medium}});
   if (vcd_) vcd_outstanding_ = vcd_->add(this->name(), "outstanding", 32);
   SC_METHOD(accept);
   sensitive << doorbells_.get_event();
   dont_initialize();
 }
 
+void HostInterface::create_io_queues(const std::vector<IoQueueSpec>& queues) {
+  if (queues.empty()) throw std::invalid_argument("host interface: no I/O queue");
+  queue_specs_ = queues;
+  queues_.assign(queues.size(), QueuePair{});
+  waiting_.assign(queues.size(), 0);
+  std::vector<QueuePriority> classes;
+  for (std::size_t q = 0; q < queues.size(); ++q) {
+    classes.push_back(queues[q].priority);
+    // One queue is the drive's whole traffic (host_interface.commands); several have theirs apart.
+    if (queues.size() > 1) {
+      MetricSet& set = metrics_.set(std::string(name()) + ".queues." + std::to_string(q));
+      set.report_as("queues", q);
+      queues_[q].fetched = &set.counter("fetched");
+    }
+  }
+  arbiter_ = std::make_unique<SubmissionArbiter>(cfg_.arbitration, std::move(classes));
+  std::uint64_t entries = 0;
+  for (const IoQueueSpec& q : queues) {
+    if (q.depth > cfg_.queue_depth)
+      throw std::invalid_argument("host interface: an I/O queue of " + std::to_string(q.depth) +
+                                  " entries, more than host.queue_depth = " + std::to_string(cfg_.queue_depth));
+    entries += entries_of(q);
+  }
+  slots_.assign(cfg_.controller_commands ? std::min<std::uint64_t>(cfg_.controller_commands, entries) : entries, Slot{});
+  reset_slots();
+}
+
+void HostInterface::reset_slots() {
+  std::fill(slots_.begin(), slots_.end(), Slot{});
+  free_slots_.clear();
+  for (std::uint32_t s = capacity(); s-- > 0;) free_slots_.push_back(s);
+}
+
 void HostInterface::power_off() {
   doorbells_.cancel_all();
   later_.clear();
-  slots_.assign(slots_.size(), Slot{});
-  free_slots_.clear();
-  for (std::uint32_t s = cfg_.queue_depth; s-- > 0;) free_slots_.push_back(s);
+  reset_slots();
+  for (QueuePair& q : queues_) {
+    q.submitted.clear();
+    q.posted.clear();
+    q.outstanding = 0;
+    ++q.interrupt_generation;
+  }
+  std::fill(waiting_.begin(), waiting_.end(), 0);
   if (vcd_) vcd_->change(vcd_outstanding_, 0);
 }
 
@@ -84,28 +124,53 @@ sc_time HostInterface::bus_transfer(bool to_dram, std::uint64_t addr, std::uint3
 
 void HostInterface::accept() {
   while (tlm::tlm_generic_payload* trans = doorbells_.get_next_transaction()) {
-    if (free_slots_.empty())
+    const std::uint32_t queue = trans->get_extension<tlmx::HostCommandExtension>()->queue;
+    if (queue >= queues_.size())
+      SC_REPORT_ERROR(name(), ("host submitted to I/O queue " + std::to_string(queue) + " of " +
+                               std::to_string(queues_.size())).c_str());
+    QueuePair& q = queues_[queue];
+    if (q.outstanding == entries_of(queue_specs_[queue]))
       SC_REPORT_ERROR(name(), ("host submitted more commands than the queue depth (" +
-                               std::to_string(cfg_.queue_depth) + ")")
+                               std::to_string(entries_of(queue_specs_[queue])) + ") to I/O queue " + std::to_string(queue))
                                   .c_str());
-    const std::uint32_t slot = free_slots_.back();
-    free_slots_.pop_back();
-    slots_[slot] = Slot{trans, trans->get_extension<tlmx::HostCommandExtension>()};
-    ++commands_;
-    if (vcd_) vcd_->change(vcd_outstanding_, cfg_.queue_depth - free_slots_.size());
-    // The controller fetches the 64-byte entry: a read request up, the entry down.
-    const sc_time now = sc_core::sc_time_stamp();
-    const sc_time fetched = link(down_, now + cfg_.latency, kSqeBytes);
-    bytes_down_ += kSqeBytes;
-    later_.schedule(fetched - now, [this, slot] {
-      slots_[slot].ext->trail.advance(Stage::Submission, sc_core::sc_time_stamp().value());
-      fetched_->slot = slot;
-      fetched_->command = slots_[slot].ext;
-      tlm::tlm_phase phase = tlm::BEGIN_REQ;
-      sc_time zero = SC_ZERO_TIME;
-      fetched_commands->nb_transport_fw(fetch_trans_, phase, zero);
-    });
+    ++q.outstanding;
+    q.submitted.push_back(trans);
+    ++waiting_[queue];
   }
+  fetch_arbitrated();
+}
+
+void HostInterface::fetch_arbitrated() {
+  while (!free_slots_.empty()) {
+    const std::optional<std::uint32_t> queue = arbiter_->next(waiting_);
+    if (!queue) return;
+    fetch(*queue);
+  }
+}
+
+void HostInterface::fetch(std::uint32_t queue) {
+  QueuePair& q = queues_[queue];
+  tlm::tlm_generic_payload* trans = q.submitted.front();
+  q.submitted.pop_front();
+  --waiting_[queue];
+  if (q.fetched) ++*q.fetched;
+  const std::uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  slots_[slot] = Slot{trans, trans->get_extension<tlmx::HostCommandExtension>()};
+  ++commands_;
+  if (vcd_) vcd_->change(vcd_outstanding_, capacity() - free_slots_.size());
+  // The controller fetches the 64-byte entry: a read request up, the entry down.
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time fetched = link(down_, now + cfg_.latency, kSqeBytes);
+  bytes_down_ += kSqeBytes;
+  later_.schedule(fetched - now, [this, slot] {
+    slots_[slot].ext->trail.advance(Stage::Submission, sc_core::sc_time_stamp().value());
+    fetched_->slot = slot;
+    fetched_->command = slots_[slot].ext;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_time zero = SC_ZERO_TIME;
+    fetched_commands->nb_transport_fw(fetch_trans_, phase, zero);
+  });
 }
 
 tlm::tlm_sync_enum HostInterface::firmware_request(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
@@ -157,15 +222,42 @@ void HostInterface::complete(std::uint32_t slot, sc_time delay, const LatencyTra
   t.advance(Stage::Completion, seen.value());
   bytes_up_ += kCqeBytes;
   later_.schedule(seen - now, [this, slot] {
-    Slot s = slots_[slot];
+    const Slot s = slots_[slot];
     slots_[slot] = Slot{};
     free_slots_.push_back(slot);
-    if (vcd_) vcd_->change(vcd_outstanding_, cfg_.queue_depth - free_slots_.size());
+    if (vcd_) vcd_->change(vcd_outstanding_, capacity() - free_slots_.size());
+    post_completion(s.ext->queue, s.trans);
+    fetch_arbitrated();  // the controller has room for one more
+  });
+}
+
+void HostInterface::post_completion(std::uint32_t queue, tlm::tlm_generic_payload* trans) {
+  QueuePair& q = queues_[queue];
+  q.posted.push_back(trans);
+  if (cfg_.coalescing_threshold <= 1 || q.posted.size() >= cfg_.coalescing_threshold) {
+    interrupt(queue);
+  } else if (q.posted.size() == 1) {  // the aggregation time runs from the first entry waiting
+    later_.schedule(cfg_.coalescing_time, [this, queue, generation = q.interrupt_generation] {
+      if (queues_[queue].interrupt_generation == generation) interrupt(queue);
+    });
+  }
+}
+
+void HostInterface::interrupt(std::uint32_t queue) {
+  QueuePair& q = queues_[queue];
+  ++q.interrupt_generation;
+  if (interrupts_) ++*interrupts_;
+  const std::vector<tlm::tlm_generic_payload*> seen = std::move(q.posted);
+  q.posted.clear();
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  for (tlm::tlm_generic_payload* trans : seen) {
+    --q.outstanding;
+    trans->get_extension<tlmx::HostCommandExtension>()->trail.advance(Stage::Completion, now);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_time zero = SC_ZERO_TIME;
-    s.trans->set_response_status(tlm::TLM_OK_RESPONSE);
-    host->nb_transport_bw(*s.trans, phase, zero);
-  });
+    trans->set_response_status(tlm::TLM_OK_RESPONSE);
+    host->nb_transport_bw(*trans, phase, zero);
+  }
 }
 
 }  // namespace ssd::hw

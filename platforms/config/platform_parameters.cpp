@@ -192,10 +192,13 @@ const std::vector<Parameter>& platform_parameters() {
                      [](C& c, double v) { c.channel.rate_mts = v; }),
       choice_param("channel.scheduler", hw::die_queue_policy_names(), "fifo",
                    "per-die queue policy (read_first: reads overtake programs/erases of other blocks; host_first: "
-                   "host commands overtake GC work of other blocks until it has waited channel.gc_max_wait_us)",
+                   "host commands overtake GC work of other blocks until it has waited channel.gc_max_wait_us; "
+                   "flow_priority: commands of more urgent host queues (their priority class) overtake the others "
+                   "and the firmware's own work, until a command has waited channel.gc_max_wait_us)",
                    [](C& c, const std::string& v) { c.scheduler = v; }),
       quantity_param("channel.gc_max_wait_us", "us", 1, 1e6, false, 1000,
-                     "host_first: a GC command waits at most this long for host work passing it",
+                     "host_first: a GC command waits at most this long for host work passing it; flow_priority: "
+                     "any command waits at most this long for commands of more urgent flows",
                      [](C& c, double v) { c.channel.gc_max_wait = sc_time(v, sc_core::SC_US); }),
       choice_param("channel.arbitration", hw::bus_arbitration_names(), "command_first",
                    "which waiting die gets the channel bus: fifo (longest waiting), command_first (command/address "
@@ -396,8 +399,35 @@ const std::vector<Parameter>& platform_parameters() {
                      [](C& c, double v) { c.host.encoding = v; }),
       quantity_param("host.latency_ns", "ns", 0, 1e6, false, 500, "one-way host link latency",
                      [](C& c, double v) { c.host.latency = sc_time(v, sc_core::SC_NS); }),
-      count_param("host.queue_depth", 1, 65536, 64, "NVMe submission queue entries: the most commands the drive holds at once; `run --qd` (how many the host keeps outstanding) may not exceed it",
+      count_param("host.queue_depth", 1, 65536, 64, "entries of each NVMe submission queue (MQES): the most commands the host keeps outstanding on one queue; `run --qd` and a job's iodepth may not exceed it",
                   [](C& c, std::uint64_t v) { c.host.queue_depth = std::uint32_t(v); }),
+      choice_param("host.arbitration", {"rr", "wrr"}, "rr",
+                   "how the controller picks the submission queue of its next command fetch: round robin, or "
+                   "weighted round robin with the urgent class first (hw/host/submission_arbiter.h)",
+                   [](C& c, const std::string& v) { c.host.arbitration.policy = *hw::parse_arbitration_policy(v); }),
+      count_param("host.arbitration_burst", 0, 65536, 1,
+                  "commands fetched from a queue each time the arbiter chooses it (NVMe's arbitration burst, 2^AB; "
+                  "0: all it holds)",
+                  [](C& c, std::uint64_t v) { c.host.arbitration.burst = std::uint32_t(v); }),
+      count_param("host.wrr_weight_high", 1, 256, 4, "weighted round robin: commands per round for the high class",
+                  [](C& c, std::uint64_t v) { c.host.arbitration.weights[0] = std::uint32_t(v); }),
+      count_param("host.wrr_weight_medium", 1, 256, 2, "weighted round robin: commands per round for the medium class",
+                  [](C& c, std::uint64_t v) { c.host.arbitration.weights[1] = std::uint32_t(v); }),
+      count_param("host.wrr_weight_low", 1, 256, 1, "weighted round robin: commands per round for the low class",
+                  [](C& c, std::uint64_t v) { c.host.arbitration.weights[2] = std::uint32_t(v); }),
+      count_param("host.controller_commands", 0, 1u << 20, 0,
+                  "commands the controller holds fetched and not yet completed; while it is full, commands wait "
+                  "in their submission queues and arbitration decides which goes next (0: every queue's entries, "
+                  "so commands never wait to be fetched)",
+                  [](C& c, std::uint64_t v) { c.host.controller_commands = std::uint32_t(v); }),
+      count_param("host.coalescing_threshold", 0, 256, 0,
+                  "interrupt coalescing: completion entries per interrupt (NVMe aggregation threshold + 1; 0 or 1: "
+                  "an interrupt for each)",
+                  [](C& c, std::uint64_t v) { c.host.coalescing_threshold = std::uint32_t(v); }),
+      quantity_param("host.coalescing_time_us", "us", 0, 25500, false, 0,
+                     "interrupt coalescing: the longest a completion entry waits for its interrupt (NVMe aggregation "
+                     "time, in 100 us units there)",
+                     [](C& c, double v) { c.host.coalescing_time = sc_time(v, sc_core::SC_US); }),
       count_param("host.mdts_bytes", 0, 1ull << 31, 0,
                   "maximum data transfer size (NVMe MDTS): the host splits larger requests into commands of at "
                   "most this many bytes, at multiples of it (0: as large as the data buffer holds, "

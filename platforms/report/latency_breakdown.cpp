@@ -37,13 +37,13 @@ json operation_json(const std::array<const LatencyHistogram*, kStages>& stages, 
 
 }  // namespace
 
-json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages) {
+json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages, const std::string& prefix) {
   std::array<const LatencyHistogram*, kStages> read{}, write{}, flush{};
   std::array<LatencyHistogram, kStages> all_storage;
   std::array<const LatencyHistogram*, kStages> all{};
-  const MetricSet& r = *metrics.sets().at("host.latency_breakdown.read");
-  const MetricSet& w = *metrics.sets().at("host.latency_breakdown.write");
-  const auto f = metrics.sets().find("host.latency_breakdown.flush");  // a host that issues flushes
+  const MetricSet& r = *metrics.sets().at(prefix + ".latency_breakdown.read");
+  const MetricSet& w = *metrics.sets().at(prefix + ".latency_breakdown.write");
+  const auto f = metrics.sets().find(prefix + ".latency_breakdown.flush");  // a host that issues flushes
   for (std::size_t s = 0; s < kStages; ++s) {
     const std::string name = stage_name(static_cast<Stage>(s));
     read[s] = r.histograms().at(name).get();

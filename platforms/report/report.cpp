@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "platforms/config/parameter.h"
+#include "platforms/report/flow_section.h"
 #include "platforms/report/latency_breakdown.h"
 #include "platforms/report/bad_block_section.h"
 #include "platforms/report/reliability_section.h"
@@ -27,18 +28,6 @@ std::uint64_t counter(const MetricsRegistry& m, const std::string& set, const st
   if (it == m.sets().end()) return 0;
   auto c = it->second->counters().find(name);
   return c == it->second->counters().end() ? 0 : c->second;
-}
-
-json latency_json(const LatencyHistogram& h) {
-  auto us = [](double ns) { return ns / 1000.0; };
-  return json{{"count", h.count()},
-              {"mean", us(h.mean())},
-              {"p50", us(double(h.percentile(0.50)))},
-              {"p90", us(double(h.percentile(0.90)))},
-              {"p99", us(double(h.percentile(0.99)))},
-              {"p99_9", us(double(h.percentile(0.999)))},
-              {"p99_99", us(double(h.percentile(0.9999)))},
-              {"max", us(double(h.max()))}};
 }
 
 json counters_json(const MetricSet& s) {
@@ -75,6 +64,7 @@ void describe_run(const PlatformConfig& config, const RunFacts& f, json& r) {
                    {"largest_backward_step_s", f.largest_backward_step_s},
                    {"mode", f.mode},
                    {"queue_depth", f.queue_depth},
+                   {"queues", std::max<std::size_t>(1, f.queues.size())},
                    {"time_scale", f.time_scale},
                    {"written_footprint_pages", f.written_footprint_pages},
                    {"precondition", f.precondition.description}};
@@ -300,6 +290,7 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   r["firmware_tables"] = firmware_tables_section(f.firmware_tables);
   if (f.iss) r["firmware_iss"] = iss_section(*f.iss);
   r["latency_breakdown"] = latency_breakdown_section(metrics, config.reliability.errors);
+  if (f.queues.size() > 1) r["host"]["flows"] = flows_section(metrics, f.queues, config.reliability.errors);
   if (config.reliability.errors) r["reliability"] = reliability_section(config, metrics, f.failed_reads, f.reported_lost_pages);
   if (config.reliability.failures.any()) r["bad_blocks"] = bad_block_section(metrics, f);
   if (f.power_cut) r["power_cut"] = power_cut_section(*f.power_cut);
@@ -495,6 +486,7 @@ std::string summary_text(const json& r) {
     s += fmt::format("  flush latency us: mean {:.1f}  p50 {:.1f}  p99 {:.1f}  max {:.1f}\n", l["mean"].get<double>(),
                      l["p50"].get<double>(), l["p99"].get<double>(), l["max"].get<double>());
   }
+  s += flows_text(h);
   auto n = [&ftl](const char* key) { return ftl.value(key, std::uint64_t(0)); };
   // The FTL's WAF, and the drive's when a write buffer stands in front of it.
   const std::string waf = n("host_pages_written") ? fmt::format("{:.3f}", ftl["waf"].get<double>())
@@ -577,6 +569,25 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"write_latency_p50_us", "/host/write_latency_us/p50"},
       {"write_latency_p99_us", "/host/write_latency_us/p99"},
       {"write_latency_p99_9_us", "/host/write_latency_us/p99_9"},
+      // The first four flows (I/O queues) of a run with several; the report has them all.
+      {"flows", "/workload/queues"},
+      {"fairness", "/host/fairness"},
+      {"flow0_iops", "/host/flows/0/iops"},
+      {"flow0_latency_mean_us", "/host/flows/0/latency_us/mean"},
+      {"flow0_latency_p99_us", "/host/flows/0/latency_us/p99"},
+      {"flow0_slowdown", "/host/flows/0/slowdown"},
+      {"flow1_iops", "/host/flows/1/iops"},
+      {"flow1_latency_mean_us", "/host/flows/1/latency_us/mean"},
+      {"flow1_latency_p99_us", "/host/flows/1/latency_us/p99"},
+      {"flow1_slowdown", "/host/flows/1/slowdown"},
+      {"flow2_iops", "/host/flows/2/iops"},
+      {"flow2_latency_mean_us", "/host/flows/2/latency_us/mean"},
+      {"flow2_latency_p99_us", "/host/flows/2/latency_us/p99"},
+      {"flow2_slowdown", "/host/flows/2/slowdown"},
+      {"flow3_iops", "/host/flows/3/iops"},
+      {"flow3_latency_mean_us", "/host/flows/3/latency_us/mean"},
+      {"flow3_latency_p99_us", "/host/flows/3/latency_us/p99"},
+      {"flow3_slowdown", "/host/flows/3/slowdown"},
       {"waf", "/ftl_metrics/waf"},
       {"drive_waf", "/ftl_metrics/drive_waf"},
       {"erases", "/ftl_metrics/erases"},

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/io_queue.h"
 #include "common/metrics.h"
 #include "platforms/config/platform_config.h"
 #include "fw/precondition/precondition_spec.h"
@@ -24,6 +25,7 @@ struct RunFacts {
   double largest_backward_step_s = 0;
   std::string mode;                 // "open-loop" or "closed-loop"
   std::uint32_t queue_depth = 0;
+  std::vector<IoQueueSpec> queues;  // the host's I/O queues with their depths (one: empty or one entry)
   double time_scale = 1.0;
   std::uint64_t written_footprint_pages = 0;  // distinct logical pages the workload writes
   fw::PreconditionOutcome precondition;  // what was done before measuring

@@ -84,4 +84,16 @@ json placed_busy_series(const MetricsRegistry& metrics, std::vector<const BusyTi
   });
 }
 
+json latency_json(const LatencyHistogram& h) {
+  auto us = [](double ns) { return ns / 1000.0; };
+  return json{{"count", h.count()},
+              {"mean", us(h.mean())},
+              {"p50", us(double(h.percentile(0.50)))},
+              {"p90", us(double(h.percentile(0.90)))},
+              {"p99", us(double(h.percentile(0.99)))},
+              {"p99_9", us(double(h.percentile(0.999)))},
+              {"p99_99", us(double(h.percentile(0.9999)))},
+              {"max", us(double(h.max()))}};
+}
+
 }  // namespace ssd::platform

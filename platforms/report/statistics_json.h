@@ -18,6 +18,9 @@ nlohmann::json placed_statistics_json(const MetricsRegistry& metrics, double end
 // the busy time over the run can be named exactly as the busy fractions are.
 nlohmann::json placed_busy_series(const MetricsRegistry& metrics, std::vector<const BusyTime*>& series);
 
+// A latency distribution recorded in nanoseconds, in microseconds: count, mean, p50 to p99.99, max.
+nlohmann::json latency_json(const LatencyHistogram& h);
+
 // A distribution of counts (not times): its figures as they are.
 nlohmann::json distribution_json(const LatencyHistogram& h);
 

@@ -36,17 +36,7 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
       static_cast<std::uint32_t>((config_.host.mdts_bytes ? config_.host.mdts_bytes : buffer_mdts) / kSectorBytes);
   workload_ = std::make_unique<stimuli::SplitRequests>(workload(capacity), mdts_sectors_,
                                                        metrics_.set("host").counter("mdts_splits"));
-  if (const auto depths = workload_->stream_depths(); !depths.empty()) {
-    // Each stream keeps its own depth outstanding: the host's queue holds them all.
-    host.queue_depth = 0;
-    for (std::uint32_t d : depths) host.queue_depth += d;
-    if (host.queue_depth > config_.host.queue_depth)
-      throw ConfigError("the jobs' iodepths add up to " + std::to_string(host.queue_depth) +
-                        ", more than host.queue_depth = " + std::to_string(config_.host.queue_depth));
-  }
-  if (host.queue_depth > config_.host.queue_depth)
-    throw ConfigError("queue depth " + std::to_string(host.queue_depth) + " exceeds host.queue_depth = " +
-                      std::to_string(config_.host.queue_depth));
+  plan_queues(host);
   host.admission.capacity_sectors = capacity;
   host.admission.page_bytes = config_.geometry.page_bytes;
   host.admission.max_request_pages = config_.firmware.buffer_slots;
@@ -56,6 +46,44 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
   workload_factory_ = workload;
   host_ = std::make_unique<stimuli::HostModel>((name + "_host").c_str(), host, *workload_, *oracle_, metrics_, vcd);
   host_->nvme.bind(top_->host_interface().host);
+  if (!workload_->io_queues().empty()) top_->host_interface().create_io_queues(host.queues);
+}
+
+// The host's I/O queues and their depths, each within the drive's submission queue entries
+// (host.queue_depth): one queue at the host's depth, or the sum of the jobs' iodepths; or the
+// workload's queues, each at its jobs' iodepths or the host's depth.
+void DriveTestbench::plan_queues(stimuli::HostModelConfig& host) const {
+  std::vector<IoQueueSpec> queues = workload_->io_queues();
+  if (queues.empty()) {
+    if (const auto depths = workload_->stream_depths(); !depths.empty()) {
+      // Each stream keeps its own depth outstanding: the host's queue holds them all.
+      host.queue_depth = 0;
+      for (std::uint32_t d : depths) host.queue_depth += d;
+      if (host.queue_depth > config_.host.queue_depth)
+        throw ConfigError("the jobs' iodepths add up to " + std::to_string(host.queue_depth) +
+                          ", more than host.queue_depth = " + std::to_string(config_.host.queue_depth));
+    }
+    if (host.queue_depth > config_.host.queue_depth)
+      throw ConfigError("queue depth " + std::to_string(host.queue_depth) + " exceeds host.queue_depth = " +
+                        std::to_string(config_.host.queue_depth));
+    return;
+  }
+  std::uint64_t total = 0;
+  for (std::size_t q = 0; q < queues.size(); ++q) {
+    if (queues[q].depth == 0) queues[q].depth = host.queue_depth;
+    if (queues[q].depth > config_.host.queue_depth)
+      throw ConfigError("I/O queue " + std::to_string(q) + ": depth " + std::to_string(queues[q].depth) +
+                        " (its jobs' iodepths, or --qd) exceeds host.queue_depth = " +
+                        std::to_string(config_.host.queue_depth) + " (each submission queue's entries)");
+    total += queues[q].depth;
+  }
+  const std::uint64_t held = config_.host.controller_commands ? std::min<std::uint64_t>(config_.host.controller_commands, total) : total;
+  if (config_.core.model == "iss" && held > 16384)
+    throw ConfigError("core.model = iss has a token window for 16384 command ids: " + std::to_string(queues.size()) +
+                      " I/O queues hold " + std::to_string(held) + " commands (limit host.controller_commands)");
+  if (total > 1u << 20) throw ConfigError("the I/O queues hold " + std::to_string(total) + " commands, more than 2^20");
+  host.queues = queues;
+  host.queue_depth = static_cast<std::uint32_t>(total);
 }
 
 stimuli::WorkloadScan DriveTestbench::check_workload() {

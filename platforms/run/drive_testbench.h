@@ -46,6 +46,7 @@ class DriveTestbench {
 
  private:
   std::string age_drive(const fw::PreconditionSpec& spec);  // returns the description's part
+  void plan_queues(stimuli::HostModelConfig& host) const;  // host.queues and queue_depth; throws ConfigError
   PlatformConfig config_;
   MetricsRegistry metrics_;
   hw::NandArray array_;

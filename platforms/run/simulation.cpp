@@ -24,6 +24,7 @@
 #include "platforms/run/drive_testbench.h"
 #include "platforms/run/utilization_waveform.h"
 #include "stimuli/open_trace.h"
+#include "stimuli/queue_assignment.h"
 #include "stimuli/repeated_workload.h"
 #include "tlm/time_base.h"
 
@@ -95,8 +96,12 @@ std::unique_ptr<tlmx::VcdTracer> open_waveform(const RunOptions& o) {
 // repeated when asked. Called again for each pass and for the admission pre-pass.
 WorkloadFactory workload_factory(const RunOptions& o) {
   return [&o](std::uint64_t capacity) -> std::unique_ptr<stimuli::Workload> {
-    auto open = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
-      if (!o.jobs.empty()) return std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * kSectorBytes);
+    auto source = [&o, capacity]() -> std::unique_ptr<stimuli::Workload> {
+      if (!o.jobs.empty()) {
+        auto jobs = std::make_unique<stimuli::JobWorkload>(o.jobs, capacity * kSectorBytes);
+        if (o.only_queue) jobs->keep_only_queue(*o.only_queue);
+        return jobs;
+      }
       if (!o.trace.empty()) {
         auto trace = stimuli::open_trace(o.trace, o.trace_format,
                                          o.skip_bad_lines ? stimuli::MalformedLines::Skip : stimuli::MalformedLines::Stop,
@@ -107,6 +112,13 @@ WorkloadFactory workload_factory(const RunOptions& o) {
       stimuli::SyntheticSpec s = o.synthetic;
       if (s.range_bytes == 0) s.range_bytes = capacity * kSectorBytes - s.range_start_bytes;
       return std::make_unique<stimuli::SyntheticWorkload>(s);
+    };
+    // A trace's or synthetic stream's issuers on queues, and one queue alone.
+    auto open = [&o, source]() -> std::unique_ptr<stimuli::Workload> {
+      std::unique_ptr<stimuli::Workload> w = source();
+      if (o.trace_queues > 0) w = std::make_unique<stimuli::IssuerQueues>(std::move(w), o.trace_queues, o.queue_priorities);
+      if (o.only_queue && o.jobs.empty()) w = std::make_unique<stimuli::OnlyQueue>(std::move(w), *o.only_queue);
+      return w;
     };
     if (o.repeat == 1) return open();
     return std::make_unique<stimuli::RepeatedWorkload>(open, o.repeat);
@@ -356,7 +368,8 @@ void collect_facts(const RunOptions& o, DriveTestbench& bench, sc_core::sc_time 
   facts.backward_steps = bench.workload().backward_steps();
   facts.largest_backward_step_s = double(bench.workload().largest_backward_step_ns()) / 1e9;
   facts.mode = o.open_loop ? "open-loop" : "closed-loop";
-  facts.queue_depth = host.queue_depth();  // with per-job iodepths: their sum
+  facts.queue_depth = host.queue_depth();  // with per-job iodepths or several queues: their sum
+  if (host.io_queues().size() > 1) facts.queues = host.io_queues();
   facts.time_scale = o.time_scale;
   facts.simulated_seconds = host.last_completion().to_seconds();
   facts.idle_seconds = drive_idle.to_seconds();

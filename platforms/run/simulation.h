@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,16 @@ struct RunOptions {
   std::vector<stimuli::JobSpec> jobs;     // fio-style jobs (when not empty: instead of trace/synthetic)
   std::uint32_t repeat = 1;           // replay the workload this many times back to back
   stimuli::SyntheticSpec synthetic;   // range_bytes 0 = the whole drive
-  std::uint32_t queue_depth = 16;
+  std::uint32_t queue_depth = 16;     // per I/O queue
+  // NVMe I/O queues (flows) for a trace or synthetic workload: request -> queue issuer mod
+  // trace_queues (0: one queue; job files name their own), each of queue_depth, with these classes.
+  std::uint32_t trace_queues = 0;
+  std::vector<QueuePriority> queue_priorities;
+  // Run one queue's requests alone, the others left out (the alone runs of --alone-runs).
+  std::optional<std::uint32_t> only_queue;
+  // After the run, each flow again alone on the same drive (one process each, same seeds): each
+  // flow's slowdown and the fairness between flows (MQSim's definitions; host.flows, host.fairness).
+  bool alone_runs = false;
   bool open_loop = false;
   double time_scale = 1.0;
   bool fold_addresses = false;

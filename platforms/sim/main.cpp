@@ -10,6 +10,7 @@
 #include "fw/ftl/ftl_options.h"
 #include "fw/hal/table_placer.h"
 #include "platforms/config/platform_config.h"
+#include "platforms/run/alone_runs.h"
 #include "platforms/sim/exit_codes.h"
 #include "platforms/sim/info_commands.h"
 #include "platforms/sim/run_command.h"
@@ -32,7 +33,10 @@ bool is_bad_input(const std::exception& e) {
 
 int run(RunCommand& command) {
   resolve_run(command);
-  const RunOutcome outcome = run_simulation(command.run);
+  // Each flow alone first (child processes, before this one elaborates), then all together.
+  const std::vector<AloneRun> alone = command.run.alone_runs ? run_flows_alone(command.run) : std::vector<AloneRun>{};
+  RunOutcome outcome = run_simulation(command.run);
+  if (!alone.empty()) add_slowdowns(outcome.report, alone);
   write_run_outputs(command, outcome);
   if (!outcome.integrity_ok) {
     std::cerr << "ssdsim: INTEGRITY FAILURE: " << outcome.report["integrity"].dump() << '\n';

@@ -78,6 +78,31 @@ void add_replay_options(CLI::App* cmd, RunCommand& c) {
                   "host_queue latency, default the drive's submission queue, host.queue_depth). The drive's "
                   "submission queue (host.queue_depth, a platform parameter) bounds it")
       ->check(kDecimal & CLI::Range(1u, 65536u));
+  cmd->add_option("--queues", run.trace_queues,
+                  "a trace or synthetic workload on this many NVMe I/O queues (flows): request -> queue issuer mod "
+                  "N, each queue with the host's queue depth (job files name their queues: `queue` per job)")
+      ->check(kDecimal & CLI::Range(1u, 4096u));
+  cmd->add_option_function<std::vector<std::string>>(
+         "--queue-priority",
+         [&run](const std::vector<std::string>& names) {
+           run.queue_priorities.clear();
+           for (const std::string& n : names) {
+             const auto p = parse_queue_priority(n);
+             if (!p) throw CLI::ValidationError("--queue-priority", "'" + n + "' is not urgent, high, medium or low");
+             run.queue_priorities.push_back(*p);
+           }
+         },
+         "with --queues: each queue's class for weighted round robin (host.arbitration wrr), in queue order, "
+         "e.g. urgent,low (the rest: medium)")
+      ->delimiter(',');
+  cmd->add_option_function<std::uint32_t>(
+         "--only-queue", [&run](std::uint32_t q) { run.only_queue = q; },
+         "replay only this queue's requests (the others left out, their queues idle): one flow alone")
+      ->check(kDecimal);
+  cmd->add_flag("--alone-runs", run.alone_runs,
+                "after the run, replay each flow (I/O queue) alone on the same drive, one process each: every "
+                "flow's slowdown (its mean latency with the others over alone) and the fairness (smallest "
+                "slowdown over the largest), as MQSim defines them (report: host.flows, host.fairness)");
   cmd->add_option("--mode", c.mode, "replay: closed (keep QD outstanding), open (trace timestamps), auto (open for traces)")
       ->check(CLI::IsMember({"open", "closed", "auto"}))
       ->capture_default_str();

@@ -40,6 +40,8 @@ CoSimHal::Slot& CoSimHal::slot_for(std::uint32_t tag) {
 
 tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) {
   const tlmx::FetchedCommand fetched = *trans.get_extension<tlmx::FetchedCommand>();
+  if (flow_aware_)
+    flow_class_of_request_[fetched.command->trail.owner] = static_cast<std::uint8_t>(fetched.command->priority);
   core_.post([this, fetched] {
     tlmx::HostCommandExtension& e = *fetched.command;
     fw::HostCommand cmd{fetched.slot, e.op, e.lba, e.sectors, nullptr, nullptr, e.issuer, e.trail, e.fua};
@@ -78,6 +80,7 @@ void CoSimHal::start_host_dma(const fw::HalOp& op) {
 }
 
 void CoSimHal::complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) {
+  if (flow_aware_) flow_class_of_request_.erase(trail.owner);
   completion_->kind = tlmx::HostDmaRequest::Kind::Completion;
   completion_->slot = host_cmd;
   completion_->status = status;
@@ -107,6 +110,10 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.tag = op.tag;
   c.partner_wait = sc_core::sc_time(double(op.partner_wait_ns), sc_core::SC_NS);
   c.background = op.background;
+  c.flow_class = tlmx::FlashCommand::kNoFlowClass;
+  if (flow_aware_ && op.trail.owner != 0)
+    if (const auto it = flow_class_of_request_.find(op.trail.owner); it != flow_class_of_request_.end())
+      c.flow_class = it->second;
   c.hold_up = op.hold_up;
   c.origin = op.origin == fw::OpOrigin::Gc        ? tlmx::CommandOrigin::Gc
              : op.origin == fw::OpOrigin::Mapping ? tlmx::CommandOrigin::Mapping

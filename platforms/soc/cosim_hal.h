@@ -7,6 +7,7 @@
 
 #include <array>
 #include <memory>
+#include <unordered_map>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -58,6 +59,9 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   void touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
                     fw::Access access) override;
   void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) override;
+  // channel.scheduler = flow_priority: each flash command carries the class of the host queue its
+  // request came from (tlmx::FlashCommand::flow_class), known by the request its trail is on.
+  void mark_flow_classes() { flow_aware_ = true; }
   std::vector<BlockId> factory_bad_blocks() const override { return array_.factory_bad_blocks(); }
   std::uint64_t now_ticks() const override {
     return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset().value() : 0);
@@ -125,6 +129,8 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted
   tlmx::VcdTracer* vcd_ = nullptr;
   int vcd_gc_ = -1;
+  bool flow_aware_ = false;
+  std::unordered_map<std::uint64_t, std::uint8_t> flow_class_of_request_;  // trail owner -> class, while in flight
 };
 
 }  // namespace ssd::platform

@@ -47,6 +47,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   host_if_->fetched_commands.bind(hal_->host_commands);
   hal_->host_requests.bind(host_if_->firmware_requests);
   hal_->trace_to(vcd);
+  if (c.scheduler == "flow_priority") hal_->mark_flow_classes();
   for (std::uint32_t ch = 0; ch < c.geometry.channels; ++ch) {
     hw::ChannelControllerConfig cc{ch, c.geometry, c.nand, c.channel, c.scheduler, map_.dram_base, c.arbitration,
                                    c.reliability};

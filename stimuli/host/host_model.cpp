@@ -3,6 +3,8 @@
 #include "common/host_addressing.h"
 #include "tlm/time_base.h"
 
+#include <stdexcept>
+
 namespace ssd::stimuli {
 
 using sc_core::sc_time;
@@ -37,13 +39,37 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
     write_stages_[s] = &metrics.set("host.latency_breakdown.write").histogram(stage);
     flush_stages_[s] = &metrics.set("host.latency_breakdown.flush").histogram(stage);
   }
+  if (cfg_.queues.empty()) cfg_.queues.push_back(IoQueueSpec{cfg_.queue_depth, QueuePriority::Medium});
+  std::uint64_t depths = 0;
+  for (const IoQueueSpec& q : cfg_.queues) depths += q.depth;
+  if (depths != cfg_.queue_depth) throw std::logic_error("host: the queues' depths do not add up to the queue depth");
+  std::uint32_t queue = 0, first_of_queue = 0;
   for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
+    while (i >= first_of_queue + cfg_.queues[queue].depth) first_of_queue += cfg_.queues[queue++].depth;
     auto s = std::make_unique<Slot>();
     s->ext = new tlmx::HostCommandExtension;
     s->ext->host_tag = i;
+    s->queue = queue;
     s->trans.set_extension(s->ext);  // owned by the payload
     slots_.push_back(std::move(s));
-    free_.push_back(cfg_.queue_depth - 1 - i);
+  }
+  reset_slots();
+  if (cfg_.queues.size() > 1) {
+    flows_.resize(cfg_.queues.size());
+    for (std::size_t q = 0; q < flows_.size(); ++q) {
+      const std::string flow = "host.flows." + std::to_string(q);
+      Flow& f = flows_[q];
+      f.set = &metrics.set(flow);
+      f.read_latency = &f.set->histogram("read_latency_ns");
+      f.write_latency = &f.set->histogram("write_latency_ns");
+      f.flush_latency = &f.set->histogram("flush_latency_ns");
+      for (std::size_t st = 0; st < kStages; ++st) {
+        const std::string stage = stage_name(static_cast<Stage>(st));
+        f.read_stages[st] = &metrics.set(flow + ".latency_breakdown.read").histogram(stage);
+        f.write_stages[st] = &metrics.set(flow + ".latency_breakdown.write").histogram(stage);
+        f.flush_stages[st] = &metrics.set(flow + ".latency_breakdown.flush").histogram(stage);
+      }
+    }
   }
   if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host", "outstanding", 32);
   if (cfg_.track_durability) durability_ = std::make_unique<DurabilityTracker>(oracle_, cfg_.volatile_write_cache);
@@ -82,12 +108,39 @@ void HostModel::replay() {
       }
       const ParkedRequest issued = p;
       parked.erase(parked.begin() + static_cast<std::ptrdiff_t>(i));
+      --parked_in_[issued.req.queue];
       send(issued.req, issued.arrival, issued.span);
     }
   };
+  // Several queues: a request whose queue is full waits in that queue's backlog while the other
+  // queues' requests go on (a host submits to each queue from its own core), in order within its
+  // queue; at most kMaxBacklog wait so, then the host reads no further until one is sent.
+  const bool several_queues = cfg_.queues.size() > 1;
+  auto issue_backlog = [&]() {
+    for (std::uint32_t q = 0; q < backlog_.size(); ++q)
+      while (!backlog_[q].empty() && free_[q].size() > parked_in_[q]) {
+        ParkedRequest p = backlog_[q].front();
+        backlog_[q].pop_front();
+        --backlogged_;
+        if (!per_stream && !cfg_.admission.open_loop) p.arrival = sc_core::sc_time_stamp();  // closed loop: from its slot
+        if (in_flight_.conflicts(p.span.first, p.span.count, p.req.is_write()) ||
+            still_parked.conflicts(p.span.first, p.span.count, p.req.is_write())) {
+          parked.push_back(p);
+          ++parked_in_[q];
+          still_parked.add(0, p.span.first, p.span.count, p.req.is_write());
+          ++held_;
+          continue;
+        }
+        send(p.req, p.arrival, p.span);
+      }
+  };
+  auto issue_waiting = [&]() {
+    issue_parked();
+    if (backlogged_) issue_backlog();
+  };
   while (true) {
     while (!powered_) sc_core::wait(power_on_);  // for good, unless the drive comes back (power_on)
-    issue_parked();
+    issue_waiting();
     if (!workload_.ready()) {  // per-stream queue depths: every stream is full
       sc_core::wait(slot_freed_);
       continue;
@@ -99,18 +152,28 @@ void HostModel::replay() {
       arrival = tlmx::seconds_to_time(admission_.arrival_seconds(req), "arrival");  // admitted: within the limit
       // Waiting for the arrival, parked requests go as soon as what they overlap completes.
       while (arrival > sc_core::sc_time_stamp()) {
-        if (parked.empty()) {
+        if (parked.empty() && backlogged_ == 0) {
           sc_core::wait(arrival - sc_core::sc_time_stamp());
           break;
         }
         sc_core::wait(arrival - sc_core::sc_time_stamp(), slot_freed_);
-        issue_parked();
+        issue_waiting();
       }
     }
     const PageSpan span = req.is_flush() ? PageSpan{} : page_span(req.lba, req.sectors, page_bytes);
-    // A free queue slot beyond those the parked requests keep. Per-stream depths add up to the
-    // queue, so they never wait here, unless requests split at MDTS took extra slots.
-    while (free_.size() <= parked.size()) {
+    const std::uint32_t queue = queue_of(req);
+    if (several_queues && (!backlog_[queue].empty() || free_[queue].size() <= parked_in_[queue])) {
+      backlog_[queue].push_back({req, span, arrival});
+      ++backlogged_;
+      while (backlogged_ >= kMaxBacklog) {
+        sc_core::wait(slot_freed_);
+        issue_waiting();
+      }
+      continue;
+    }
+    // A free slot of its queue beyond those the parked requests keep. Per-stream depths add up to
+    // their queue, so they never wait here, unless requests split at MDTS took extra slots.
+    while (free_[queue].size() <= parked_in_[queue]) {
       sc_core::wait(slot_freed_);
       issue_parked();
     }
@@ -118,31 +181,47 @@ void HostModel::replay() {
     if (in_flight_.conflicts(span.first, span.count, req.is_write()) ||
         still_parked.conflicts(span.first, span.count, req.is_write())) {
       parked.push_back({req, span, arrival});
+      ++parked_in_[queue];
       still_parked.add(0, span.first, span.count, req.is_write());
       ++held_;
       continue;
     }
     send(req, arrival, span);
   }
-  while (!parked.empty() || outstanding_ > 0) {
-    issue_parked();
-    if (!parked.empty() || outstanding_ > 0) sc_core::wait(slot_freed_);
+  while (!parked.empty() || backlogged_ > 0 || outstanding_ > 0) {
+    issue_waiting();
+    if (!parked.empty() || backlogged_ > 0 || outstanding_ > 0) sc_core::wait(slot_freed_);
   }
   finished_ = true;
   finished_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+std::uint32_t HostModel::queue_of(const HostRequest& req) const {
+  if (req.queue >= cfg_.queues.size())
+    throw WorkloadError(workload_.position() + (workload_.position().empty() ? "" : ": ") + "a request for I/O queue " +
+                        std::to_string(req.queue) + ", but the host has " + std::to_string(cfg_.queues.size()));
+  return req.queue;
+}
+
+void HostModel::reset_slots() {
+  free_.assign(cfg_.queues.size(), {});
+  backlog_.resize(cfg_.queues.size());
+  parked_in_.assign(cfg_.queues.size(), 0);
+  for (std::uint32_t i = cfg_.queue_depth; i-- > 0;) free_[slots_[i]->queue].push_back(i);
+}
+
 void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& span) {
   while (!powered_) sc_core::wait(power_on_);  // the power went while this one waited: sent once it is back
-  if (free_.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
+  std::vector<std::uint32_t>& free = free_[req.queue];
+  if (free.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
   if (first_) {
     first_arrival_ = arrival;
     first_ = false;
   }
   // Open loop: the trace's arrivals; closed loop: when each request could be issued.
   arrival_span_s_ = std::max(arrival_span_s_, (arrival - first_arrival_).to_seconds());
-  const std::uint32_t id = free_.back();
-  free_.pop_back();
+  const std::uint32_t id = free.back();
+  free.pop_back();
   Slot& s = *slots_[id];
   s.arrival = arrival;
   s.serial = ++serial_;
@@ -154,6 +233,12 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   ext.lba = req.lba;
   ext.sectors = req.sectors;
   ext.issuer = req.issuer;
+  ext.queue = req.queue;
+  if (!flows_.empty() && !flows_[req.queue].started) {
+    flows_[req.queue].set->gauge("first_arrival_s") = arrival.to_seconds();
+    flows_[req.queue].started = true;
+  }
+  ext.priority = cfg_.queues[req.queue].priority;
   if (req.is_write()) {
     oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
   } else {
@@ -177,11 +262,11 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
 
 std::uint64_t HostModel::power_on() {
   const std::uint64_t given_up = outstanding_;
-  free_.clear();
-  for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i) {
+  for (std::uint32_t i = 0; i < cfg_.queue_depth; ++i)
     if (in_flight_.holds(i)) workload_.completed(slots_[i]->ext->issuer);  // its stream's depth is free again
-    free_.push_back(cfg_.queue_depth - 1 - i);
-  }
+  const std::vector<std::uint32_t> parked = parked_in_;
+  reset_slots();
+  parked_in_ = parked;  // the requests parked before the cut are still the host's
   in_flight_.clear();
   outstanding_ = 0;
   durability_.reset();
@@ -206,6 +291,30 @@ void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot&
                                 .c_str());
   auto& stages = ext.op == HostOp::Write ? write_stages_ : ext.op == HostOp::Read ? read_stages_ : flush_stages_;
   for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
+}
+
+void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, std::uint64_t latency_ns, sc_time now) {
+  MetricSet& set = *flow.set;
+  if (!flow.served) {
+    set.gauge("first_completion_s") = now.to_seconds();
+    flow.served = true;
+  }
+  set.gauge("last_completion_s") = now.to_seconds();
+  const std::uint64_t bytes = std::uint64_t(ext.sectors) * kSectorBytes;
+  auto& stages = ext.op == HostOp::Write ? flow.write_stages : ext.op == HostOp::Read ? flow.read_stages : flow.flush_stages;
+  for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(ext.trail.ticks[s]);
+  if (ext.op == HostOp::Flush) {
+    ++set.counter("flushes");
+    flow.flush_latency->record(latency_ns);
+  } else if (ext.op == HostOp::Read) {
+    ++set.counter("reads");
+    set.counter("read_bytes") += bytes;
+    flow.read_latency->record(latency_ns);
+  } else if (ext.status == HostStatus::Success) {
+    ++set.counter("writes");
+    set.counter("write_bytes") += bytes;
+    flow.write_latency->record(latency_ns);
+  }
 }
 
 MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
@@ -252,9 +361,10 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   MetricSet& by_issuer = issuer_metrics(ext->issuer);
   ++by_issuer.counter(write ? "writes" : ext->op == HostOp::Read ? "reads" : "flushes");
   if (ext->op != HostOp::Flush) by_issuer.histogram("latency_ns").record(latency_ns);
+  if (!flows_.empty()) record_flow(flows_[s.queue], *ext, latency_ns, now);
   in_flight_.remove(ext->host_tag);
   workload_.completed(ext->issuer);
-  free_.push_back(ext->host_tag);
+  free_[s.queue].push_back(ext->host_tag);
   --outstanding_;
   ++completed_;
   if (cfg_.progress && (completed_ & 1023) == 0) cfg_.progress(completed_, now.to_seconds(), workload_.fraction_done());

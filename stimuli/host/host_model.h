@@ -10,11 +10,18 @@
 // host.held_for_ordering. Latency is measured from the request's arrival (its trace time in
 // open loop, the moment a slot frees in closed loop) to the completion reaching the host, so
 // it includes the time held.
+//
+// Queues: the host submits each request to its I/O queue (HostRequest::queue; one per flow, as a
+// host gives each core its own queue pair), and each queue has its own depth: a request waits for
+// a free slot of its queue only, in its queue's backlog, while the other queues' requests go on. With more than one queue the report gives each flow's figures
+// apart (host.flows.<queue>: its operations, bytes, latency histograms and latency breakdown, and
+// when its first request arrived, its first completed and its last completed).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <array>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -51,6 +58,9 @@ struct HostModelConfig {
   bool track_durability = false;
   bool volatile_write_cache = false;
   std::uint64_t stop_after = 0;
+  // The I/O queues and their depths (each > 0); empty: one queue of queue_depth. queue_depth is
+  // then their sum (the testbench sets both).
+  std::vector<IoQueueSpec> queues{};
 };
 
 class HostModel : public sc_core::sc_module {
@@ -63,6 +73,7 @@ class HostModel : public sc_core::sc_module {
 
   bool finished() const { return finished_; }
   std::uint32_t queue_depth() const { return cfg_.queue_depth; }
+  const std::vector<IoQueueSpec>& io_queues() const { return cfg_.queues; }
   // A workload error (bad trace line, request beyond the drive) stops the simulation; the
   // runner rethrows it after sc_start returns, so it is reported as bad input.
   const std::string& workload_error() const { return workload_error_; }
@@ -87,9 +98,19 @@ class HostModel : public sc_core::sc_module {
     tlmx::HostCommandExtension* ext = nullptr;
     sc_core::sc_time arrival;
     std::uint64_t serial = 0;  // the request's number, its latency trail's owner
+    std::uint32_t queue = 0;   // the I/O queue the slot belongs to
   };
+  // One flow's figures (host.flows.<queue>), with more than one queue.
+  struct Flow {
+    MetricSet* set = nullptr;
+    LatencyHistogram *read_latency = nullptr, *write_latency = nullptr, *flush_latency = nullptr;
+    std::array<LatencyHistogram*, kStages> read_stages{}, write_stages{}, flush_stages{};
+    bool started = false, served = false;  // its first request sent; its first completed
+  };
+  void record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, std::uint64_t latency_ns, sc_core::sc_time now);
   void issue();
   void replay();
+  std::uint32_t queue_of(const HostRequest& req) const;  // throws WorkloadError for a queue that is not there
   // Rejects a malformed request or one beyond the drive, or folds it in (--fold).
   // Hands the request to the drive in a free command slot.
   void send(const HostRequest& req, sc_core::sc_time arrival, const PageSpan& span);
@@ -100,7 +121,10 @@ class HostModel : public sc_core::sc_module {
   Workload& workload_;
   IntegrityOracle& oracle_;
   std::vector<std::unique_ptr<Slot>> slots_;
-  std::vector<std::uint32_t> free_;
+  std::vector<std::vector<std::uint32_t>> free_;  // per queue: its free slots
+  std::vector<std::uint32_t> parked_in_;          // per queue: requests parked, each keeping a slot's place
+  std::vector<Flow> flows_;
+  void reset_slots();
   InFlightPages in_flight_;
   // A request that overlaps one in flight (or an earlier parked one) waits parked while the
   // requests behind it go on. Members, not replay()'s locals: a power cut leaves that thread
@@ -111,6 +135,10 @@ class HostModel : public sc_core::sc_module {
     sc_core::sc_time arrival;  // latency counts the time parked
   };
   std::vector<ParkedRequest> parked_;
+  // Several queues: per queue, the requests waiting for one of its slots (see replay()).
+  std::vector<std::deque<ParkedRequest>> backlog_;
+  std::uint64_t backlogged_ = 0;
+  static constexpr std::uint64_t kMaxBacklog = 1u << 20;
   InFlightPages still_parked_;  // the pages of the requests left in parked_
   sc_core::sc_event slot_freed_, finished_event_, power_on_;
   bool finished_ = false, first_ = true;
