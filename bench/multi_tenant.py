@@ -12,7 +12,8 @@ The grid: the controller's command arbitration (round robin, or weighted round r
 latency tenant high and the batch tenant low, weights 4:1), the die queues' scheduling (fifo,
 read_first, flow_priority: by the tenant's class), and the DRAM write buffer (on, as shipped, or
 off). The controller holds host.controller_commands = 16 commands, fewer than the 20 the tenants
-keep outstanding, so arbitration decides which tenant's commands enter the drive. Writes
+keep outstanding, so arbitration decides which tenant's commands enter the drive; two more rows
+hold 4, where the fetch is the bottleneck. Writes
 multi_tenant.csv/.md and multi_tenant.png into --out (default bench/).
 """
 import json
@@ -53,10 +54,10 @@ jobs:
 """
 
 
-def one(a, arbitration, scheduler, buffer):
-    name = f"{arbitration.replace(' ', '').replace(':', '-')}-{scheduler}-{buffer}"
+def one(a, arbitration, scheduler, buffer, held=16):
+    name = f"{arbitration.replace(' ', '').replace(':', '-')}-{scheduler}-{buffer}" + ("" if held == 16 else f"-held{held}")
     args = ["-p", os.path.join(ROOT, "platforms", "default.yaml"), "--jobs", a.tenants, "--alone-runs",
-            "--precondition", a.precondition, "--set", "host.controller_commands=16",
+            "--precondition", a.precondition, "--set", f"host.controller_commands={held}",
             "--set", f"channel.scheduler={scheduler}", *ARBITRATION[arbitration], *BUFFERS[buffer]]
     report = os.path.join(a.work, name + ".json")
     if a.reuse and os.path.exists(report):
@@ -65,7 +66,7 @@ def one(a, arbitration, scheduler, buffer):
     else:
         r = run_ssdsim(args, report)
     flows = r["host"]["flows"]
-    row = {"arbitration": arbitration, "die scheduler": scheduler, "write buffer": buffer}
+    row = {"arbitration": arbitration, "controller holds": held, "die scheduler": scheduler, "write buffer": buffer}
     for f, label in zip(flows, ["latency", "batch"]):
         row[f"{label} IOPS"] = round(f["iops"])
         row[f"{label} mean us"] = round(f["latency_us"]["mean"], 1)
@@ -83,7 +84,7 @@ def plot(a, rows):
         return
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     for ax, buffer in zip(axes, BUFFERS):
-        subset = [r for r in rows if r["write buffer"] == buffer]
+        subset = [r for r in rows if r["write buffer"] == buffer and r["controller holds"] == 16]
         labels = [f"{r['arbitration']}\n{r['die scheduler']}" for r in subset]
         x = range(len(subset))
         ax.bar([i - 0.2 for i in x], [r["latency slowdown"] for r in subset], 0.4, label="latency tenant")
@@ -108,7 +109,11 @@ def main():
     a.tenants = os.path.join(a.work, "tenants.yaml")
     with open(a.tenants, "w") as f:
         f.write(TENANTS.format(latency_count=a.latency_count, batch_count=a.batch_count))
-    rows = run_jobs(a, one, [(arb, s, b) for b in BUFFERS for arb in ARBITRATION for s in SCHEDULERS])
+    jobs = [(arb, s, b) for b in BUFFERS for arb in ARBITRATION for s in SCHEDULERS]
+    # Arbitration decides only what waits to be fetched: with the controller holding 4 commands the
+    # tenants' 20 outstanding queue there, and the classes' weights show.
+    jobs += [(arb, "fifo", "on", 4) for arb in ARBITRATION]
+    rows = run_jobs(a, one, jobs)
     notes = ["", f"`bench/multi_tenant.py` ({a.latency_count} latency-tenant and {a.batch_count} batch-tenant requests, "
              f"--precondition {a.precondition}): each row one `ssdsim run -p platforms/default.yaml --jobs "
              "results/multi_tenant/tenants.yaml --alone-runs --set host.controller_commands=16 ...`. `alone us`: the "

@@ -25,4 +25,12 @@ inline PageSpan page_span(std::uint64_t lba, std::uint32_t sectors, std::uint32_
   return PageSpan{static_cast<Lpn>(first), static_cast<std::uint32_t>(last - first + 1)};
 }
 
+// Logical pages a sector range covers whole (a trim deallocates only these; common/host_op.h):
+// count 0 when it covers none.
+inline PageSpan whole_page_span(std::uint64_t lba, std::uint32_t sectors, std::uint32_t page_bytes) {
+  const std::uint32_t page_sectors = page_bytes / kSectorBytes;
+  const std::uint64_t first = quotient_of(lba + page_sectors - 1, page_sectors), end = quotient_of(lba + sectors, page_sectors);
+  return end > first ? PageSpan{static_cast<Lpn>(first), static_cast<std::uint32_t>(end - first)} : PageSpan{static_cast<Lpn>(first), 0};
+}
+
 }  // namespace ssd

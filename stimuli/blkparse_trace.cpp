@@ -15,8 +15,8 @@ TextTrace::Line BlkparseTrace::parse(std::string_view line, HostRequest& r) {
   if (n < 7) fail("expected an event: maj,min cpu seq time pid action RWBS ... (found " + std::to_string(n) + " fields)");
   if (fields_[5] != "D") return Line::Ignore;
   const Rwbs rwbs = parse_rwbs(fields_[6]);
-  if (rwbs.op != 'R' && rwbs.op != 'W' && rwbs.op != 'F' && !(rwbs.op == 'N' && rwbs.preflush))
-    return Line::Ignore;  // discard, secure erase, an operation without data or flush
+  if (rwbs.op != 'R' && rwbs.op != 'W' && rwbs.op != 'D' && rwbs.op != 'F' && !(rwbs.op == 'N' && rwbs.preflush))
+    return Line::Ignore;  // secure erase, an operation without data or flush
   double seconds = 0;
   std::uint64_t pid = 0, sector = 0, nsect = 0;
   // At most 9e9 s (285 years; Unix times are 1.3e9): seconds x 1e9 must fit the signed 64-bit
@@ -27,12 +27,18 @@ TextTrace::Line BlkparseTrace::parse(std::string_view line, HostRequest& r) {
   r = HostRequest{};
   r.arrival_ns = static_cast<std::uint64_t>(std::llround(seconds * 1e9));
   r.issuer = static_cast<std::uint32_t>(pid);
-  const bool data = rwbs.op == 'R' || rwbs.op == 'W';
-  if (data || (n >= 8 && !fields_[7].empty() && fields_[7].front() != '[')) {  // a flush may give "sector + 0" too
+  const bool data = rwbs.op == 'R' || rwbs.op == 'W', discard = rwbs.op == 'D';
+  if (data || discard || (n >= 8 && !fields_[7].empty() && fields_[7].front() != '[')) {  // a flush may give "sector + 0" too
     if (n < 10 || fields_[8] != "+") fail("expected a D event with 'sector + nsect' after RWBS");
     if (!parse_u64(fields_[7], sector)) fail("expected the sector (field 8) as an unsigned integer");
     if (!parse_u64(fields_[9], nsect) || nsect > std::numeric_limits<std::uint32_t>::max())
       fail("expected nsect (field 10) as an unsigned integer");
+  }
+  if (discard && nsect > 0) {  // a discard: the range deallocated (common/host_op.h's Trim)
+    r.op = HostOp::Trim;
+    r.lba = sector;
+    r.sectors = static_cast<std::uint32_t>(nsect);
+    return rwbs.preflush ? Line::FlushThenRequest : Line::Request;
   }
   if (!data || nsect == 0) {
     if (!rwbs.preflush && rwbs.op != 'F') return Line::Ignore;  // no data and no flush

@@ -9,8 +9,9 @@
 // sectors = nsect, issuer = pid; a W with the FUA flag is a FUA write. A flush operation, or a
 // preflush without data ("FWS 0 + 0", "FN"), is a flush (common/host_op.h); a preflush with data
 // is a flush followed by the request at the same time (the kernel issues the data once the flush
-// completed; the replay issues both together). Other actions (Q, I, C, ...), discards and other
-// D events without data are well-formed lines that are not requests (counted as ignored). The
+// completed; the replay issues both together). A discard (D with a range) is a trim of its range
+// (common/host_op.h). Other actions (Q, I, C, ...), secure erases and other D events without data
+// are well-formed lines that are not requests (counted as ignored). The
 // summary blkparse prints at the end ("CPU0 (8,16):", "Total ...") ends the events.
 #pragma once
 

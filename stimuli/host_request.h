@@ -16,13 +16,16 @@ struct HostRequest {
   HostOp op = HostOp::Read;
   bool fua = false;              // a write with Force Unit Access (common/host_op.h)
   std::uint64_t lba = 0;         // first 512-byte sector (a flush: 0)
-  std::uint32_t sectors = 0;     // length in 512-byte sectors (> 0; a flush: 0)
+  std::uint32_t sectors = 0;     // length in 512-byte sectors (> 0; a flush: 0); a trim: the range deallocated
   std::uint32_t issuer = 0;      // trace device / process / stream id (for FTLs that use it)
   std::uint32_t queue = 0;       // the I/O queue (flow) it is submitted to: an index into Workload::io_queues()
 
   bool is_write() const { return op == HostOp::Write; }
   bool is_read() const { return op == HostOp::Read; }
   bool is_flush() const { return op == HostOp::Flush; }
+  bool is_trim() const { return op == HostOp::Trim; }
+  // Changes what the pages hold (a write or a trim): the host orders it against every request it overlaps.
+  bool modifies() const { return op == HostOp::Write || op == HostOp::Trim; }
   static HostOp read_or_write(bool write) { return write ? HostOp::Write : HostOp::Read; }
 };
 

@@ -53,6 +53,11 @@ void IntegrityOracle::acknowledge_write(std::uint64_t lba, std::uint32_t sectors
   }
 }
 
+void IntegrityOracle::acknowledge_trim(std::uint64_t lba, std::uint32_t sectors) {
+  const PageSpan whole = whole_page_span(lba, sectors, page_bytes_);
+  for (std::uint32_t i = 0; i < whole.count; ++i) set_expected(whole.first + i, kUnwrittenToken);
+}
+
 void IntegrityOracle::mismatch(const std::string& what) {
   if (mismatches_++ == 0) first_mismatch_ = what;
 }

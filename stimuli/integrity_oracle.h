@@ -35,6 +35,9 @@ class IntegrityOracle {
   void make_write_tokens(std::uint64_t lba, std::uint32_t sectors, std::vector<Token>& out);
   // The write was acknowledged: its pages now hold what it wrote.
   void acknowledge_write(std::uint64_t lba, std::uint32_t sectors, const Token* tokens);
+  // A trim (deallocate) was acknowledged: the pages it covers whole read back as never written
+  // (common/host_op.h); pages it covers in part keep what they hold.
+  void acknowledge_trim(std::uint64_t lba, std::uint32_t sectors);
   // Checks a completed read; returns false (and records the first mismatch) on any wrong page.
   bool check_read(std::uint64_t lba, std::uint32_t sectors, const Token* tokens,
                   HostStatus status = HostStatus::Success);

@@ -88,6 +88,7 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
     if (s.weight == 0) bad("weight must be at least 1");
     if (s.iodepth > 0 && s.rate_iops > 0) bad("iodepth applies to closed-loop jobs (this one has a rate_iops)");
     if (!(s.fua_share >= 0 && s.fua_share <= 1)) bad("fua_share must be in [0, 1]");
+    if (!(s.trim_share >= 0 && s.trim_share <= 1)) bad("trim_share must be in [0, 1]");
     if (!(s.flush_interval_s >= 0)) bad("flush_interval must not be negative");
     if (s.flush_interval_s > 0 && s.rate_iops == 0)
       bad("flush_interval needs an open-loop job (a rate_iops): a closed loop has no trace time; use flush_every");
@@ -246,6 +247,10 @@ bool JobWorkload::next(HostRequest& r) {
     job->next_arrival_ns += s.poisson ? -std::log(1.0 - uniform01(job->rng)) * 1e9 / s.rate_iops : 1e9 / s.rate_iops;
   r.op = HostRequest::read_or_write(!(uniform01(job->rng) < s.read_fraction));
   r.fua = r.is_write() && s.fua_share > 0 && uniform01(job->rng) < s.fua_share;
+  if (s.trim_share > 0 && uniform01(job->rng) < s.trim_share) {
+    r.op = HostOp::Trim;
+    r.fua = false;
+  }
   r.lba = (s.range_start_bytes + offset) / kSector;
   r.sectors = size / kSector;
   r.issuer = static_cast<std::uint32_t>(index);

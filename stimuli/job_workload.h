@@ -18,6 +18,8 @@
 //   every `flush_interval` seconds of trace time (from 0 while they have requests left);
 //   `fua_share` of its writes carry Force Unit Access. A flush is an extra request of the job (not
 //   counted in `count`), taking a place in its queue depth like any other.
+// - Trims: `trim_share` of a job's requests deallocate the range they would have read or written
+//   (a file system's deletes and discards), counted in `count`.
 // - Queues (common/io_queue.h): a job may name the NVMe I/O queue (flow) it submits to (`queue`,
 //   from 0) and that queue's priority class; either every job names its queue or none does (one
 //   queue). Every queue from 0 to the highest has a job, the jobs of a queue agree on its class,
@@ -61,6 +63,7 @@ struct JobSpec {
   std::uint64_t flush_every = 0;   // writes between flushes (0: none)
   double flush_interval_s = 0.0;   // open loop: trace time between flushes (0: none)
   double fua_share = 0.0;          // share of writes with Force Unit Access
+  double trim_share = 0.0;         // share of requests that deallocate their range instead (common/host_op.h)
   std::optional<std::uint32_t> queue;          // the I/O queue it submits to (none: the one queue)
   std::optional<QueuePriority> priority;       // its queue's class (weighted round robin; default medium)
 };

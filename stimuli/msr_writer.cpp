@@ -32,7 +32,7 @@ MsrWriter::~MsrWriter() {
 }
 
 void MsrWriter::write(const HostRequest& r) {
-  if (r.is_flush()) return;  // the MSR format has no flush (stand-ins hold none: trace_model.h)
+  if (r.is_flush() || r.is_trim()) return;  // the MSR format has no flush or trim (stand-ins hold none: trace_model.h)
   fmt::format_to(std::back_inserter(buffer_), "{},{},{},{},{},{},0\n", kBaseTicks + r.arrival_ns / 100, hostname_,
                  r.issuer, r.is_write() ? "Write" : "Read", r.lba * 512, std::uint64_t{r.sectors} * 512);
   ++requests_;

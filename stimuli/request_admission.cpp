@@ -30,7 +30,7 @@ bool RequestAdmission::admit(HostRequest& req, const Workload& from) const {
   // offset, it cannot overflow for a start near 2^64 sectors (lba x 512 would wrap).
   const std::uint64_t page_sectors = r.page_bytes / kSectorBytes;
   const std::uint32_t pages = page_span(req.lba % page_sectors, req.sectors, r.page_bytes).count;
-  if (pages > r.max_request_pages)
+  if (pages > r.max_request_pages && !req.is_trim())  // a trim moves no data through the buffer
     throw WorkloadError(fmt::format("{}: request of {} pages is larger than the drive's data buffer "
                                     "(firmware.buffer_slots = {})",
                                     where(from), pages, r.max_request_pages));

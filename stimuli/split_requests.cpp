@@ -7,7 +7,7 @@ namespace ssd::stimuli {
 bool SplitRequests::next(HostRequest& r) {
   if (left_ == 0) {
     if (!inner().next(r)) return false;
-    if (r.sectors <= max_sectors_) return true;  // one command
+    if (r.sectors <= max_sectors_ || r.is_trim()) return true;  // one command (a trim moves no data)
     ++split_requests_;
     rest_ = r;
     left_ = r.sectors;

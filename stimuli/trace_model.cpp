@@ -243,7 +243,7 @@ TraceModel learn_trace_model(Workload& excerpt) {
   RequestFeatures first;
   HostRequest r;
   while (excerpt.next(r)) {
-    if (r.is_flush()) continue;  // no data: the model reproduces the data requests (trace_model.h)
+    if (r.is_flush() || r.is_trim()) continue;  // no data: the model reproduces the data requests (trace_model.h)
     const RequestFeatures f = classifier.observe(r);
     stats.add(r, f);
     if (classifier.seen() == 1) {

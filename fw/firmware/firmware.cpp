@@ -20,6 +20,9 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
       buffer_high_water_(metrics_.counter("buffer_pages_high_water")),
       host_pages_written_(metrics_.counter("host_pages_written")),
       flushes_(&metrics_.counter("host_flushes")),
+      trims_(&metrics_.counter("host_trims")),
+      trimmed_pages_(&metrics_.counter("host_trimmed_pages")),
+      trim_buffer_drops_(&metrics_.counter("trim_buffer_drops")),
       fua_writes_(&metrics_.counter("host_fua_writes")) {
   const FtlInfo* info = find_ftl(config_.ftl);
   if (!info) throw FtlOptionError("unknown FTL '" + config_.ftl + "' (known: " + ftl_names() + ")");
@@ -203,9 +206,13 @@ void Firmware::on_host_command(const HostCommand& cmd) {
     throw std::invalid_argument("host command " + std::to_string(cmd.id) + " addresses sectors [" +
                                 std::to_string(cmd.lba) + ", " + std::to_string(cmd.lba + cmd.sectors) +
                                 ") outside the drive's " + std::to_string(capacity_sectors()) + " sectors");
-  if (cmd.is_write() && bad_blocks_ && bad_blocks_->read_only()) {  // its spares spent: reads only
+  if ((cmd.is_write() || cmd.op == HostOp::Trim) && bad_blocks_ && bad_blocks_->read_only()) {  // its spares spent: reads only
     hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
     hal_.complete_host_command(cmd.id, cmd.trail, HostStatus::NamespaceWriteProtected);
+    return;
+  }
+  if (cmd.op == HostOp::Trim) {
+    handle_trim(cmd);
     return;
   }
   PageSpan span = page_span(cmd.lba, cmd.sectors, hal_.geometry().page_bytes);
@@ -340,6 +347,40 @@ void Firmware::handle_flush(const HostCommand& cmd) {
   for (const std::uint32_t e : dirty_scratch_) flush_queue_.push_back({e, wbuf_->epoch_of(e)});
   complete_settled_flushes();
   if (!flush_queue_.empty()) evict_as_needed();
+}
+
+void Firmware::handle_trim(const HostCommand& cmd) {
+  OpScheduler::Attribution on_behalf(ops_, cmd.trail);
+  ++*trims_;
+  OpRef range = ops_.host_dma(OpKind::HostDmaIn, cmd.id, kTrimRangeBytes);
+  OpRef done = ops_.join();
+  ops_.depend(range, done);
+  const std::uint32_t id = cmd.id;
+  ops_.on_complete(done, [this, id](const HalResult&) {
+    hal_.charge_cycles(config_.costs.host_complete, FirmwareWork::HostComplete);
+    hal_.complete_host_command(id, ops_.attribution(), HostStatus::Success);
+  });
+  const PageSpan whole = whole_page_span(cmd.lba, cmd.sectors, hal_.geometry().page_bytes);
+  *trimmed_pages_ += whole.count;
+  bool freed = false;
+  for (std::uint32_t i = 0; i < whole.count; ++i) {
+    hal_.charge_cycles(config_.costs.host_page, FirmwareWork::HostPage);
+    const Lpn lpn = whole.first + i;
+    if (wbuf_) {
+      const std::uint32_t e = find_buffered(lpn);
+      if (e != WriteBuffer::kNoEntry) {
+        touch_entry(e, Access::Write);
+        if (wbuf_->deallocate(e)) {
+          ++*trim_buffer_drops_;
+          freed = true;
+        }
+      }
+    }
+    ops_.depend(ftl_->trim(lpn), done);
+  }
+  if (freed) buffer_room_freed();
+  ops_.submit(range);
+  ops_.submit(done);
 }
 
 void Firmware::complete_settled_flushes() {
@@ -527,6 +568,10 @@ void Firmware::program_entry(std::uint32_t e, OpRef also) {
 void Firmware::entry_released(std::uint32_t e) {
   touch_entry(e, Access::Write);
   wbuf_->release(e);
+  buffer_room_freed();
+}
+
+void Firmware::buffer_room_freed() {
   note_occupancy();
   complete_settled_flushes();
   if (power_lost_) {  // the host is gone: its waiting writes never get their data in

@@ -184,6 +184,13 @@ class Firmware : public HostCommandHandler {
   void handle_write(const HostCommand& cmd, PageSpan span);
   void handle_read(const HostCommand& cmd, PageSpan span);
   void handle_flush(const HostCommand& cmd);
+  // A trim (common/host_op.h): decided when it arrives (the host keeps no overlapping command in
+  // flight), the buffered copies of its whole pages dropped and the FTL's mappings deallocated; it
+  // completes once its 16-byte range descriptor is in (NVMe Dataset Management) and the FTL's
+  // tables hold it.
+  void handle_trim(const HostCommand& cmd);
+  // Write-buffer entries were freed: flushes they settle complete, waiting writes come in.
+  void buffer_room_freed();
   // Capacitors holding the drive up: every dirty page to the FTL, whatever the flush limit.
   void evict_all_for_power_loss();
   // Capacitors holding the drive up: every buffered page's newest copy into the dump area.
@@ -250,7 +257,9 @@ class Firmware : public HostCommandHandler {
   };
   std::deque<FlushTarget> flush_queue_;  // pages the pending flushes wait for, to evict first
   std::vector<std::uint32_t> dirty_scratch_;
-  std::uint64_t *flushes_ = nullptr, *fua_writes_ = nullptr;
+  std::uint64_t *flushes_ = nullptr, *trims_ = nullptr, *trimmed_pages_ = nullptr, *trim_buffer_drops_ = nullptr,
+                *fua_writes_ = nullptr;
+  static constexpr std::uint32_t kTrimRangeBytes = 16;  // one Dataset Management range descriptor
   std::vector<std::uint32_t> victims_;
   std::vector<std::uint32_t> fua_entries_;  // buffer_write: a FUA write's entries
   bool power_lost_ = false;

@@ -93,6 +93,15 @@ class WriteBuffer {
   void take(std::uint32_t e);
   // The program of flushing entry `e` is done: the entry is free again.
   void release(std::uint32_t e);
+  // The host trimmed entry `e`'s page (its newest copy): reads no longer find it. A dirty entry is
+  // dropped, free again (returns true); a flushing one stays until its program completes.
+  bool deallocate(std::uint32_t e) {
+    index_.erase(e);
+    if (entries_[e].flushing) return false;
+    take(e);
+    release(e);
+    return true;
+  }
 
   // Flush epochs (see above).
   std::uint32_t close_epoch();

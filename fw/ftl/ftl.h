@@ -84,6 +84,14 @@ class Ftl {
   // Host write of one logical page.
   virtual WriteOutcome write(const PageWrite& page) = 0;
 
+  // Host trim (deallocate, common/host_op.h) of one logical page, decided at once: its mapping is
+  // dropped, the data it held is invalid for garbage collection and merges (never copied again),
+  // and reads return kUnwrittenToken until it is written again. A write of the page still waiting
+  // for room (deferred) is dropped: the trim came after it. Returns the operation on whose
+  // completion the tables hold the trim (a translation page to load first), or an invalid
+  // OpRef when they do at once.
+  virtual OpRef trim(Lpn lpn) = 0;
+
   // --- Preconditioning (fw/precondition/steady_state_preload.h) ---
   // What this FTL's family offers to bring a drive to the steady state of random writes
   // quickly; nullptr when it offers nothing (the preconditioner then writes its way there).

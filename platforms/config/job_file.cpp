@@ -177,6 +177,7 @@ std::vector<stimuli::JobSpec> load_job_text(const std::string& text, const std::
     s.flush_every = r.count("flush_every", 0, 1e15, "a number of writes between flushes (0: none)");
     s.flush_interval_s = r.quantity("flush_interval", 0.0, {0, 1e9}, "seconds of trace time between flushes (0: none)");
     s.fua_share = r.quantity("fua_share", 0.0, {0, 1}, "the share of writes with Force Unit Access");
+    s.trim_share = r.quantity("trim_share", 0.0, {0, 1}, "the share of requests that deallocate their range");
     if (node["queue"] && !node["queue"].IsNull())
       s.queue = std::uint32_t(r.count("queue", 0, 65535, "an I/O queue number from 0"));
     const std::string priority = r.text("priority", "", "urgent, high, medium or low");

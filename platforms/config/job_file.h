@@ -19,6 +19,7 @@
 //       flush_every: 0         # a flush after every N of the job's writes (fio's fsync=N); 0: none
 //       flush_interval: 0      # open loop: a flush every this many seconds of trace time; 0: none
 //       fua_share: 0           # the share of writes with Force Unit Access
+//       trim_share: 0          # the share of requests that deallocate (trim) their range instead
 //       queue: 0               # the NVMe I/O queue (flow) it submits to, from 0; all jobs or none
 //                              # (none: one queue); closed loop: with an iodepth
 //       priority: medium       # its queue's class: urgent | high | medium | low (host.arbitration wrr)

@@ -42,6 +42,10 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
     Slot& s = slots[id];
     if (s.cmd.op == HostOp::Flush)
       ;  // durability is the timed platform's (the functional drive never loses power)
+    else if (s.cmd.op == HostOp::Trim && status == HostStatus::Success)
+      oracle.acknowledge_trim(s.cmd.lba, s.cmd.sectors);
+    else if (s.cmd.op == HostOp::Trim)
+      ;  // refused by a read-only drive: nothing deallocated
     else if (s.cmd.is_write() && status == HostStatus::Success)
       oracle.acknowledge_write(s.cmd.lba, s.cmd.sectors, s.tokens.data());
     else if (s.cmd.is_write())
@@ -69,7 +73,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
                                      std::to_string(req.sectors) + ") is beyond the drive (" +
                                      std::to_string(capacity) + " sectors)");
       const PageSpan span = req.is_flush() ? PageSpan{0, 0} : page_span(req.lba, req.sectors, page_bytes);
-      if (in_flight.conflicts(span.first, span.count, req.is_write())) {
+      if (in_flight.conflicts(span.first, span.count, req.modifies())) {
         ++result.held_for_conflicts;
         break;
       }
@@ -80,6 +84,9 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
       s.cmd = fw::HostCommand{next_slot, req.op, req.lba, req.sectors, nullptr, nullptr, req.issuer, {}, req.fua};
       if (req.is_flush()) {
         ++result.flushes;
+      } else if (req.is_trim()) {
+        s.tokens.clear();
+        ++result.trims;
       } else if (req.is_write()) {
         oracle.make_write_tokens(req.lba, req.sectors, s.tokens);
         s.cmd.write_tokens = s.tokens.data();
@@ -90,7 +97,7 @@ ReplayResult replay_functional(fw::Firmware& firmware, FunctionalHal& hal, stimu
         ++result.reads;
       }
       ++result.requests;
-      in_flight.add(next_slot, span.first, span.count, req.is_write());
+      in_flight.add(next_slot, span.first, span.count, req.modifies());
       have = false;
       firmware.on_host_command(s.cmd);
     }

@@ -50,7 +50,7 @@ class FunctionalDrive {
 struct ReplayResult {
   std::uint64_t requests = 0, reads = 0, writes = 0, held_for_conflicts = 0;
   std::uint64_t rejected_writes = 0;  // completed with an error status (a read-only drive): not written
-  std::uint64_t flushes = 0;
+  std::uint64_t flushes = 0, trims = 0;
 };
 
 // Closed-loop replay at `queue_depth` with the oracle; conflicting requests are held until the

@@ -43,6 +43,10 @@ json flows_section(const MetricsRegistry& metrics, const std::vector<IoQueueSpec
       flow["flushes"] = flushes;
       flow["flush_latency_us"] = latency_json(*set.histograms().at("flush_latency_ns"));
     }
+    if (const std::uint64_t trims = set.counter_or_zero("trims")) {
+      flow["trims"] = trims;
+      flow["trim_latency_us"] = latency_json(*set.histograms().at("trim_latency_ns"));
+    }
     flows.push_back(flow);
   }
   return flows;

@@ -38,17 +38,19 @@ json operation_json(const std::array<const LatencyHistogram*, kStages>& stages, 
 }  // namespace
 
 json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages, const std::string& prefix) {
-  std::array<const LatencyHistogram*, kStages> read{}, write{}, flush{};
+  std::array<const LatencyHistogram*, kStages> read{}, write{}, flush{}, trim{};
   std::array<LatencyHistogram, kStages> all_storage;
   std::array<const LatencyHistogram*, kStages> all{};
   const MetricSet& r = *metrics.sets().at(prefix + ".latency_breakdown.read");
   const MetricSet& w = *metrics.sets().at(prefix + ".latency_breakdown.write");
   const auto f = metrics.sets().find(prefix + ".latency_breakdown.flush");  // a host that issues flushes
+  const auto t = metrics.sets().find(prefix + ".latency_breakdown.trim");   // or trims
   for (std::size_t s = 0; s < kStages; ++s) {
     const std::string name = stage_name(static_cast<Stage>(s));
     read[s] = r.histograms().at(name).get();
     write[s] = w.histograms().at(name).get();
     flush[s] = f != metrics.sets().end() ? f->second->histograms().at(name).get() : nullptr;
+    trim[s] = t != metrics.sets().end() ? t->second->histograms().at(name).get() : nullptr;
     all_storage[s].merge(*read[s]);
     all_storage[s].merge(*write[s]);
     all[s] = &all_storage[s];
@@ -59,12 +61,13 @@ json latency_breakdown_section(const MetricsRegistry& metrics, bool ecc_stages, 
                   {"write", operation_json(write, ecc_stages, false)},
                   {"all", operation_json(all, ecc_stages, false)}};
   if (flushes) section["flush"] = operation_json(flush, ecc_stages, true);
+  if (trim[0] && trim[0]->count() > 0) section["trim"] = operation_json(trim, ecc_stages, false);
   return section;
 }
 
 std::string latency_breakdown_text(const json& breakdown) {
   std::string s;
-  for (const char* op : {"read", "write", "flush"}) {
+  for (const char* op : {"read", "write", "flush", "trim"}) {
     if (!breakdown.contains(op)) continue;
     const json& o = breakdown[op];
     if (o["requests"].get<std::uint64_t>() == 0) continue;

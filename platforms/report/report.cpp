@@ -145,7 +145,7 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
   // Flushes (common/host_op.h) are commands without data: counted, timed, and left out of the
   // data figures (IOPS, bytes, the latency of reads and writes).
   const std::uint64_t flushes = host.counter_or_zero("flushes"), fua = host.counter_or_zero("fua_writes");
-  json section = {{"requests", reads + writes + rejected + flushes},
+  json section = {{"requests", reads + writes + rejected + flushes + host.counter_or_zero("trims")},
           {"arrival_span_s", arrival_span},
           {"mdts_splits", host.counter_or_zero("mdts_splits")},
           {"offered_iops", arrival_span > 0 ? json(double(reads + writes) / arrival_span) : json(nullptr)},
@@ -177,6 +177,13 @@ json host_section(const MetricsRegistry& metrics, double simulated_seconds) {
     section["flush_latency_us"] = latency_json(*host.histograms().at("flush_latency_ns"));
   }
   if (fua) section["fua_writes"] = fua;
+  // Trims (deallocate, common/host_op.h): commands without data, like flushes out of the data figures.
+  if (const std::uint64_t trims = host.counter_or_zero("trims")) {
+    section["trims"] = trims;
+    section["trim_bytes"] = host.counter_or_zero("trim_bytes");
+    section["trim_latency_us"] = latency_json(*host.histograms().at("trim_latency_ns"));
+    section["trimmed_pages"] = metrics.counter_or_zero("firmware", "host_trimmed_pages");
+  }
   return section;
 }
 
@@ -211,6 +218,7 @@ json write_buffer_section(const PlatformConfig& config, const MetricsRegistry& m
   for (const auto& [k, v] : set.gauges())
     if (k.rfind("write_buffer_", 0) == 0) w[k.substr(13)] = v;
   w["host_pages_written"] = counter(metrics, "firmware", "host_pages_written");
+  if (counter(metrics, "firmware", "host_trims")) w["trim_drops"] = counter(metrics, "firmware", "trim_buffer_drops");
   w["capacity_pages"] = config.firmware.write_buffer.bytes / config.geometry.page_bytes;
   return w;
 }
@@ -485,6 +493,13 @@ std::string summary_text(const json& r) {
     const json& l = h["flush_latency_us"];
     s += fmt::format("  flush latency us: mean {:.1f}  p50 {:.1f}  p99 {:.1f}  max {:.1f}\n", l["mean"].get<double>(),
                      l["p50"].get<double>(), l["p99"].get<double>(), l["max"].get<double>());
+  }
+  if (h.contains("trims")) {
+    const json& l = h["trim_latency_us"];
+    s += fmt::format("  trims: {} ({} whole pages deallocated, {} of them mapped in the FTL), latency us: mean {:.1f}  "
+                     "p99 {:.1f}\n",
+                     h["trims"].get<std::uint64_t>(), h["trimmed_pages"].get<std::uint64_t>(),
+                     ftl.value("trimmed_pages", std::uint64_t(0)), l["mean"].get<double>(), l["p99"].get<double>());
   }
   s += flows_text(h);
   auto n = [&ftl](const char* key) { return ftl.value(key, std::uint64_t(0)); };

@@ -68,13 +68,16 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
     violated("requests completed equal requests issued",
              fmt::format("{} completed, the workload holds {}", completed, workload.requests));
   const std::uint64_t rejected = host.value("rejected_writes", std::uint64_t(0));
-  const std::uint64_t flushes = host.value("flushes", std::uint64_t(0));
-  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>() + rejected + flushes)
-    violated("requests are reads, writes or flushes",
-             fmt::format("{} requests, {} reads, {} writes, {} refused writes, {} flushes", completed,
-                         host["reads"].get<std::uint64_t>(), host["writes"].get<std::uint64_t>(), rejected, flushes));
+  const std::uint64_t flushes = host.value("flushes", std::uint64_t(0)), trims = host.value("trims", std::uint64_t(0));
+  if (completed != host["reads"].get<std::uint64_t>() + host["writes"].get<std::uint64_t>() + rejected + flushes + trims)
+    violated("requests are reads, writes, flushes or trims",
+             fmt::format("{} requests, {} reads, {} writes, {} refused writes, {} flushes, {} trims", completed,
+                         host["reads"].get<std::uint64_t>(), host["writes"].get<std::uint64_t>(), rejected, flushes,
+                         trims));
+  // A trim's range counts as its bytes here (it moves none: trim_bytes).
   const std::uint64_t bytes = host["read_bytes"].get<std::uint64_t>() + host["write_bytes"].get<std::uint64_t>() +
-                              host.value("rejected_write_bytes", std::uint64_t(0));
+                              host.value("rejected_write_bytes", std::uint64_t(0)) +
+                              host.value("trim_bytes", std::uint64_t(0));
   if (bytes != workload.bytes && !r.contains("power_cut"))
     violated("bytes moved match the requests", fmt::format("{} bytes moved, the workload's requests hold {}", bytes,
                                                             workload.bytes));
@@ -93,15 +96,16 @@ void check_report_invariants(const json& r, const WorkloadTotals& workload) {
     if (waf + kSlack < 1.0) violated("WAF >= 1 when data was written", fmt::format("WAF = {}", waf));
   }
   // Every page the host wrote into the write buffer was absorbed by a later write, evicted to the
-  // FTL, or is still there; only evictions reach the FTL.
+  // FTL, dropped by a trim, or is still there; only evictions reach the FTL.
   const json& wb = r.value("write_buffer", json::object());
   // (At a power cut, pages evicted but not yet programmed are in both evictions and pages_at_end.)
   if (wb.contains("capacity_pages") && !r.contains("power_cut")) {
     const auto n = [&wb](const char* k) { return wb[k].get<double>(); };
-    if (n("host_pages_written") != n("absorbed_writes") + n("evictions") + n("pages_at_end"))
-      violated("buffered pages are absorbed, evicted or still buffered",
-               fmt::format("{} written, {} absorbed, {} evicted, {} at the end", n("host_pages_written"),
-                           n("absorbed_writes"), n("evictions"), n("pages_at_end")));
+    const double trimmed = wb.value("trim_drops", 0.0);
+    if (n("host_pages_written") != n("absorbed_writes") + n("evictions") + n("pages_at_end") + trimmed)
+      violated("buffered pages are absorbed, evicted, trimmed or still buffered",
+               fmt::format("{} written, {} absorbed, {} evicted, {} trimmed, {} at the end", n("host_pages_written"),
+                           n("absorbed_writes"), n("evictions"), trimmed, n("pages_at_end")));
     if (ftl.contains("host_pages_written") && ftl["host_pages_written"].get<double>() != n("evictions"))
       violated("the FTL is given exactly the evicted pages",
                fmt::format("{} evicted, the FTL was given {}", n("evictions"), ftl["host_pages_written"].get<double>()));

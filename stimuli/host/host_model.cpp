@@ -29,6 +29,9 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       flushes_(metrics.set("host").counter("flushes")),
       fua_writes_(metrics.set("host").counter("fua_writes")),
       flush_latency_(metrics.set("host").histogram("flush_latency_ns")),
+      trims_(metrics.set("host").counter("trims")),
+      trim_bytes_(metrics.set("host").counter("trim_bytes")),
+      trim_latency_(metrics.set("host").histogram("trim_latency_ns")),
       over_time_(metrics.set("host").series("completions")),
       metrics_(metrics),
       vcd_(vcd) {
@@ -38,6 +41,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
     read_stages_[s] = &metrics.set("host.latency_breakdown.read").histogram(stage);
     write_stages_[s] = &metrics.set("host.latency_breakdown.write").histogram(stage);
     flush_stages_[s] = &metrics.set("host.latency_breakdown.flush").histogram(stage);
+    trim_stages_[s] = &metrics.set("host.latency_breakdown.trim").histogram(stage);
   }
   if (cfg_.queues.empty()) cfg_.queues.push_back(IoQueueSpec{cfg_.queue_depth, QueuePriority::Medium});
   std::uint64_t depths = 0;
@@ -63,11 +67,13 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       f.read_latency = &f.set->histogram("read_latency_ns");
       f.write_latency = &f.set->histogram("write_latency_ns");
       f.flush_latency = &f.set->histogram("flush_latency_ns");
+      f.trim_latency = &f.set->histogram("trim_latency_ns");
       for (std::size_t st = 0; st < kStages; ++st) {
         const std::string stage = stage_name(static_cast<Stage>(st));
         f.read_stages[st] = &metrics.set(flow + ".latency_breakdown.read").histogram(stage);
         f.write_stages[st] = &metrics.set(flow + ".latency_breakdown.write").histogram(stage);
         f.flush_stages[st] = &metrics.set(flow + ".latency_breakdown.flush").histogram(stage);
+        f.trim_stages[st] = &metrics.set(flow + ".latency_breakdown.trim").histogram(stage);
       }
     }
   }
@@ -100,9 +106,9 @@ void HostModel::replay() {
     still_parked.clear();
     for (std::size_t i = 0; i < parked.size();) {
       const ParkedRequest& p = parked[i];
-      if (in_flight_.conflicts(p.span.first, p.span.count, p.req.is_write()) ||
-          still_parked.conflicts(p.span.first, p.span.count, p.req.is_write())) {
-        still_parked.add(0, p.span.first, p.span.count, p.req.is_write());
+      if (in_flight_.conflicts(p.span.first, p.span.count, p.req.modifies()) ||
+          still_parked.conflicts(p.span.first, p.span.count, p.req.modifies())) {
+        still_parked.add(0, p.span.first, p.span.count, p.req.modifies());
         ++i;
         continue;
       }
@@ -123,11 +129,11 @@ void HostModel::replay() {
         backlog_[q].pop_front();
         --backlogged_;
         if (!per_stream && !cfg_.admission.open_loop) p.arrival = sc_core::sc_time_stamp();  // closed loop: from its slot
-        if (in_flight_.conflicts(p.span.first, p.span.count, p.req.is_write()) ||
-            still_parked.conflicts(p.span.first, p.span.count, p.req.is_write())) {
+        if (in_flight_.conflicts(p.span.first, p.span.count, p.req.modifies()) ||
+            still_parked.conflicts(p.span.first, p.span.count, p.req.modifies())) {
           parked.push_back(p);
           ++parked_in_[q];
-          still_parked.add(0, p.span.first, p.span.count, p.req.is_write());
+          still_parked.add(0, p.span.first, p.span.count, p.req.modifies());
           ++held_;
           continue;
         }
@@ -178,11 +184,11 @@ void HostModel::replay() {
       issue_parked();
     }
     if (!per_stream && !cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
-    if (in_flight_.conflicts(span.first, span.count, req.is_write()) ||
-        still_parked.conflicts(span.first, span.count, req.is_write())) {
+    if (in_flight_.conflicts(span.first, span.count, req.modifies()) ||
+        still_parked.conflicts(span.first, span.count, req.modifies())) {
       parked.push_back({req, span, arrival});
       ++parked_in_[queue];
-      still_parked.add(0, span.first, span.count, req.is_write());
+      still_parked.add(0, span.first, span.count, req.modifies());
       ++held_;
       continue;
     }
@@ -212,6 +218,10 @@ void HostModel::reset_slots() {
 
 void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& span) {
   while (!powered_) sc_core::wait(power_on_);  // the power went while this one waited: sent once it is back
+  if (durability_ && req.is_trim())
+    throw WorkloadError(workload_.position() + (workload_.position().empty() ? "" : ": ") +
+                        "a trim (deallocate) in a run with a power cut: the FTLs journal no trims, so what a cut "
+                        "leaves of one is not modelled; leave the trims out or the cut");
   std::vector<std::uint32_t>& free = free_[req.queue];
   if (free.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
   if (first_) {
@@ -241,12 +251,14 @@ void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& sp
   ext.priority = cfg_.queues[req.queue].priority;
   if (req.is_write()) {
     oracle_.make_write_tokens(req.lba, req.sectors, ext.tokens);
-  } else {
+  } else if (req.is_read()) {
     ext.tokens.assign(span.count, 0);
+  } else {
+    ext.tokens.clear();  // a flush or a trim moves no data
   }
   if (durability_ && req.is_write()) durability_->write_issued(id, req.lba, req.sectors, ext.tokens.data());
   if (durability_ && req.is_flush()) durability_->flush_issued(id);
-  in_flight_.add(id, span.first, span.count, req.is_write());
+  in_flight_.add(id, span.first, span.count, req.modifies());
   ++outstanding_;
   if (vcd_) vcd_->change(vcd_outstanding_, outstanding_);
   s.trans.set_command(req.is_write() ? tlm::TLM_WRITE_COMMAND
@@ -289,7 +301,10 @@ void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot&
                              std::to_string(t.total()) + " of " + std::to_string((now - slot.arrival).value()) +
                              " ticks)")
                                 .c_str());
-  auto& stages = ext.op == HostOp::Write ? write_stages_ : ext.op == HostOp::Read ? read_stages_ : flush_stages_;
+  auto& stages = ext.op == HostOp::Write  ? write_stages_
+                 : ext.op == HostOp::Read ? read_stages_
+                 : ext.op == HostOp::Trim ? trim_stages_
+                                          : flush_stages_;
   for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
 }
 
@@ -301,11 +316,17 @@ void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, s
   }
   set.gauge("last_completion_s") = now.to_seconds();
   const std::uint64_t bytes = std::uint64_t(ext.sectors) * kSectorBytes;
-  auto& stages = ext.op == HostOp::Write ? flow.write_stages : ext.op == HostOp::Read ? flow.read_stages : flow.flush_stages;
+  auto& stages = ext.op == HostOp::Write  ? flow.write_stages
+                 : ext.op == HostOp::Read ? flow.read_stages
+                 : ext.op == HostOp::Trim ? flow.trim_stages
+                                          : flow.flush_stages;
   for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(ext.trail.ticks[s]);
   if (ext.op == HostOp::Flush) {
     ++set.counter("flushes");
     flow.flush_latency->record(latency_ns);
+  } else if (ext.op == HostOp::Trim) {
+    ++set.counter("trims");
+    flow.trim_latency->record(latency_ns);
   } else if (ext.op == HostOp::Read) {
     ++set.counter("reads");
     set.counter("read_bytes") += bytes;
@@ -337,6 +358,11 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     ++flushes_;
     flush_latency_.record(latency_ns);
     if (durability_) durability_->flush_completed(ext->host_tag);
+  } else if (ext->op == HostOp::Trim) {  // refused by a read-only drive: nothing deallocated
+    if (ext->status == HostStatus::Success) oracle_.acknowledge_trim(ext->lba, ext->sectors);
+    ++trims_;
+    trim_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
+    trim_latency_.record(latency_ns);
   } else if (write && ext->status != HostStatus::Success) {
     // Not written (a read-only drive): the data stays what it was; not a write's latency either.
     ++metrics_.set("host").counter("rejected_writes");
@@ -355,12 +381,13 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     read_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
     read_latency_.record(latency_ns);
   }
-  if (ext->op != HostOp::Flush)  // the series is the data's (a flush moves none)
+  const bool data = ext->op == HostOp::Read || ext->op == HostOp::Write;
+  if (data)  // the series is the data's (a flush or a trim moves none)
     over_time_.record(static_cast<std::uint64_t>(now.to_seconds() * 1e9 + 0.5), latency_ns,
                       std::uint64_t(ext->sectors) * kSectorBytes, write);
   MetricSet& by_issuer = issuer_metrics(ext->issuer);
-  ++by_issuer.counter(write ? "writes" : ext->op == HostOp::Read ? "reads" : "flushes");
-  if (ext->op != HostOp::Flush) by_issuer.histogram("latency_ns").record(latency_ns);
+  ++by_issuer.counter(write ? "writes" : ext->op == HostOp::Read ? "reads" : ext->op == HostOp::Trim ? "trims" : "flushes");
+  if (data) by_issuer.histogram("latency_ns").record(latency_ns);
   if (!flows_.empty()) record_flow(flows_[s.queue], *ext, latency_ns, now);
   in_flight_.remove(ext->host_tag);
   workload_.completed(ext->issuer);

@@ -103,8 +103,8 @@ class HostModel : public sc_core::sc_module {
   // One flow's figures (host.flows.<queue>), with more than one queue.
   struct Flow {
     MetricSet* set = nullptr;
-    LatencyHistogram *read_latency = nullptr, *write_latency = nullptr, *flush_latency = nullptr;
-    std::array<LatencyHistogram*, kStages> read_stages{}, write_stages{}, flush_stages{};
+    LatencyHistogram *read_latency = nullptr, *write_latency = nullptr, *flush_latency = nullptr, *trim_latency = nullptr;
+    std::array<LatencyHistogram*, kStages> read_stages{}, write_stages{}, flush_stages{}, trim_stages{};
     bool started = false, served = false;  // its first request sent; its first completed
   };
   void record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, std::uint64_t latency_ns, sc_core::sc_time now);
@@ -150,10 +150,12 @@ class HostModel : public sc_core::sc_module {
   LatencyHistogram &read_latency_, &write_latency_;
   std::uint64_t &flushes_, &fua_writes_;
   LatencyHistogram& flush_latency_;
+  std::uint64_t &trims_, &trim_bytes_;
+  LatencyHistogram& trim_latency_;
   IntervalSeries& over_time_;
   // Each request's latency per stage (common/latency_trail.h), in kernel ticks, for reads and
-  // writes (and flushes): sets host.latency_breakdown.read, .write (and .flush), one histogram per stage.
-  std::array<LatencyHistogram*, kStages> read_stages_{}, write_stages_{}, flush_stages_{};
+  // writes (and flushes, trims): sets host.latency_breakdown.read, .write (.flush, .trim), one histogram per stage.
+  std::array<LatencyHistogram*, kStages> read_stages_{}, write_stages_{}, flush_stages_{}, trim_stages_{};
   void record_stages(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_core::sc_time now);
   MetricsRegistry& metrics_;
   std::map<std::uint32_t, MetricSet*> issuers_;  // the first kMaxIssuers issuers, the rest as one

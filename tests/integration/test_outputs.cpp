@@ -122,8 +122,8 @@ TEST_CASE("outputs: the report's over-time points and issuers add up to its tota
 TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json", "[cli][outputs][schema]") {
   // Validated by tools/check_report.py (Debian's python3-jsonschema): page mapping after
   // fill+steady with issuers, a hybrid and a demand FTL (their own counters), a job file with
-  // iodepths, one with flushes and FUA writes (and cut short by a power cut), a trace with a skipped line, two
-  // tenants on queues of their own with their alone runs, read errors with retries and soft decoding. Then a report broken three ways must fail, naming
+  // iodepths, one with flushes and FUA writes (and cut short by a power cut), a trace with a skipped line, trims,
+  // two tenants on queues of their own with their alone runs, read errors with retries and soft decoding. Then a report broken three ways must fail, naming
   // each problem.
   TempDir dir;
   const std::vector<std::vector<std::string>> runs = {
@@ -136,6 +136,7 @@ TEST_CASE("outputs: reports of every kind of run follow docs/report.schema.json"
       {"--synthetic", "random", "--count", "3000", "--ftl", "dftl", "--set", "firmware.write_buffer=off",
        "--power-cut-after", "1500", "--after-recovery", "continue"},
       {"--trace", dir.file("bad_line.csv"), "--skip-bad-lines", "--fold", "--precondition", "none"},
+      {"--jobs", source_path("workloads/trim_mix.yaml")},
       {"--jobs", source_path("workloads/two_tenants.yaml"), "--alone-runs", "--set", "host.arbitration=wrr", "--set",
        "host.controller_commands=8", "--set", "host.coalescing_threshold=4", "--set", "host.coalescing_time_us=50",
        "--set", "channel.scheduler=flow_priority"},

@@ -110,15 +110,17 @@ TEST_CASE("blkparse reader: a time too large for nanoseconds is a malformed line
   CHECK_THROWS_WITH(ssd::test::totals(t), Catch::Contains(":2: expected the time (field 4) in seconds"));
 }
 
-TEST_CASE("blkparse reader: flushes, preflushes and FUA writes from the kernel's RWBS letters", "[stimuli][blkparse]") {
-  // blk_fill_rwbs: [F preflush] operation [F FUA] [A] [S] [M]. Discards and empty non-flush
-  // events are not requests.
+TEST_CASE("blkparse reader: flushes, preflushes, FUA writes and discards from the kernel's RWBS letters",
+          "[stimuli][blkparse]") {
+  // blk_fill_rwbs: [F preflush] operation [F FUA] [A] [S] [M]. A discard is a trim of its range;
+  // empty non-flush events are not requests.
   const std::string path = ssd::test::write_temp_file(
       "flush.txt", "  8,0 0 1 0.001 10 D FN [jbd2]\n"            // an empty preflush: a flush
                    "  8,0 0 2 0.002 11 D WFS 800 + 8 [app]\n"     // FUA write
                    "  8,0 0 3 0.003 12 D FWFS 808 + 16 [app]\n"   // preflush, then a FUA write
                    "  8,0 0 4 0.004 13 D FWS 0 + 0 [jbd2]\n"      // preflush without data: a flush
-                   "  8,0 0 5 0.005 14 D D 900 + 8 [fstrim]\n"    // discard: not a request
+                   "  8,0 0 5 0.005 14 D D 900 + 8 [fstrim]\n"    // discard: a trim
+                   "  8,0 0 9 0.0055 14 D DS 0 + 0 [fstrim]\n"    // an empty discard: not a request
                    "  8,0 0 6 0.006 15 D F [kworker]\n"           // the flush operation
                    "  8,0 0 7 0.007 16 D RS 40 + 8 [app]\n"       // a plain read
                    "  8,0 0 8 0.008 17 D FR 48 + 8 [app]\n");     // preflush, then a read
@@ -126,7 +128,7 @@ TEST_CASE("blkparse reader: flushes, preflushes and FUA writes from the kernel's
   std::vector<HostRequest> got;
   HostRequest r;
   while (t.next(r)) got.push_back(r);
-  REQUIRE(got.size() == 9);
+  REQUIRE(got.size() == 10);
   const auto is = [&](std::size_t i, ssd::HostOp op, bool fua, std::uint64_t lba, std::uint32_t sectors,
                       std::uint32_t pid) {
     INFO("request " << i);
@@ -143,17 +145,19 @@ TEST_CASE("blkparse reader: flushes, preflushes and FUA writes from the kernel's
   is(3, HostOp::Write, true, 808, 16, 12);
   CHECK(got[2].arrival_ns == got[3].arrival_ns);
   is(4, HostOp::Flush, false, 0, 0, 13);
-  is(5, HostOp::Flush, false, 0, 0, 15);
-  is(6, HostOp::Read, false, 40, 8, 16);
-  is(7, HostOp::Flush, false, 0, 0, 17);
-  is(8, HostOp::Read, false, 48, 8, 17);
+  is(5, HostOp::Trim, false, 900, 8, 14);
+  is(6, HostOp::Flush, false, 0, 0, 15);
+  is(7, HostOp::Read, false, 40, 8, 16);
+  is(8, HostOp::Flush, false, 0, 0, 17);
+  is(9, HostOp::Read, false, 48, 8, 17);
   CHECK(t.ignored_lines() == 1);
   // Sorted by time, a line's flush still goes before its request.
   auto sorted = open_trace(path, "blkparse", MalformedLines::Stop, TimeOrder::Sort);
   std::vector<HostRequest> in_order;
   while (sorted->next(r)) in_order.push_back(r);
-  REQUIRE(in_order.size() == 9);
-  for (std::size_t i = 0; i < 9; ++i) CHECK(in_order[i].op == got[i].op);
+  REQUIRE(in_order.size() == 10);
+  for (std::size_t i = 0; i < 10; ++i) CHECK(in_order[i].op == got[i].op);
+  CHECK(in_order[5].sectors == 8);  // the trim keeps its range through the sort
   CHECK(in_order[3].fua);
 }
 

@@ -49,6 +49,24 @@ class DeferredWrites {
     return WriteOutcome{done, false};
   }
 
+  // A trim of `lpn`: every waiting write of it is dropped (its operation completes once its data
+  // is in, the page never programmed). Returns how many.
+  std::uint32_t drop(Lpn lpn) {
+    std::uint32_t dropped = 0;
+    for (auto it = queue_.begin(); it != queue_.end();) {
+      if (it->page.lpn != lpn) {
+        ++it;
+        continue;
+      }
+      ops_.depend(it->page.data_ready, it->done);
+      ops_.submit(it->done);
+      if (--per_key_[it->key] == 0) per_key_.erase(it->key);
+      it = queue_.erase(it);
+      ++dropped;
+    }
+    return dropped;
+  }
+
   // Places waiting pages in order while try_place(page) succeeds (returns the page's program;
   // an invalid OpRef leaves the page waiting and stops).
   template <typename TryPlace>

@@ -36,6 +36,12 @@ class FtlCounters {
   std::uint64_t& unmapped_reads;          // reads of never-written pages, served without flash
   // Padding pages that closed word lines (Ftl::close_word_lines; counter word_line_padding_pages,
   // in the report only once there is one).
+  // A trimmed logical page that held data (Ftl::trim; counter trimmed_pages, in the report only
+  // once there is one).
+  void count_trimmed_page() {
+    if (!trimmed_pages_) trimmed_pages_ = &metrics_.counter("trimmed_pages");
+    ++*trimmed_pages_;
+  }
   void count_word_line_padding(std::uint32_t pages) {
     if (pages == 0) return;
     if (!word_line_padding_) word_line_padding_ = &metrics_.counter("word_line_padding_pages");
@@ -45,6 +51,7 @@ class FtlCounters {
 
  private:
   std::uint64_t* word_line_padding_ = nullptr;
+  std::uint64_t* trimmed_pages_ = nullptr;
 };
 
 }  // namespace ssd::fw

@@ -74,8 +74,8 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
 }
 
 Spn DemandFtl::mapping(Lpn lpn) const {
-  if (Spn s = cache_.peek(lpn); s != kNoSpn) return s;
-  if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) return it->second;
+  if (Spn s = cache_.peek(lpn); s != kNoSpn) return unless_trimmed(s);
+  if (auto it = gc_buffer_.find(lpn); it != gc_buffer_.end()) return unless_trimmed(it->second);
   return directory_.stored(lpn);
 }
 
@@ -163,7 +163,8 @@ OpRef DemandFtl::read(const PageRead& page) {
     wait = load(lpn);
     spn = directory_.stored(lpn);
   }
-  if (spn == kNoSpn) {  // never written: known from the GTD at once, or from the translation page
+  spn = unless_trimmed(spn);
+  if (spn == kNoSpn) {  // never written (or trimmed): known from the GTD at once, the cache or the translation page
     ++counts_.unmapped_reads;
     *page.sink = kUnwrittenToken;
     if (!wait.valid()) return OpRef{};
@@ -176,6 +177,25 @@ OpRef DemandFtl::read(const PageRead& page) {
   ctx_.ops.depend(wait, r);
   ctx_.ops.submit(r);
   return r;
+}
+
+OpRef DemandFtl::trim(Lpn lpn) {
+  deferred_.drop(lpn);  // a write waiting for room came before the trim
+  Spn old = lookup_sram(lpn, write_hits_);
+  OpRef wait;
+  if (old == kNoSpn) {
+    ++write_misses_;
+    wait = load(lpn);  // the mapping is in the translation page
+    old = directory_.stored(lpn);
+  }
+  if (unless_trimmed(old) == kNoSpn) return wait;  // nothing mapped
+  space_.invalidate(old, now_);
+  gc_buffer_.erase(lpn);  // a GC move waiting for its write-back: the cache takes over its entry
+  cache_.set(lpn, kTrimmedSpn, true);
+  counts_.count_trimmed_page();
+  refresh_gauges();
+  maybe_start_gc();
+  return wait;
 }
 
 std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
@@ -208,7 +228,7 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
     wait = load(lpn);  // the old location is in the translation page
     old = directory_.stored(lpn);
   }
-  if (old != kNoSpn) space_.invalidate(old, now_);
+  if (unless_trimmed(old) != kNoSpn) space_.invalidate(old, now_);
   space_.mark_valid(spn);
   path_ = kHostPath;
   cache_.set(lpn, spn, true);
@@ -293,7 +313,7 @@ void DemandFtl::gather_updates(std::uint32_t vpn) {
   const Lpn count = std::min<Lpn>(directory_.entries_per_page(), params_.logical_pages - first);
   cache_.clean_range(first, count, [this](Lpn lpn, Spn spn) {
     ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
-    directory_.store(lpn, spn);
+    directory_.store(lpn, unless_trimmed(spn));
   });
   if (auto pending = gc_buffer_pages_.find(vpn); pending != gc_buffer_pages_.end()) {
     for (Lpn lpn : pending->second) {
@@ -301,7 +321,7 @@ void DemandFtl::gather_updates(std::uint32_t vpn) {
       if (it == gc_buffer_.end()) continue;  // overwritten by the host since
       ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
       ctx_.hal.touch(gc_buffer_table_, 0, 8, Access::Read);
-      directory_.store(lpn, it->second);
+      directory_.store(lpn, unless_trimmed(it->second));
       gc_buffer_.erase(it);
     }
     gc_buffer_pages_.erase(pending);
@@ -532,7 +552,7 @@ std::string DemandFtl::check_metadata(const PageReader& read_page) const {
              " but the entries it should hold sum to " + std::to_string(directory_.recompute_checksum(vpn));
   }
   for (Lpn lpn = 0; lpn < params_.logical_pages; ++lpn) {
-    const Spn cached = cache_.peek(lpn);
+    const Spn cached = unless_trimmed(cache_.peek(lpn));
     if (cached != kNoSpn && !cache_.peek_dirty(lpn) && cached != directory_.stored(lpn))
       return "logical page " + std::to_string(lpn) + " is cached clean at segment page " + std::to_string(cached) +
              " but its translation page says " + std::to_string(directory_.stored(lpn));

@@ -55,11 +55,20 @@ namespace ssd::fw {
 
 class DemandFtl : public Ftl, public SteadyStatePreload {
  public:
+  // A cached (or buffered) mapping of a trimmed page, not yet in its translation page: unmapped.
+  // Never a segment page; each use turns it into kNoSpn (unless_trimmed).
+  static constexpr Spn kTrimmedSpn = kNoSpn - 1;
+  static Spn unless_trimmed(Spn s) { return s == kTrimmedSpn ? kNoSpn : s; }
+
   DemandFtl(FtlContext& ctx, DemandVariant variant);
 
   Lpn logical_pages() const override { return params_.logical_pages; }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
+  // The mapping becomes kTrimmedSpn in the cache (dirty, a lookup's miss first loading the
+  // translation page, as a write's does), so the translation page holds the page as unmapped after
+  // its next write-back.
+  OpRef trim(Lpn lpn) override;
   SegmentSpace* segment_space() override { return &space_; }
   bool relocate_metadata(Lpn marker) override;
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
@@ -106,7 +115,8 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
 
   Spn mapping(Lpn lpn) const;  // current mapping, without charge
   // The mapping if SRAM holds it (the cache, else GC's buffer of moved pages), counting the hit
-  // in `cache_hits` or gc_buffer_hits; kNoSpn on a miss.
+  // in `cache_hits` or gc_buffer_hits; kNoSpn on a miss, kTrimmedSpn for a page trimmed since its
+  // translation page was written.
   Spn lookup_sram(Lpn lpn, std::uint64_t& cache_hits);
   OpRef load(Lpn lpn);         // read of lpn's translation page; invalid when it was never written
   void loaded(std::uint32_t vpn, Spn from, const std::vector<Lpn>& lpns, const HalResult& page);

@@ -76,6 +76,24 @@ WriteOutcome HybridFtl::write(const PageWrite& page) {
   return p.valid() ? WriteOutcome{p, true} : deferred_.defer(page, lbn, awaits);
 }
 
+OpRef HybridFtl::trim(Lpn lpn) {
+  deferred_.drop(lpn);  // a write waiting for a merge or a free block came before the trim
+  ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
+  ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(lpn)) * 4, 4, Access::Read);
+  const Spn old = current(lpn);
+  if (old == kNoSpn) return OpRef{};
+  // The copy is invalid from now on: a merge pads its offset (reads of it return unwritten, as
+  // of a page never written), a log block left without valid pages dies (one erase).
+  space_.invalidate(old, now_);
+  on_invalidated(old, false);  // not a host rewrite (ADAPT counts only those for its second chances)
+  if (log_copy_[lpn] != kNoSpn) {
+    log_copy_[lpn] = kNoSpn;
+    ctx_.hal.touch(log_map_table_, 0, 4, Access::Write);
+  }
+  counts_.count_trimmed_page();
+  return OpRef{};
+}
+
 OpRef HybridFtl::try_place(const PageWrite& page, std::uint32_t* awaits) {
   const std::uint32_t lbn = lbn_of(page.lpn), off = offset_of(page.lpn);
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);

@@ -198,6 +198,17 @@ void SuperblockFtl::remap(Lpn lpn, Spn spn) {
   space_.mark_valid(spn);
 }
 
+OpRef SuperblockFtl::trim(Lpn lpn) {
+  deferred_.drop(lpn);  // a write waiting for its superblock's GC came before the trim
+  ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
+  ctx_.hal.touch(map_table_, std::uint64_t(lpn) * 4, 4, Access::Write);
+  if (map_[lpn] == kNoSpn) return OpRef{};
+  space_.invalidate(map_[lpn], now_);  // GC copies only valid pages
+  map_[lpn] = kNoSpn;
+  counts_.count_trimmed_page();
+  return OpRef{};
+}
+
 WriteOutcome SuperblockFtl::write(const PageWrite& page) {
   if (!page.relocation) ++counts_.host_pages_written;
   // Serial: every write waits behind the oldest waiting one. Concurrent: only behind one of its

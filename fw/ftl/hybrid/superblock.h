@@ -83,6 +83,7 @@ class SuperblockFtl : public Ftl {
   Lpn logical_pages() const override { return params_.logical_pages; }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
+  OpRef trim(Lpn lpn) override;
   SegmentSpace* segment_space() override { return &space_; }
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override;

@@ -191,6 +191,20 @@ WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   return WriteOutcome{place_write(plane, page), true};
 }
 
+OpRef PageMappingFtl::trim(Lpn lpn) {
+  deferred_.drop(lpn);  // a write waiting for room came before the trim
+  ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
+  ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
+  const Ppn old = l2p_[lpn];
+  if (old == kNoPpn) return OpRef{};
+  blocks_.invalidate(blocks_.to_spn(old), 0);
+  l2p_[lpn] = kNoPpn;
+  ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Write);
+  counts_.count_trimmed_page();
+  after_overwrite(old);  // a plane whose GC waited for an invalid page may reclaim now
+  return OpRef{};
+}
+
 OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
   Ppn ppn = blocks_.to_ppn(blocks_.allocate(blocks_.plane_frontier(plane, kHostStream), false, 0));
   const Ppn old = remap(page.lpn, ppn);

@@ -83,6 +83,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   Lpn logical_pages() const override { return logical_pages_; }
   OpRef read(const PageRead& page) override;
   WriteOutcome write(const PageWrite& page) override;
+  OpRef trim(Lpn lpn) override;
   SegmentSpace* segment_space() override { return &blocks_; }
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
