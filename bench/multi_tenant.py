@@ -116,7 +116,7 @@ def main():
     rows = run_jobs(a, one, jobs)
     notes = ["", f"`bench/multi_tenant.py` ({a.latency_count} latency-tenant and {a.batch_count} batch-tenant requests, "
              f"--precondition {a.precondition}): each row one `ssdsim run -p platforms/default.yaml --jobs "
-             "results/multi_tenant/tenants.yaml --alone-runs --set host.controller_commands=16 ...`. `alone us`: the "
+             "results/multi_tenant/tenants.yaml --alone-runs --set host.controller_commands=HOLDS ...`. `alone us`: the "
              "tenant's mean latency alone on the same drive; `slowdown`: mean latency with the other over alone; "
              "`fairness`: the smaller slowdown over the larger."]
     write_tables(a.out, "multi_tenant", list(rows[0].keys()), rows, notes)

@@ -53,7 +53,7 @@ double process_wall_seconds() {
   return double(boot.tv_sec) + double(boot.tv_nsec) * 1e-9 - start_ticks / double(sysconf(_SC_CLK_TCK));
 }
 
-double process_cpu_seconds() {
+double rusage_cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
@@ -446,7 +446,7 @@ RunOutcome run_simulation(const RunOptions& o) {
   collect_facts(o, bench, drive_idle, facts);
 
   facts.process_wall_seconds = process_wall_seconds();
-  facts.process_cpu_seconds = process_cpu_seconds();
+  facts.process_cpu_seconds = rusage_cpu_seconds();
   RunOutcome out;
   if (vcd) out.waveform_signals = vcd->kept_signals();
   if (ControllerRegisters* image = bench.top().image()) out.firmware_functions = image->core().function_names();

@@ -31,6 +31,7 @@ HybridFtl::HybridFtl(FtlContext& ctx, const HybridParams& params)
   write_pointer_.assign(space_.segments(), 0);
   log_copy_.assign(params_.logical_pages, kNoSpn);
   page_lpn_.assign(space_.total_pages(), kNoLpn);
+  deallocated_.assign(params_.logical_pages, false);
   block_map_table_ = ctx.hal.place_table("block_map", std::uint64_t(params_.logical_blocks) * 4, MemoryKind::Sram);
   log_map_table_ = ctx.hal.place_table(
       "log_page_map", std::uint64_t(params_.log_blocks + 1) * space_.segment_pages() * 4, MemoryKind::Sram);
@@ -80,10 +81,11 @@ OpRef HybridFtl::trim(Lpn lpn) {
   deferred_.drop(lpn);  // a write waiting for a merge or a free block came before the trim
   ctx_.hal.charge_cycles(ctx_.costs.map_update, FirmwareWork::MapUpdate);
   ctx_.hal.touch(block_map_table_, std::uint64_t(lbn_of(lpn)) * 4, 4, Access::Read);
+  deallocated_[lpn] = true;
   const Spn old = current(lpn);
   if (old == kNoSpn) return OpRef{};
-  // The copy is invalid from now on: a merge pads its offset (reads of it return unwritten, as
-  // of a page never written), a log block left without valid pages dies (one erase).
+  // The copy is invalid from now on: a merge pads its offset with a page never valid (reads of it
+  // return unwritten, as of a page never written), a log block left without valid pages dies (one erase).
   space_.invalidate(old, now_);
   on_invalidated(old, false);  // not a host rewrite (ADAPT counts only those for its second chances)
   if (log_copy_[lpn] != kNoSpn) {
@@ -130,6 +132,7 @@ OpRef HybridFtl::try_place(const PageWrite& page, std::uint32_t* awaits) {
 }
 
 void HybridFtl::supersede(Lpn lpn, Spn now_at, bool by_host) {
+  deallocated_[lpn] = false;
   const Spn old = current(lpn);
   if (old != kNoSpn) {
     space_.invalidate(old, now_);
@@ -311,7 +314,8 @@ void HybridFtl::copy_pages(std::uint32_t lbn, std::uint32_t block, std::uint32_t
       throw std::logic_error("hybrid FTL: merge into block " + std::to_string(block) + " out of order");
     const Spn dst = space_.first_spn(block) + write_pointer_[block]++;
     OpRef p;
-    if (src != kNoSpn && kept(lpn)) {  // stays in its log block: padding, never valid here
+    // Stays in its log block, or trimmed: padding, never valid here.
+    if ((src != kNoSpn && kept(lpn)) || (src == kNoSpn && deallocated_[lpn])) {
       p = ctx_.ops.program(space_.to_ppn(dst), lpn, kUnwrittenToken);
       ++padding_pages_;
       ctx_.ops.depend(p, done);

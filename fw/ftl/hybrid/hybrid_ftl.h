@@ -226,6 +226,10 @@ class HybridFtl : public Ftl {
   std::vector<std::uint32_t> write_pointer_;  // block -> next offset to program
   std::vector<Spn> log_copy_;                 // lpn -> its newest copy in a log block (kNoSpn: none)
   std::vector<Lpn> page_lpn_;                 // log page -> the logical page it holds
+  // Logical pages trimmed and not written since: a merge pads their offset with a page that is
+  // never valid, so no later merge copies it (a never-written offset's padding stays valid, as it
+  // always was: the papers' reproductions count its copies).
+  std::vector<bool> deallocated_;
   TableRegion block_map_table_, log_map_table_;
   std::uint32_t log_count_ = 0;
   std::uint32_t pending_erases_ = 0;  // blocks on their way back to the free pool
