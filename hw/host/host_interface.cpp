@@ -14,6 +14,18 @@ using sc_core::SC_ZERO_TIME;
 
 namespace {
 constexpr std::uint32_t kSqeBytes = 64, kCqeBytes = 16;
+
+// The host sees the completion of `trans` now (its queue's interrupt); the wait for a coalesced
+// interrupt is the completion stage's (nothing without coalescing).
+template <typename Socket>
+void deliver(Socket& host, std::uint32_t& outstanding, tlm::tlm_generic_payload* trans) {
+  --outstanding;
+  trans->get_extension<tlmx::HostCommandExtension>()->trail.advance(Stage::Completion, sc_core::sc_time_stamp().value());
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_time zero = SC_ZERO_TIME;
+  trans->set_response_status(tlm::TLM_OK_RESPONSE);
+  host->nb_transport_bw(*trans, phase, zero);
+}
 }
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, std::uint64_t dram_base,
@@ -141,6 +153,8 @@ void HostInterface::accept() {
 }
 
 void HostInterface::fetch_arbitrated() {
+  // Nothing waits unless the controller's slots ran out (one comparison a completion for one queue).
+  if (std::all_of(waiting_.begin(), waiting_.end(), [](std::uint32_t w) { return w == 0; })) return;
   while (!free_slots_.empty()) {
     const std::optional<std::uint32_t> queue = arbiter_->next(waiting_);
     if (!queue) return;
@@ -233,8 +247,12 @@ void HostInterface::complete(std::uint32_t slot, sc_time delay, const LatencyTra
 
 void HostInterface::post_completion(std::uint32_t queue, tlm::tlm_generic_payload* trans) {
   QueuePair& q = queues_[queue];
+  if (cfg_.coalescing_threshold <= 1) {  // an interrupt for each entry
+    deliver(host, q.outstanding, trans);
+    return;
+  }
   q.posted.push_back(trans);
-  if (cfg_.coalescing_threshold <= 1 || q.posted.size() >= cfg_.coalescing_threshold) {
+  if (q.posted.size() >= cfg_.coalescing_threshold) {
     interrupt(queue);
   } else if (q.posted.size() == 1) {  // the aggregation time runs from the first entry waiting
     later_.schedule(cfg_.coalescing_time, [this, queue, generation = q.interrupt_generation] {
@@ -247,17 +265,11 @@ void HostInterface::interrupt(std::uint32_t queue) {
   QueuePair& q = queues_[queue];
   ++q.interrupt_generation;
   if (interrupts_) ++*interrupts_;
-  const std::vector<tlm::tlm_generic_payload*> seen = std::move(q.posted);
-  q.posted.clear();
-  const std::uint64_t now = sc_core::sc_time_stamp().value();
-  for (tlm::tlm_generic_payload* trans : seen) {
-    --q.outstanding;
-    trans->get_extension<tlmx::HostCommandExtension>()->trail.advance(Stage::Completion, now);
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_time zero = SC_ZERO_TIME;
-    trans->set_response_status(tlm::TLM_OK_RESPONSE);
-    host->nb_transport_bw(*trans, phase, zero);
-  }
+  std::vector<tlm::tlm_generic_payload*> seen;
+  seen.swap(q.posted);
+  for (tlm::tlm_generic_payload* trans : seen) deliver(host, q.outstanding, trans);
 }
+
+
 
 }  // namespace ssd::hw
