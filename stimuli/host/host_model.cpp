@@ -9,6 +9,15 @@ namespace ssd::stimuli {
 
 using sc_core::sc_time;
 
+namespace {
+using Stages = std::array<LatencyHistogram*, kStages>;
+// A request's stages into the histograms of its operation.
+void record_trail(const LatencyTrail& t, HostOp op, Stages& read, Stages& write, Stages& flush, Stages& trim) {
+  Stages& stages = op == HostOp::Write ? write : op == HostOp::Read ? read : op == HostOp::Trim ? trim : flush;
+  for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
+}
+}  // namespace
+
 HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config, Workload& workload,
                      IntegrityOracle& oracle, MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
     : sc_module(name),
@@ -100,14 +109,24 @@ void HostModel::replay() {
   const bool per_stream = !workload_.stream_depths().empty();
   std::vector<ParkedRequest>& parked = parked_;
   InFlightPages& still_parked = still_parked_;
+  // Whether a request overlaps one in flight or one parked before it (at least one of them a write or a trim).
+  auto held_back = [&](const ParkedRequest& p) {
+    return in_flight_.conflicts(p.span.first, p.span.count, p.req.modifies()) ||
+           still_parked.conflicts(p.span.first, p.span.count, p.req.modifies());
+  };
+  auto park = [&](const ParkedRequest& p) {
+    parked.push_back(p);
+    ++parked_in_[p.req.queue];
+    still_parked.add(0, p.span.first, p.span.count, p.req.modifies());
+    ++held_;
+  };
   // Issues the parked requests that no longer conflict (in order: one never passes an earlier
   // parked request it overlaps).
   auto issue_parked = [&]() {
     still_parked.clear();
     for (std::size_t i = 0; i < parked.size();) {
       const ParkedRequest& p = parked[i];
-      if (in_flight_.conflicts(p.span.first, p.span.count, p.req.modifies()) ||
-          still_parked.conflicts(p.span.first, p.span.count, p.req.modifies())) {
+      if (held_back(p)) {
         still_parked.add(0, p.span.first, p.span.count, p.req.modifies());
         ++i;
         continue;
@@ -129,15 +148,10 @@ void HostModel::replay() {
         backlog_[q].pop_front();
         --backlogged_;
         if (!per_stream && !cfg_.admission.open_loop) p.arrival = sc_core::sc_time_stamp();  // closed loop: from its slot
-        if (in_flight_.conflicts(p.span.first, p.span.count, p.req.modifies()) ||
-            still_parked.conflicts(p.span.first, p.span.count, p.req.modifies())) {
-          parked.push_back(p);
-          ++parked_in_[q];
-          still_parked.add(0, p.span.first, p.span.count, p.req.modifies());
-          ++held_;
-          continue;
-        }
-        send(p.req, p.arrival, p.span);
+        if (held_back(p))
+          park(p);
+        else
+          send(p.req, p.arrival, p.span);
       }
   };
   auto issue_waiting = [&]() {
@@ -184,15 +198,11 @@ void HostModel::replay() {
       issue_parked();
     }
     if (!per_stream && !cfg_.admission.open_loop) arrival = sc_core::sc_time_stamp();
-    if (in_flight_.conflicts(span.first, span.count, req.modifies()) ||
-        still_parked.conflicts(span.first, span.count, req.modifies())) {
-      parked.push_back({req, span, arrival});
-      ++parked_in_[queue];
-      still_parked.add(0, span.first, span.count, req.modifies());
-      ++held_;
-      continue;
-    }
-    send(req, arrival, span);
+    const ParkedRequest next{req, span, arrival};
+    if (held_back(next))
+      park(next);
+    else
+      send(req, arrival, span);
   }
   while (!parked.empty() || backlogged_ > 0 || outstanding_ > 0) {
     issue_waiting();
@@ -202,10 +212,15 @@ void HostModel::replay() {
   finished_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+std::string HostModel::at_position(const std::string& what) const {
+  const std::string where = workload_.position();
+  return where.empty() ? what : where + ": " + what;
+}
+
 std::uint32_t HostModel::queue_of(const HostRequest& req) const {
   if (req.queue >= cfg_.queues.size())
-    throw WorkloadError(workload_.position() + (workload_.position().empty() ? "" : ": ") + "a request for I/O queue " +
-                        std::to_string(req.queue) + ", but the host has " + std::to_string(cfg_.queues.size()));
+    throw WorkloadError(at_position("a request for I/O queue " + std::to_string(req.queue) + ", but the host has " +
+                                    std::to_string(cfg_.queues.size())));
   return req.queue;
 }
 
@@ -219,9 +234,8 @@ void HostModel::reset_slots() {
 void HostModel::send(const HostRequest& req, sc_time arrival, const PageSpan& span) {
   while (!powered_) sc_core::wait(power_on_);  // the power went while this one waited: sent once it is back
   if (durability_ && req.is_trim())
-    throw WorkloadError(workload_.position() + (workload_.position().empty() ? "" : ": ") +
-                        "a trim (deallocate) in a run with a power cut: the FTLs journal no trims, so what a cut "
-                        "leaves of one is not modelled; leave the trims out or the cut");
+    throw WorkloadError(at_position("a trim (deallocate) in a run with a power cut: the FTLs journal no trims, so what "
+                                    "a cut leaves of one is not modelled; leave the trims out or the cut"));
   std::vector<std::uint32_t>& free = free_[req.queue];
   if (free.empty()) throw std::logic_error("host: no free command slot (queue depths add up wrong)");
   if (first_) {
@@ -301,11 +315,7 @@ void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot&
                              std::to_string(t.total()) + " of " + std::to_string((now - slot.arrival).value()) +
                              " ticks)")
                                 .c_str());
-  auto& stages = ext.op == HostOp::Write  ? write_stages_
-                 : ext.op == HostOp::Read ? read_stages_
-                 : ext.op == HostOp::Trim ? trim_stages_
-                                          : flush_stages_;
-  for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
+  record_trail(t, ext.op, read_stages_, write_stages_, flush_stages_, trim_stages_);
 }
 
 void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, std::uint64_t latency_ns, sc_time now) {
@@ -316,11 +326,7 @@ void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, s
   }
   set.gauge("last_completion_s") = now.to_seconds();
   const std::uint64_t bytes = std::uint64_t(ext.sectors) * kSectorBytes;
-  auto& stages = ext.op == HostOp::Write  ? flow.write_stages
-                 : ext.op == HostOp::Read ? flow.read_stages
-                 : ext.op == HostOp::Trim ? flow.trim_stages
-                                          : flow.flush_stages;
-  for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(ext.trail.ticks[s]);
+  record_trail(ext.trail, ext.op, flow.read_stages, flow.write_stages, flow.flush_stages, flow.trim_stages);
   if (ext.op == HostOp::Flush) {
     ++set.counter("flushes");
     flow.flush_latency->record(latency_ns);

@@ -111,6 +111,7 @@ class HostModel : public sc_core::sc_module {
   void issue();
   void replay();
   std::uint32_t queue_of(const HostRequest& req) const;  // throws WorkloadError for a queue that is not there
+  std::string at_position(const std::string& what) const;  // "trace.csv:12: what" (the workload's position)
   // Rejects a malformed request or one beyond the drive, or folds it in (--fold).
   // Hands the request to the drive in a free command slot.
   void send(const HostRequest& req, sc_core::sc_time arrival, const PageSpan& span);
