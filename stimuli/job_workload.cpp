@@ -14,6 +14,10 @@ namespace {
 constexpr std::uint64_t kSector = 512;
 
 double uniform01(std::mt19937_64& rng) { return double(rng() >> 11) * (1.0 / 9007199254740992.0); }
+// How an error names job `index` (from 0).
+std::string job_where(const JobSpec& s, std::size_t index) {
+  return "job '" + s.name + "' (#" + std::to_string(index + 1) + "): ";
+}
 }  // namespace
 
 struct JobWorkload::Job {
@@ -70,7 +74,7 @@ JobWorkload::JobWorkload(std::vector<JobSpec> specs, std::uint64_t capacity_byte
   std::size_t with_rate = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const JobSpec& s = specs[i];
-    const std::string where = "job '" + s.name + "' (#" + std::to_string(i + 1) + "): ";
+    const std::string where = job_where(s, i);
     auto bad = [&where](const std::string& what) { throw WorkloadError(where + what); };
     if (s.sizes.empty()) bad("block_size needs at least one size");
     std::uint32_t smallest = std::numeric_limits<std::uint32_t>::max(), largest = 0;
@@ -137,7 +141,7 @@ void JobWorkload::plan_queues() {
   for (const auto& j : jobs_) named += j->spec.queue.has_value();
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     const JobSpec& s = jobs_[i]->spec;
-    const std::string where = "job '" + s.name + "' (#" + std::to_string(i + 1) + "): ";
+    const std::string where = job_where(s, i);
     if (named != 0 && !s.queue) throw WorkloadError(where + "either every job names its queue or none does");
     if (s.priority && !s.queue) throw WorkloadError(where + "priority is its queue's class: name the queue (queue: N)");
     if (s.queue && !open_loop_ && s.iodepth == 0)
@@ -157,7 +161,7 @@ void JobWorkload::plan_queues() {
     q.depth += s.iodepth;  // open loop: 0, the host's queue depth
     if (s.priority) {
       if (classed[*s.queue] && q.priority != *s.priority)
-        throw WorkloadError("job '" + s.name + "' (#" + std::to_string(i + 1) + "): queue " + std::to_string(*s.queue) +
+        throw WorkloadError(job_where(s, i) + "queue " + std::to_string(*s.queue) +
                             " is " + to_string(q.priority) + " for an earlier job, " + to_string(*s.priority) + " here");
       q.priority = *s.priority;
       classed[*s.queue] = true;

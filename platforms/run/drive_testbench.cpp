@@ -46,7 +46,7 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
   workload_factory_ = workload;
   host_ = std::make_unique<stimuli::HostModel>((name + "_host").c_str(), host, *workload_, *oracle_, metrics_, vcd);
   host_->nvme.bind(top_->host_interface().host);
-  if (!workload_->io_queues().empty()) top_->host_interface().create_io_queues(host.queues);
+  if (!host.queues.empty()) top_->host_interface().create_io_queues(host.queues);  // the workload's (plan_queues)
 }
 
 // The host's I/O queues and their depths, each within the drive's submission queue entries
