@@ -25,6 +25,7 @@ The spec (YAML):
   timeout_s: 600                       # optional: a point running longer is recorded as failed
   columns: {cmt_read_misses: ftl_metrics/cmt_read_misses}
                                        # optional: more results columns, name -> path in the report
+                                       # (a number indexes a list: host/flows/0/slowdown)
 
 A grid (or zip) key is `platform` (a list of platform files; its column is platform_file, as
 `platform` holds each run's effective name), `ftl` or `ftl.name`, an `ssdsim run`

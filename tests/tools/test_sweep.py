@@ -161,7 +161,9 @@ class Sweep(unittest.TestCase):
                                        "timeout_s: 1\n"
                                        "workloads:\n  short: {count: 300}\n  endless: {count: 50000000}\n"
                                        "seeds: [3, 4]\n"
-                                       "columns: {ftl_erases: ftl_metrics/erases}\n")
+                                       "columns: {ftl_erases: ftl_metrics/erases, "
+                                       "channel1_busy: hardware/channels/1/busy_fraction, "
+                                       "channel9_busy: hardware/channels/9/busy_fraction}\n")
         out = os.path.join(self.dir, "out")
         code, log = sweep(spec, out, "--workers", "2")
         self.assertEqual(code, 1, log)
@@ -174,6 +176,9 @@ class Sweep(unittest.TestCase):
             self.assertIn(f"300 requests", report["workload"]["description"])
             self.assertTrue(report["workload"]["description"].endswith(f"seed {r['seed']}"))
             self.assertEqual(int(r["ftl_erases"]), report["ftl_metrics"]["erases"])
+            # A number in a column's path indexes a list; past its end the cell is empty.
+            self.assertEqual(float(r["channel1_busy"]), report["hardware"]["channels"][1]["busy_fraction"])
+            self.assertEqual(r["channel9_busy"], "")
         for r in rows[2:]:
             self.assertEqual((r["status"], r["exit"], r["error"]), ("failed", "", "timed out after 1 s"))
 

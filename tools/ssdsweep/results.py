@@ -51,11 +51,16 @@ DERIVED_COLUMNS = ["bottleneck", "bottleneck_class"]
 
 
 def lookup(report, path):
+    """The value at a report path such as ftl_metrics/erases; a number indexes a list
+    (host/flows/0/slowdown); "" when the path is not there."""
     node = report
     for part in path.split("/"):
-        if not isinstance(node, dict) or part not in node:
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
             return ""
-        node = node[part]
     return node
 
 
