@@ -3,8 +3,8 @@
 // are built from the registry alone. Hardware models publish under their SystemC name
 // ("ssd.channel0", "ssd.channel0.die3"; hw/stats.h), the firmware under plain names ("ftl",
 // "firmware", "firmware.ops"), the host model under "host".
-// Kinds: counters, gauges, busy-time and duration accumulators (kernel ticks), histograms and
-// series. A set placed with report_as() appears in the report's hardware section, nested under
+// Kinds: counters, gauges, busy-time and duration accumulators (kernel ticks), energy meters
+// (picojoules), histograms and series. A set placed with report_as() appears in the report's hardware section, nested under
 // its nearest placed ancestor, with no report code of its own: counters as they are, busy
 // time as a fraction of the run, durations in microseconds (name + "_us").
 // Standard-library only, so firmware and SystemC models share it.
@@ -18,6 +18,7 @@
 
 #include "common/histogram.h"
 #include "common/busy_time.h"
+#include "common/energy_meter.h"
 #include "common/interval_series.h"
 
 namespace ssd {
@@ -43,6 +44,10 @@ class MetricSet {
   // Kernel ticks spent (waiting, computing); the report shows microseconds under name + "_us".
   std::uint64_t& duration(const std::string& name) { return durations_[name]; }
 
+  // Energy spent on operations (picojoules; common/energy_meter.h): the report's energy section
+  // adds every set's meters by name into its components.
+  EnergyMeter& energy(const std::string& name) { return energy_[name]; }
+
   IntervalSeries& series(const std::string& name) {
     auto& p = series_[name];
     if (!p) p = std::make_unique<IntervalSeries>();
@@ -54,6 +59,7 @@ class MetricSet {
     for (auto& [name, v] : gauges_) v = 0;
     for (auto& [name, v] : busy_) v.reset();
     for (auto& [name, v] : durations_) v = 0;
+    for (auto& [name, v] : energy_) v.reset();
     for (auto& [name, h] : histograms_) *h = LatencyHistogram();
     for (auto& [name, s] : series_) s->reset();
   }
@@ -71,6 +77,7 @@ class MetricSet {
   }
   const std::map<std::string, BusyTime>& busy() const { return busy_; }
   const std::map<std::string, std::uint64_t>& durations() const { return durations_; }
+  const std::map<std::string, EnergyMeter>& energy() const { return energy_; }
   const std::map<std::string, std::unique_ptr<LatencyHistogram>>& histograms() const { return histograms_; }
   const std::map<std::string, std::unique_ptr<IntervalSeries>>& series() const { return series_; }
 
@@ -90,6 +97,7 @@ class MetricSet {
   std::map<std::string, double> gauges_;
   std::map<std::string, BusyTime> busy_;
   std::map<std::string, std::uint64_t> durations_;
+  std::map<std::string, EnergyMeter> energy_;
   std::map<std::string, std::unique_ptr<LatencyHistogram>> histograms_;
   std::map<std::string, std::unique_ptr<IntervalSeries>> series_;
   std::optional<Placement> placement_;

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Plots from an ssdsim report (results/report.json): the latency CDF, throughput and latency
-over time with how busy each resource was, how busy each channel's dies were, and the erase-count histogram (wear).
+over time with how busy each resource was, power over time by component, how busy each channel's
+dies were, and the erase-count histogram (wear).
 
 Usage: tools/plot_report.py REPORT [--out DIR] [--format png|svg]
-Writes DIR/latency_cdf.FMT, over_time.FMT, die_busy.FMT and erase_counts.FMT (DIR defaults to
+Writes DIR/latency_cdf.FMT, over_time.FMT, power.FMT, die_busy.FMT and erase_counts.FMT (DIR defaults to
 the report's folder) and prints their paths. Needs python3-matplotlib (Debian).
 """
 import argparse
@@ -55,6 +56,22 @@ def over_time(report, axes):
         ax.grid(True, which="both", alpha=0.3)
 
 
+def power(report, ax):
+    """Power over time, stacked by component (the report's energy.over_time), with the mean."""
+    e = report["energy"]
+    w = e["over_time"]
+    t = [i * w["interval_s"] for i in range(len(w["power_w"]))]
+    parts = [(name, watts) for name, watts in w["component_w"].items() if any(watts)]
+    if t:
+        ax.stackplot(t, *[watts for _, watts in parts], labels=[name for name, _ in parts], step="post")
+    ax.axhline(e["average_w"], color="black", linestyle="--", linewidth=0.8, label=f"mean {e['average_w']:.3g} W")
+    ax.set_ylabel("power (W)")
+    ax.set_xlabel(f"simulated time (s), {w['interval_s'] * 1000:g} ms intervals; "
+                  f"{e['total_j']:.4g} J in all, peak {e['peak_w']:.3g} W")
+    ax.legend(fontsize=6, ncol=4, loc="upper right")
+    ax.grid(True, alpha=0.3)
+
+
 def die_busy(report, ax):
     labels, values = [], []
     for c, channel in enumerate(report["hardware"]["channels"]):
@@ -95,6 +112,7 @@ def main():
     figures = {
         "latency_cdf": (1, lambda fig, axes: latency_cdf(report, axes[0])),
         "over_time": (3, lambda fig, axes: over_time(report, axes)),
+        "power": (1, lambda fig, axes: power(report, axes[0])),
         "die_busy": (1, lambda fig, axes: die_busy(report, axes[0])),
         "erase_counts": (1, lambda fig, axes: erase_counts(report, axes[0])),
     }

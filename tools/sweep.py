@@ -37,7 +37,8 @@ directory, then the project folder.
 Outputs: DIR/points/<point>/report.json and summary.txt (or error.txt), DIR/sweep.json (the spec
 and every point's command line) and DIR/results.csv: one row per point with every swept value as
 its own column, the effective platform name, throughput, IOPS, latency mean/p50/p99/p99.9 per
-operation, WAF, erases, the busy share of every resource class, the bottleneck, simulated, wall
+operation, WAF, erases, the busy share of every resource class, the bottleneck, energy and power
+(total, per request, per GB, mean and peak watts), simulated, wall
 and CPU seconds, exit status and error. Failed points are recorded with their error; rerunning the
 same command resumes, skipping every point whose report exists and reads whole (a point is
 identified by its command line and its platform file's text: an edited platform runs again, a

@@ -42,7 +42,10 @@ ChannelController::ChannelController(sc_core::sc_module_name name, const Channel
       retried_("retried"),
       bus_busy_(stats_of(*this, metrics).busy("busy_fraction")),
       bus_transfers_(stats_of(*this, metrics).counter("transfers")),
-      first_die_(config.channel * config.geometry.dies_per_channel()) {
+      first_die_(config.channel * config.geometry.dies_per_channel()),
+      read_energy_(stats_of(*this, metrics).energy("nand_read")),
+      program_energy_(stats_of(*this, metrics).energy("nand_program")),
+      erase_energy_(stats_of(*this, metrics).energy("nand_erase")) {
   flash_target.register_nb_transport_fw(this, &ChannelController::nb_transport_fw);
   stats_of(*this, metrics).report_as("channels", cfg_.channel);
   const std::string ch = this->name();
@@ -329,6 +332,7 @@ bool ChannelController::try_suspend(Die& die, sc_time now) {
   if (!allowed || die.reads_passed >= n.suspend_max_reads || die.cache.phase != Phase::Idle ||
       a.until - from <= n.t_suspend || first_free_read(die.queue, cfg_.geometry) == die.queue.size())
     return false;
+  charge_array(a, die.array_start, from + n.t_suspend);  // what it did, and the suspend
   die.busy.cut(from);
   die.suspended.swap(a.group);
   die.suspended_left = a.until - from;
@@ -357,6 +361,17 @@ void ChannelController::begin_array(Die& die, sc_time from, sc_time duration) {
   a.until = from + duration;
   die.busy.add(from, a.until);
   die.event.notify(duration);  // `from` is now
+}
+
+void ChannelController::charge_array(const Track& t, sc_time from, sc_time to) {
+  if (to <= from) return;
+  const PowerConfig& p = cfg_.power;
+  const tlmx::FlashOpcode op = t.opcode();
+  const bool read = tlmx::is_read(op), program = op == tlmx::FlashOpcode::Program;
+  const double milliamps = read ? p.nand_icc_read_ma : program ? p.nand_icc_program_ma : p.nand_icc_erase_ma;
+  const double planes = 1 + double(t.group.size() - 1) * p.nand_multiplane_share;
+  const double picojoules = p.nand_vcc_v * milliamps * planes * (to - from).to_seconds() * 1e9;  // mW x s = 1e9 pJ
+  (read ? read_energy_ : program ? program_energy_ : erase_energy_).add(from.value(), to.value(), picojoules);
 }
 
 sc_time ChannelController::array_time(const Track& t) const {
@@ -483,6 +498,7 @@ void ChannelController::power_cut(sc_time now, CutDamage& damage) {
   };
   for (const auto& d : dies_) {
     const Track& a = d->array;
+    if (a.phase == Phase::Array) charge_array(a, d->array_start, now);  // the array worked until the power went
     if ((a.phase == Phase::Array || a.phase == Phase::Suspending) && now >= d->array_start && !tlmx::is_read(a.opcode()))
       cut(a.group);
     cut(d->suspended);
@@ -533,6 +549,7 @@ void ChannelController::end_array(Die& die, sc_time now) {
   Track &a = die.array, &c = die.cache;
   const tlmx::FlashOpcode op = a.opcode();
   mark(a.group, Stage::Array, now);
+  charge_array(a, die.array_start, now);
   for (const Op& o : a.group) {
     tlmx::FlashCommand* cmd = o.cmd;
     if (tlmx::is_read(op)) {

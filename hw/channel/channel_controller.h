@@ -56,6 +56,7 @@
 #include "hw/nand/nand_array.h"
 #include "hw/nand/nand_timing.h"
 #include "hw/nand/read_error_model.h"
+#include "hw/power/power_config.h"
 #include "hw/stats.h"
 #include "tlm/flash_command.h"
 #include "tlm/vcd_tracer.h"
@@ -72,6 +73,7 @@ struct ChannelControllerConfig {
   std::uint64_t dram_base = 0;  // system-bus address of the data buffer's address 0
   std::string arbitration = "command_first";  // who gets the bus (hw/channel/bus_arbitration.h)
   ReliabilityConfig reliability;  // bit errors, the ECC engine, read-retry (hw/nand/reliability_config.h)
+  PowerConfig power;  // the dies' array currents (hw/power/power_config.h)
 };
 
 class ChannelController : public sc_core::sc_module {
@@ -126,6 +128,9 @@ class ChannelController : public sc_core::sc_module {
   bool try_suspend(Die& die, sc_core::sc_time now);
   void resume(Die& die, sc_core::sc_time now);
   void begin_array(Die& die, sc_core::sc_time from, sc_core::sc_time array_time);
+  // The energy the array of the track's operation spent over [from, to): vcc x its current x
+  // the time, per plane it drives (power.nand_*).
+  void charge_array(const Track& t, sc_core::sc_time from, sc_core::sc_time to);
   sc_core::sc_time array_time(const Track& t) const;
   void arbitrate(sc_core::sc_time now);
   void grant(Die& die, Track& t, sc_core::sc_time now);
@@ -177,6 +182,7 @@ class ChannelController : public sc_core::sc_module {
   // reliability.errors: the decode outcomes (this channel's stream) and the ECC engine's times.
   std::unique_ptr<ReadErrorModel> errors_;
   sc_core::sc_time t_decode_, t_soft_decode_, t_retry_setup_, t_soft_sense_;
+  EnergyMeter &read_energy_, &program_energy_, &erase_energy_;
   MetricSet* stats_ = nullptr;
   LatencyHistogram* retry_steps_ = nullptr;  // per decoded page read: retry steps (soft: steps + 1)
   double rber_sum_ = 0, rber_max_ = 0;      // the first read's RBER, over decoded page reads

@@ -28,8 +28,8 @@ void deliver(Socket& host, std::uint32_t& outstanding, tlm::tlm_generic_payload*
 }
 }
 
-HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, std::uint64_t dram_base,
-                             MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
+HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, const PowerConfig& power,
+                             std::uint64_t dram_base, MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
     : sc_module(name),
       host("host"),
       dma("dma"),
@@ -40,6 +40,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
       doorbells_("doorbells"),
       later_("later"),
       metrics_(metrics),
+      power_states_(power, stats_of(*this, "power", metrics)),
       scratch_(1 << 16),
       commands_(stats_of(*this, metrics).counter("commands")),
       bytes_down_(stats_of(*this, metrics).counter("bytes_to_device")),
@@ -57,7 +58,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostLinkConfig&
   create_io_queues({IoQueueSpec{config.queue_depth, QueuePriority::Medium}});
   if (vcd_) vcd_outstanding_ = vcd_->add(this->name(), "outstanding", 32);
   SC_METHOD(accept);
-  sensitive << doorbells_.get_event();
+  sensitive << doorbells_.get_event() << woken_;
   dont_initialize();
 }
 
@@ -105,6 +106,9 @@ void HostInterface::power_off() {
     ++q.interrupt_generation;
   }
   std::fill(waiting_.begin(), waiting_.end(), 0);
+  waking_.clear();
+  woken_.cancel();
+  awake_at_ = SC_ZERO_TIME;
   if (vcd_) vcd_->change(vcd_outstanding_, 0);
 }
 
@@ -135,21 +139,42 @@ sc_time HostInterface::bus_transfer(bool to_dram, std::uint64_t addr, std::uint3
 }
 
 void HostInterface::accept() {
+  const sc_time now = sc_core::sc_time_stamp();
+  if (now >= awake_at_)  // the wake-up is over: its doorbells first, in their order
+    while (!waking_.empty()) {
+      admit(waking_.front());
+      waking_.pop_front();
+    }
   while (tlm::tlm_generic_payload* trans = doorbells_.get_next_transaction()) {
-    const std::uint32_t queue = trans->get_extension<tlmx::HostCommandExtension>()->queue;
-    if (queue >= queues_.size())
-      SC_REPORT_ERROR(name(), ("host submitted to I/O queue " + std::to_string(queue) + " of " +
-                               std::to_string(queues_.size())).c_str());
-    QueuePair& q = queues_[queue];
-    if (q.outstanding == entries_of(queue_specs_[queue]))
-      SC_REPORT_ERROR(name(), ("host submitted more commands than the queue depth (" +
-                               std::to_string(entries_of(queue_specs_[queue])) + ") to I/O queue " + std::to_string(queue))
-                                  .c_str());
-    ++q.outstanding;
-    q.submitted.push_back(trans);
-    ++waiting_[queue];
+    if (power_states_.enabled() && power_states_.idle()) {  // the first doorbell after an idle gap
+      awake_at_ = sc_time::from_value(power_states_.wake(now.value()));
+      if (awake_at_ > now) woken_.notify(awake_at_ - now);
+    }
+    if (now < awake_at_)
+      waking_.push_back(trans);
+    else
+      admit(trans);
   }
   fetch_arbitrated();
+}
+
+void HostInterface::admit(tlm::tlm_generic_payload* trans) {
+  const std::uint32_t queue = trans->get_extension<tlmx::HostCommandExtension>()->queue;
+  if (queue >= queues_.size())
+    SC_REPORT_ERROR(name(), ("host submitted to I/O queue " + std::to_string(queue) + " of " +
+                             std::to_string(queues_.size())).c_str());
+  QueuePair& q = queues_[queue];
+  if (q.outstanding == entries_of(queue_specs_[queue]))
+    SC_REPORT_ERROR(name(), ("host submitted more commands than the queue depth (" +
+                             std::to_string(entries_of(queue_specs_[queue])) + ") to I/O queue " + std::to_string(queue))
+                                .c_str());
+  ++q.outstanding;
+  q.submitted.push_back(trans);
+  ++waiting_[queue];
+}
+
+bool HostInterface::holds_nothing() const {
+  return free_slots_.size() == capacity() && std::all_of(waiting_.begin(), waiting_.end(), [](std::uint32_t w) { return w == 0; });
 }
 
 void HostInterface::fetch_arbitrated() {
@@ -242,6 +267,7 @@ void HostInterface::complete(std::uint32_t slot, sc_time delay, const LatencyTra
     if (vcd_) vcd_->change(vcd_outstanding_, capacity() - free_slots_.size());
     post_completion(s.ext->queue, s.trans);
     fetch_arbitrated();  // the controller has room for one more
+    if (power_states_.enabled() && waking_.empty() && holds_nothing()) power_states_.idle_from(sc_core::sc_time_stamp().value());
   });
 }
 

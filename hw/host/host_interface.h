@@ -10,6 +10,9 @@
 // the order of fetches rung at the same instant). When it has room and queues hold commands, the
 // arbiter picks the queue of each next fetch.
 //
+// Power states (hw/power/idle_power_states.h): once the controller holds no command, the drive
+// and its link may sleep; the first doorbell after the gap is fetched when they are awake again.
+//
 // Interrupt coalescing (NVMe Set Features, Interrupt Coalescing): a completion entry in host
 // memory is seen by the host when its queue's interrupt fires: once `coalescing_threshold`
 // entries wait, or `coalescing_time` after the first of them arrived. The wait is part of the
@@ -38,6 +41,7 @@
 #include "common/io_queue.h"
 #include "common/metrics.h"
 #include "hw/host/submission_arbiter.h"
+#include "hw/power/idle_power_states.h"
 #include "hw/stats.h"
 #include "tlm/busy_calendar.h"
 #include "tlm/callback_queue.h"
@@ -69,8 +73,8 @@ class HostInterface : public sc_core::sc_module {
   // Data DMAs and completion entries the firmware asks for.
   tlm_utils::simple_target_socket<HostInterface, 32, tlmx::host_firmware_protocol_types> firmware_requests;
 
-  HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, std::uint64_t dram_base,
-                MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
+  HostInterface(sc_core::sc_module_name name, const HostLinkConfig& config, const PowerConfig& power,
+                std::uint64_t dram_base, MetricsRegistry& metrics, tlmx::VcdTracer* vcd);
   SC_HAS_PROCESS(HostInterface);
 
   // The host's I/O queue pairs (before the simulation starts), replacing the one of queue_depth
@@ -102,6 +106,8 @@ class HostInterface : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum firmware_request(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void accept();
+  void admit(tlm::tlm_generic_payload* trans);  // a doorbell the awake controller takes
+  bool holds_nothing() const;  // no command fetched or waiting to be: the drive is idle
   // Fetches while the controller has room and a queue holds commands, in the arbiter's order.
   void fetch_arbitrated();
   void fetch(std::uint32_t queue);
@@ -130,6 +136,10 @@ class HostInterface : public sc_core::sc_module {
   std::vector<std::uint32_t> waiting_;  // per queue: submitted and not fetched (the arbiter's view)
   std::unique_ptr<SubmissionArbiter> arbiter_;
   MetricsRegistry& metrics_;
+  IdlePowerStates power_states_;
+  std::deque<tlm::tlm_generic_payload*> waking_;  // doorbells that came while the drive slept
+  sc_core::sc_time awake_at_;                      // when the wake-up under way ends
+  sc_core::sc_event woken_;
   std::uint64_t* interrupts_ = nullptr;  // with coalescing on
   Direction down_, up_;
   tlm::tlm_generic_payload dma_trans_;

@@ -16,7 +16,8 @@ MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& con
       writes_(stats_of(*this, metrics).counter("writes")),
       bytes_(stats_of(*this, metrics).counter("bytes")),
       busy_(stats_of(*this, metrics).busy("busy_fraction")),
-      wait_ticks_(stats_of(*this, metrics).duration("wait")) {
+      wait_ticks_(stats_of(*this, metrics).duration("wait")),
+      energy_(stats_of(*this, metrics).energy("access")) {
   stats_of(*this, metrics).report_as(basename());  // "sram", "dram"
   socket.register_b_transport(this, &MemoryTarget::b_transport);
 }
@@ -37,6 +38,11 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
   busy_.add(start, start + occupancy);
   (trans.is_read() ? reads_ : writes_)++;
   bytes_ += trans.get_data_length();
+  const std::uint32_t bytes = trans.get_data_length();
+  const double lines = double((bytes + MemoryConfig::kLineBytes - 1) / MemoryConfig::kLineBytes);
+  const double rows = cfg_.row_bytes ? double((bytes + cfg_.row_bytes - 1) / cfg_.row_bytes) : 0.0;
+  energy_.add(start, start + occupancy,
+              lines * (trans.is_read() ? cfg_.line_read_pj : cfg_.line_write_pj) + rows * cfg_.activate_pj);
   delay = sc_time::from_value(start + occupancy - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

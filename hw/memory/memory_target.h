@@ -5,6 +5,7 @@
 //
 // Each memory serves one access at a time: an access is booked in the first free gap at or
 // after its arrival, takes `latency` plus bytes / bandwidth, and the initiator sees the finish.
+// Its energy (per line moved, per row opened) is spent over that time.
 #pragma once
 
 #include <string>
@@ -22,6 +23,12 @@ struct MemoryConfig {
   std::uint64_t size_bytes = 0;
   sc_core::sc_time latency;       // per access
   double bandwidth_mbps = 0;      // MB/s (1e6 bytes per second) of data once the access starts
+  // Energy (power.sram_* and power.dram_*): an access moves whole 64-byte lines, each costing
+  // line_read_pj or line_write_pj, and opens ceil(bytes / row_bytes) rows at activate_pj each
+  // (a DRAM under a closed-page policy; row_bytes 0: no rows, an SRAM).
+  double line_read_pj = 0, line_write_pj = 0, activate_pj = 0;
+  std::uint32_t row_bytes = 0;
+  static constexpr std::uint32_t kLineBytes = 64;
 };
 
 class MemoryTarget : public sc_core::sc_module {
@@ -39,6 +46,7 @@ class MemoryTarget : public sc_core::sc_module {
   std::uint64_t &reads_, &writes_, &bytes_;
   BusyTime& busy_;
   std::uint64_t& wait_ticks_;
+  EnergyMeter& energy_;
 };
 
 }  // namespace ssd::hw

@@ -57,6 +57,9 @@ nlohmann::json typed_value(const std::string& text);
 
 // Every platform parameter (not the FTL's own, which each FTL declares: `ssdsim ftls`).
 const std::vector<Parameter>& platform_parameters();
+std::vector<Parameter> power_parameters();  // the power.* ones (power_parameters.cpp), among the above
+// Once every parameter is read: checks the idle states' lists and gives the memories their energy.
+void finish_power_config(const std::string& path, PlatformConfig& c);
 const Parameter* find_parameter(const std::string& key);
 
 }  // namespace ssd::platform

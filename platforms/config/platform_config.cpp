@@ -230,6 +230,7 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
   if (c.host.coalescing_threshold > 1 && c.host.coalescing_time == sc_core::SC_ZERO_TIME)
     throw ConfigError(path + ": host.coalescing_threshold = " + std::to_string(c.host.coalescing_threshold) +
                       " needs host.coalescing_time_us > 0 (the longest an entry waits for its interrupt)");
+  finish_power_config(path, c);
   // The pages a word line holds: the part's page types (bits per cell), which the firmware reads
   // from its parameter page.
   c.firmware.word_line_pages = static_cast<std::uint32_t>(std::max<std::size_t>(1, c.nand.t_prog.size()));

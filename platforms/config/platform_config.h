@@ -20,6 +20,7 @@
 #include "hw/memory/memory_target.h"
 #include "hw/nand/nand_timing.h"
 #include "hw/nand/reliability_config.h"
+#include "hw/power/power_config.h"
 
 namespace ssd::platform {
 
@@ -49,6 +50,13 @@ struct PlatformConfig {
   // --firmware-jobs, for tools/calibrate.py); the image then marks its charges.
   std::string firmware_job_log;
   hw::HostLinkConfig host;
+  hw::PowerConfig power;  // power.*: what each part draws, and the idle states
+  // power.apst / power.aspm and their states' lists, as given (checked and made into
+  // power.states and power.link_states once every parameter is read).
+  bool apst = false, aspm = false;
+  struct IdleStateLists {
+    std::vector<double> power_mw, idle, entry, exit;
+  } state_lists, link_lists;
   fw::FirmwareConfig firmware;
   double write_buffer_dram_share = 0;  // firmware.write_buffer.bytes = this x the DRAM
   bool annotated_dcache = false;  // core.annotated_dcache: the annotated core's table accesses through core.dcache_kib

@@ -29,8 +29,14 @@ Parameter rber_param(const std::string& name, double hw::RberCoefficients::*fiel
 }
 }  // namespace
 
+// The list below followed by the power.* parameters (power_parameters.cpp).
+std::vector<Parameter> with_power_parameters(std::vector<Parameter> listed) {
+  for (Parameter& p : power_parameters()) listed.push_back(std::move(p));
+  return listed;
+}
+
 const std::vector<Parameter>& platform_parameters() {
-  static const std::vector<Parameter> all = {
+  static const std::vector<Parameter> all = with_power_parameters({
       text_param("name", "unnamed", "platform name, echoed in reports", [](C& c, const std::string& v) { c.name = v; }),
       count_param("geometry.channels", 1, 64, 8, "flash channels (ONFI buses)",
                   [](C& c, std::uint64_t v) { c.geometry.channels = std::uint32_t(v); }),
@@ -435,7 +441,7 @@ const std::vector<Parameter>& platform_parameters() {
                   [](C& c, std::uint64_t v) { c.host.mdts_bytes = v; }),
             text_param("ftl.name", "page_mapping", "the FTL the firmware runs (`ssdsim ftls`; its own parameters: ftl.<name>)",
                  [](C& c, const std::string& v) { c.firmware.ftl = v; }),
-  };
+  });
   return all;
 }
 

@@ -10,6 +10,7 @@
 #include "platforms/config/parameter.h"
 #include "platforms/report/flow_section.h"
 #include "platforms/report/latency_breakdown.h"
+#include "platforms/report/energy_section.h"
 #include "platforms/report/bad_block_section.h"
 #include "platforms/report/reliability_section.h"
 #include "platforms/report/statistics_json.h"
@@ -302,6 +303,10 @@ json build_report(const PlatformConfig& config, const MetricsRegistry& metrics, 
   if (config.reliability.errors) r["reliability"] = reliability_section(config, metrics, f.failed_reads, f.reported_lost_pages);
   if (config.reliability.failures.any()) r["bad_blocks"] = bad_block_section(metrics, f);
   if (f.power_cut) r["power_cut"] = power_cut_section(*f.power_cut);
+  r["energy"] = energy_section(config, metrics,
+                               {r["hardware"]["simulated_seconds"].get<double>(), r["host"]["requests"].get<std::uint64_t>(),
+                                r["host"]["read_bytes"].get<std::uint64_t>() + r["host"]["write_bytes"].get<std::uint64_t>(),
+                                f.iss ? &*f.iss : nullptr});
   r["steady_state"] = steady_state_verdict(r["host"]["over_time"], f.mode == "open-loop");
   r["simulation"] = simulation_section(f, r["host"]["requests"].get<std::uint64_t>());
   return r;
@@ -537,6 +542,7 @@ std::string summary_text(const json& r) {
     s += fmt::format("  core {}: {:.2f}% compute, {:.2f}% memory wait, {:.2f}% idle; {} jobs\n", k++,
                      100 * c["compute_us"].get<double>() / hw_us, 100 * c["memory_wait_us"].get<double>() / hw_us,
                      100 * c["idle_us"].get<double>() / hw_us, c["jobs"].get<std::uint64_t>());
+  s += energy_text(r["energy"]);
   if (r.contains("reliability")) s += reliability_text(r["reliability"]);
   if (r.contains("bad_blocks")) s += bad_block_text(r["bad_blocks"]);
   if (r.contains("power_cut")) s += power_cut_text(r["power_cut"]);
@@ -621,6 +627,14 @@ const std::vector<std::pair<const char*, const char*>>& csv_columns() {
       {"busiest_resource", "/utilization/busiest/resource"},
       {"busiest_busy", "/utilization/busiest/busy_fraction"},
       {"bound", "/utilization/bound"},
+      {"energy_j", "/energy/total_j"},
+      {"energy_per_request_j", "/energy/per_request_j"},
+      {"energy_per_gb_j", "/energy/per_gb_j"},
+      {"average_power_w", "/energy/average_w"},
+      {"peak_power_w", "/energy/peak_w"},
+      {"energy_flash_j", "/energy/flash_j"},
+      {"energy_idle_states_j", "/energy/components_j/idle_states"},
+      {"ps0_s", "/energy/states/ps0_s"},
       {"mismatches", "/integrity/mismatches"},
       {"wall_s", "/simulation/wall_seconds"},
       {"peak_rss_mib", "/simulation/peak_rss_mib"},

@@ -22,6 +22,7 @@
 #include "platforms/report/report.h"
 #include "platforms/report/report_invariants.h"
 #include "platforms/run/drive_testbench.h"
+#include "platforms/run/power_waveform.h"
 #include "platforms/run/utilization_waveform.h"
 #include "stimuli/open_trace.h"
 #include "stimuli/queue_assignment.h"
@@ -429,7 +430,11 @@ RunOutcome run_simulation(const RunOptions& o) {
   check_after_recovery(o);
   DriveTestbench bench("ssd", platform, workload_factory(o), host_config(o), vcd.get());  // elaborate
   std::unique_ptr<UtilizationWaveform> busy_waves;
-  if (vcd) busy_waves = std::make_unique<UtilizationWaveform>(*vcd, bench.metrics());
+  std::unique_ptr<PowerWaveform> power_waves;
+  if (vcd) {
+    busy_waves = std::make_unique<UtilizationWaveform>(*vcd, bench.metrics());
+    power_waves = std::make_unique<PowerWaveform>(*vcd, platform, bench.metrics());
+  }
   const stimuli::WorkloadScan scan = bench.check_workload();  // bad input stops the run here, before preconditioning
   RunFacts facts;
   facts.written_footprint_pages = scan.written_pages;
@@ -439,11 +444,13 @@ RunOutcome run_simulation(const RunOptions& o) {
   std::optional<fw::OobRecovery> reference;  // a power cut's: the mapping read straight from the array
   const sc_core::sc_time drive_idle =
       o.power_cut() ? simulate_until_cut(o, bench, facts, reference) : simulate(bench, facts, o.stall_seconds);
+  collect_facts(o, bench, drive_idle, facts);
   if (vcd) {
-    busy_waves->write(std::max(drive_idle, bench.host().last_completion()).value());
+    const sc_core::sc_time end = std::max(drive_idle, bench.host().last_completion());
+    busy_waves->write(end.value());
+    power_waves->write({end.to_seconds(), 0, 0, facts.iss ? &*facts.iss : nullptr});
     vcd->close();
   }
-  collect_facts(o, bench, drive_idle, facts);
 
   facts.process_wall_seconds = process_wall_seconds();
   facts.process_cpu_seconds = rusage_cpu_seconds();

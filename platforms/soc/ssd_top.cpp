@@ -40,7 +40,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     core_->bus.bind(bus_->initiators);
     core = core_.get();
   }
-  host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, map_.dram_base, metrics, vcd);
+  host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, c.power, map_.dram_base, metrics, vcd);
   host_if_->dma.bind(bus_->initiators);
 
   hal_ = std::make_unique<CoSimHal>("firmware_hal", c.geometry, map_, *core, metrics, array);
@@ -50,7 +50,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   if (c.scheduler == "flow_priority") hal_->mark_flow_classes();
   for (std::uint32_t ch = 0; ch < c.geometry.channels; ++ch) {
     hw::ChannelControllerConfig cc{ch, c.geometry, c.nand, c.channel, c.scheduler, map_.dram_base, c.arbitration,
-                                   c.reliability};
+                                   c.reliability, c.power};
     auto ctrl = std::make_unique<hw::ChannelController>(("channel" + std::to_string(ch)).c_str(), cc, array, metrics, vcd);
     hal_->flash.bind(ctrl->flash_target);
     ctrl->dma.bind(bus_->initiators);

@@ -45,7 +45,10 @@ TEST_CASE("outputs: --csv appends one row per run, with the header once", "[cli]
     CHECK_THAT(rows[0], Catch::EndsWith(
                             "gc_runs,gc_copies,die_busy_mean,die_busy_max,channel_busy_mean,channel_busy_max,"
                             "system_bus_busy,dram_busy,sram_busy,host_link_to_device_busy,host_link_to_host_busy,"
-                            "cores_busy,busiest_resource,busiest_busy,bound,mismatches,wall_s,peak_rss_mib"));
+                            "cores_busy,busiest_resource,busiest_busy,bound,energy_j,energy_per_request_j,"
+                            "energy_per_gb_j,average_power_w,peak_power_w,energy_flash_j,energy_idle_states_j,ps0_s,"
+                            "mismatches,wall_s,peak_rss_mib"));
+    const json& e = r["energy"];
     CHECK_THAT(rows[i + 1], Catch::EndsWith(
                                 "," + r["ftl_metrics"]["gc_runs"].dump() + "," + r["ftl_metrics"]["gc_copies"].dump() +
                                 "," + u["dies"]["mean"].dump() + "," + u["dies"]["max"].dump() + "," +
@@ -53,7 +56,10 @@ TEST_CASE("outputs: --csv appends one row per run, with the header once", "[cli]
                                 busy["system bus"].dump() + "," + busy["dram"].dump() + "," + busy["sram"].dump() + "," +
                                 busy["host link (to device)"].dump() + "," + busy["host link (to host)"].dump() + "," +
                                 busy["cores"].dump() + "," + u["busiest"]["resource"].dump() + "," +
-                                u["busiest"]["busy_fraction"].dump() + "," + u["bound"].dump() + ",0," +
+                                u["busiest"]["busy_fraction"].dump() + "," + u["bound"].dump() + "," +
+                                e["total_j"].dump() + "," + e["per_request_j"].dump() + "," + e["per_gb_j"].dump() + "," +
+                                e["average_w"].dump() + "," + e["peak_w"].dump() + "," + e["flash_j"].dump() + "," +
+                                e["components_j"]["idle_states"].dump() + "," + e["states"]["ps0_s"].dump() + ",0," +
                                 r["simulation"]["wall_seconds"].dump() + "," + r["simulation"]["peak_rss_mib"].dump()));
     double mean = 0, max = 0;
     for (const auto& c : r["hardware"]["channels"]) {
@@ -421,7 +427,8 @@ TEST_CASE("waves: ADAPT's log partition and sequential threshold are traced unde
   for (std::size_t i = 0; i < sequential.size(); ++i) CHECK(sequential[i] + random[i] == sequential[0] + random[0]);
 }
 
-TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization", "[cli][outputs][waves]") {
+TEST_CASE("waves: busy share and power over time, as in the report, under ssd.utilization and ssd.power",
+          "[cli][outputs][waves]") {
   // Random writes on the tiny drive after a fill: GC makes the dies' share vary over time.
   TempDir dir;
   const std::string vcd = dir.file("busy.vcd");
@@ -429,9 +436,10 @@ TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization"
                                     "--precondition", "fill", "--vcd", vcd, "-q", "-r", dir.file("busy.json")},
                                    dir);
   REQUIRE(result.exit_code == 0);
-  const json over_time = load_json(dir.file("busy.json"))["utilization"]["over_time"];
-  // Replay the file: the value of each signal of ssd.utilization at every time step.
-  std::map<std::string, std::string> names;  // code -> name
+  const json report = load_json(dir.file("busy.json"));
+  const json over_time = report["utilization"]["over_time"];
+  // Replay the file: the value of each signal of ssd.utilization and ssd.power at every time step.
+  std::map<std::string, std::string> names, power_names;  // code -> name
   std::map<std::string, std::map<std::uint64_t, std::uint64_t>> changes;  // name -> time -> value
   std::istringstream lines(read_text(vcd));
   std::string line, scope;
@@ -443,12 +451,15 @@ TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization"
     words >> w0 >> w1 >> w2 >> w3 >> w4;
     if (w0 == "$scope") scope = w2;
     if (w0 == "$var" && scope == "utilization") names[w3] = w4;
+    if (w0 == "$var" && scope == "power") power_names[w3] = w4;
     if (!line.empty() && line[0] == '#') {
       now = std::stoull(line.substr(1));
       ordered = ordered && (now > previous || previous == 0);
       previous = now;
     }
     if (!line.empty() && line[0] == 'b' && names.count(w1)) changes[names[w1]][now] = std::stoull(w0.substr(1), nullptr, 2);
+    if (!line.empty() && line[0] == 'b' && power_names.count(w1))
+      changes["power." + power_names[w1]][now] = std::stoull(w0.substr(1), nullptr, 2);
   }
   CHECK(ordered);
   REQUIRE(names.size() == over_time["series"].size());
@@ -468,6 +479,23 @@ TEST_CASE("waves: busy share over time, as in the report, under ssd.utilization"
     }
     if (signal == "dies_mean") CHECK(varying > 3);
   }
+  // Power: total_mw and every component's, each interval's mean in milliwatts.
+  const json& power = report["energy"]["over_time"];
+  REQUIRE(power_names.size() == power["component_w"].size() + 1);
+  const double power_ticks = power["interval_s"].get<double>() / 1e-11;
+  auto check_power = [&](const std::string& signal, const json& watts) {
+    INFO(signal);
+    const auto& values = changes["power." + signal];
+    std::uint64_t value = 0;
+    for (std::size_t j = 0; j < watts.size(); ++j) {
+      const auto t = static_cast<std::uint64_t>(double(j) * power_ticks + 0.5);
+      if (const auto it = values.find(t); it != values.end()) value = it->second;
+      CHECK(value == static_cast<std::uint64_t>(std::llround(watts[j].get<double>() * 1000)));
+    }
+  };
+  check_power("total_mw", power["power_w"]);
+  for (const auto& [name, watts] : power["component_w"].items()) check_power(name + "_mw", watts);
+  CHECK(changes["power.nand_program_mw"].size() > 3);  // GC's programs come and go
 }
 
 TEST_CASE("outputs: the paper reproductions run (--quick) and write their report, table and plots",

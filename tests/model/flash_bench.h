@@ -108,7 +108,7 @@ class ChannelBench : public sc_core::sc_module {
         bus("bus", c.system_bus, metrics),
         dram("dram", c.dram, metrics),
         ctrl("channel0", hw::ChannelControllerConfig{0, c.geometry, c.nand, c.bus_timing, c.scheduler, 0, c.arbitration,
-                                                    c.reliability},
+                                                    c.reliability, hw::PowerConfig{}},
              array,
              metrics, nullptr),
         script("script") {

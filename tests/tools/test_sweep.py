@@ -176,6 +176,7 @@ class Sweep(unittest.TestCase):
             self.assertIn(f"300 requests", report["workload"]["description"])
             self.assertTrue(report["workload"]["description"].endswith(f"seed {r['seed']}"))
             self.assertEqual(int(r["ftl_erases"]), report["ftl_metrics"]["erases"])
+            self.assertEqual(float(r["energy_j"]), report["energy"]["total_j"])
             # A number in a column's path indexes a list; past its end the cell is empty.
             self.assertEqual(float(r["channel1_busy"]), report["hardware"]["channels"][1]["busy_fraction"])
             self.assertEqual(r["channel9_busy"], "")
