@@ -34,7 +34,10 @@ inline constexpr std::uint32_t kRegistersBase = 0x4000'0000;
 inline constexpr std::uint32_t kRegistersBytes = 0x1000;
 inline constexpr std::uint32_t kTokenWindowBase = 0x5000'0000;
 inline constexpr std::uint32_t kTokensPerCommand = 4096;
-inline constexpr std::uint32_t kTokenWindowBytes = 0x1000'0000;  // 16,384 command ids
+inline constexpr std::uint32_t kTokenWindowBytes = 0x1000'0000;
+// The command ids the token window has room for (16,384): the most commands the controller may
+// hold at once with the image on the ISS core.
+inline constexpr std::uint32_t kTokenWindowCommandIds = kTokenWindowBytes / (kTokensPerCommand * 4);
 inline constexpr std::uint32_t kBusWindowsSplit = 0x8000'0000;
 inline constexpr std::uint32_t kSramWindowMaxBytes = 0x2000'0000;  // 512 MiB
 inline constexpr std::uint32_t kDramWindowMaxBytes = 0x7000'0000;  // 1,792 MiB (the rest is the top of the map)

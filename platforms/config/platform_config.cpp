@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/controller_mmio.h"
+
 #include "fw/ftl/registry.h"
 #include "platforms/config/parameter.h"
 #include "platforms/config/yaml_keys.h"
@@ -219,9 +221,10 @@ void read_parameters(Reader& r, const std::string& path, PlatformConfig& c) {
       throw ConfigError(path + ": core.model = iss shows a command's host data tokens in a window of 4096 pages a "
                         "command: firmware.buffer_slots = " + std::to_string(c.firmware.buffer_slots) +
                         " allows larger commands (at most 4096 with core.model = iss)");
-    if (c.host.queue_depth > 16384)
-      throw ConfigError(path + ": core.model = iss has a token window for 16384 command ids: host.queue_depth = " +
-                        std::to_string(c.host.queue_depth) + " (at most 16384 with core.model = iss)");
+    if (c.host.queue_depth > mmio::kTokenWindowCommandIds)
+      throw ConfigError(path + ": core.model = iss has a token window for " + std::to_string(mmio::kTokenWindowCommandIds) +
+                        " command ids: host.queue_depth = " + std::to_string(c.host.queue_depth) + " (at most " +
+                        std::to_string(mmio::kTokenWindowCommandIds) + " with core.model = iss)");
     if (c.sram.size_bytes % 4096 != 0 || c.sram.size_bytes > 0x2000'0000)
       throw ConfigError(path + ": core.model = iss maps the SRAM into the core's address space in 4 KiB pages, up to "
                         "512 MiB: sram.size_kib = " + std::to_string(c.sram.size_bytes >> 10) + " is not a multiple of 4 "

@@ -1,5 +1,7 @@
 #include "platforms/run/alone_runs.h"
 
+#include "platforms/run/input_errors.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,14 +32,8 @@ namespace {
     out = {{"requests", host.at("reads").get<std::uint64_t>() + host.at("writes").get<std::uint64_t>()},
            {"mean_latency_us", host.at("latency_us").at("mean")},
            {"integrity_ok", outcome.integrity_ok}};
-  } catch (const ConfigError& e) {
-    out = {{"error", e.what()}, {"bad_input", true}};
-    code = 1;
-  } catch (const stimuli::WorkloadError& e) {
-    out = {{"error", e.what()}, {"bad_input", true}};
-    code = 1;
   } catch (const std::exception& e) {
-    out = {{"error", e.what()}, {"bad_input", false}};
+    out = {{"error", e.what()}, {"bad_input", is_input_error(e)}};
     code = 1;
   }
   const std::string text = out.dump();

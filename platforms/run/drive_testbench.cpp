@@ -1,5 +1,6 @@
 #include "platforms/run/drive_testbench.h"
 
+#include "common/controller_mmio.h"
 #include "stimuli/split_requests.h"
 
 #include <fmt/format.h>
@@ -78,8 +79,9 @@ void DriveTestbench::plan_queues(stimuli::HostModelConfig& host) const {
     total += queues[q].depth;
   }
   const std::uint64_t held = config_.host.controller_commands ? std::min<std::uint64_t>(config_.host.controller_commands, total) : total;
-  if (config_.core.model == "iss" && held > 16384)
-    throw ConfigError("core.model = iss has a token window for 16384 command ids: " + std::to_string(queues.size()) +
+  if (config_.core.model == "iss" && held > mmio::kTokenWindowCommandIds)
+    throw ConfigError("core.model = iss has a token window for " + std::to_string(mmio::kTokenWindowCommandIds) +
+                      " command ids: " + std::to_string(queues.size()) +
                       " I/O queues hold " + std::to_string(held) + " commands (limit host.controller_commands)");
   if (total > 1u << 20) throw ConfigError("the I/O queues hold " + std::to_string(total) + " commands, more than 2^20");
   host.queues = queues;

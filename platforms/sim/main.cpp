@@ -11,6 +11,7 @@
 #include "fw/hal/table_placer.h"
 #include "platforms/config/platform_config.h"
 #include "platforms/run/alone_runs.h"
+#include "platforms/run/input_errors.h"
 #include "platforms/sim/exit_codes.h"
 #include "platforms/sim/info_commands.h"
 #include "platforms/sim/run_command.h"
@@ -26,9 +27,7 @@ using namespace ssd::platform;
 // Errors in what the user gave us (options, platform file, trace, sizes) as opposed to the model
 // stopping on an internal error.
 bool is_bad_input(const std::exception& e) {
-  return dynamic_cast<const CLI::ValidationError*>(&e) || dynamic_cast<const ConfigError*>(&e) ||
-         dynamic_cast<const ssd::fw::FtlOptionError*>(&e) || dynamic_cast<const ssd::fw::ResourceError*>(&e) ||
-         dynamic_cast<const ssd::stimuli::WorkloadError*>(&e);
+  return dynamic_cast<const CLI::ValidationError*>(&e) || is_input_error(e);
 }
 
 int run(RunCommand& command) {

@@ -9,14 +9,18 @@ namespace ssd::stimuli {
 
 using sc_core::sc_time;
 
-namespace {
-using Stages = std::array<LatencyHistogram*, kStages>;
-// A request's stages into the histograms of its operation.
-void record_trail(const LatencyTrail& t, HostOp op, Stages& read, Stages& write, Stages& flush, Stages& trim) {
-  Stages& stages = op == HostOp::Write ? write : op == HostOp::Read ? read : op == HostOp::Trim ? trim : flush;
-  for (std::size_t s = 0; s < kStages; ++s) stages[s]->record(t.ticks[s]);
+void HostModel::OperationFigures::bind(MetricsRegistry& metrics, const std::string& set) {
+  for (std::size_t op = 0; op < kOps; ++op) {
+    const std::string name = to_string(static_cast<HostOp>(op));
+    latency[op] = &metrics.set(set).histogram(name + "_latency_ns");
+    for (std::size_t s = 0; s < kStages; ++s)
+      stages[op][s] = &metrics.set(set + ".latency_breakdown." + name).histogram(stage_name(static_cast<Stage>(s)));
+  }
 }
-}  // namespace
+
+void HostModel::OperationFigures::record_stages(HostOp op, const LatencyTrail& trail) const {
+  for (std::size_t s = 0; s < kStages; ++s) stages[static_cast<std::size_t>(op)][s]->record(trail.ticks[s]);
+}
 
 HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config, Workload& workload,
                      IntegrityOracle& oracle, MetricsRegistry& metrics, tlmx::VcdTracer* vcd)
@@ -33,25 +37,15 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       held_(metrics.set("host").counter("held_for_ordering")),
       folded_(metrics.set("host").counter("folded_requests")),
       arrival_span_s_(metrics.set("host").gauge("arrival_span_s")),
-      read_latency_(metrics.set("host").histogram("read_latency_ns")),
-      write_latency_(metrics.set("host").histogram("write_latency_ns")),
       flushes_(metrics.set("host").counter("flushes")),
       fua_writes_(metrics.set("host").counter("fua_writes")),
-      flush_latency_(metrics.set("host").histogram("flush_latency_ns")),
       trims_(metrics.set("host").counter("trims")),
       trim_bytes_(metrics.set("host").counter("trim_bytes")),
-      trim_latency_(metrics.set("host").histogram("trim_latency_ns")),
       over_time_(metrics.set("host").series("completions")),
       metrics_(metrics),
       vcd_(vcd) {
   nvme.register_nb_transport_bw(this, &HostModel::nb_transport_bw);
-  for (std::size_t s = 0; s < kStages; ++s) {
-    const std::string stage = stage_name(static_cast<Stage>(s));
-    read_stages_[s] = &metrics.set("host.latency_breakdown.read").histogram(stage);
-    write_stages_[s] = &metrics.set("host.latency_breakdown.write").histogram(stage);
-    flush_stages_[s] = &metrics.set("host.latency_breakdown.flush").histogram(stage);
-    trim_stages_[s] = &metrics.set("host.latency_breakdown.trim").histogram(stage);
-  }
+  figures_.bind(metrics, "host");
   if (cfg_.queues.empty()) cfg_.queues.push_back(IoQueueSpec{cfg_.queue_depth, QueuePriority::Medium});
   std::uint64_t depths = 0;
   for (const IoQueueSpec& q : cfg_.queues) depths += q.depth;
@@ -73,17 +67,7 @@ HostModel::HostModel(sc_core::sc_module_name name, const HostModelConfig& config
       const std::string flow = "host.flows." + std::to_string(q);
       Flow& f = flows_[q];
       f.set = &metrics.set(flow);
-      f.read_latency = &f.set->histogram("read_latency_ns");
-      f.write_latency = &f.set->histogram("write_latency_ns");
-      f.flush_latency = &f.set->histogram("flush_latency_ns");
-      f.trim_latency = &f.set->histogram("trim_latency_ns");
-      for (std::size_t st = 0; st < kStages; ++st) {
-        const std::string stage = stage_name(static_cast<Stage>(st));
-        f.read_stages[st] = &metrics.set(flow + ".latency_breakdown.read").histogram(stage);
-        f.write_stages[st] = &metrics.set(flow + ".latency_breakdown.write").histogram(stage);
-        f.flush_stages[st] = &metrics.set(flow + ".latency_breakdown.flush").histogram(stage);
-        f.trim_stages[st] = &metrics.set(flow + ".latency_breakdown.trim").histogram(stage);
-      }
+      f.figures.bind(metrics, flow);
     }
   }
   if (vcd_) vcd_outstanding_ = vcd_->add("ssd.host", "outstanding", 32);
@@ -306,7 +290,7 @@ std::uint64_t HostModel::power_on() {
 
 // The request's stages must cover exactly its latency: a trail that ends elsewhere or belongs to
 // another request means a model lost track of the critical path, and its breakdown is wrong.
-void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_time now) {
+void HostModel::check_trail(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_time now) {
   const LatencyTrail& t = ext.trail;
   if (t.owner != slot.serial || t.at != now.value() || t.total() != (now - slot.arrival).value())
     SC_REPORT_ERROR(name(), ("internal error: the latency breakdown of request " + std::to_string(slot.serial) +
@@ -315,7 +299,6 @@ void HostModel::record_stages(const tlmx::HostCommandExtension& ext, const Slot&
                              std::to_string(t.total()) + " of " + std::to_string((now - slot.arrival).value()) +
                              " ticks)")
                                 .c_str());
-  record_trail(t, ext.op, read_stages_, write_stages_, flush_stages_, trim_stages_);
 }
 
 void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, std::uint64_t latency_ns, sc_time now) {
@@ -326,22 +309,21 @@ void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, s
   }
   set.gauge("last_completion_s") = now.to_seconds();
   const std::uint64_t bytes = std::uint64_t(ext.sectors) * kSectorBytes;
-  record_trail(ext.trail, ext.op, flow.read_stages, flow.write_stages, flow.flush_stages, flow.trim_stages);
+  flow.figures.record_stages(ext.op, ext.trail);
   if (ext.op == HostOp::Flush) {
     ++set.counter("flushes");
-    flow.flush_latency->record(latency_ns);
   } else if (ext.op == HostOp::Trim) {
     ++set.counter("trims");
-    flow.trim_latency->record(latency_ns);
   } else if (ext.op == HostOp::Read) {
     ++set.counter("reads");
     set.counter("read_bytes") += bytes;
-    flow.read_latency->record(latency_ns);
   } else if (ext.status == HostStatus::Success) {
     ++set.counter("writes");
     set.counter("write_bytes") += bytes;
-    flow.write_latency->record(latency_ns);
+  } else {
+    return;  // a rejected write: not a write's latency
   }
+  flow.figures.latency_of(ext.op).record(latency_ns);
 }
 
 MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
@@ -358,17 +340,18 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   Slot& s = *slots_[ext->host_tag];
   const sc_time now = sc_core::sc_time_stamp();
   const std::uint64_t latency_ns = static_cast<std::uint64_t>((now - s.arrival).to_seconds() * 1e9 + 0.5);
-  record_stages(*ext, s, now);
+  check_trail(*ext, s, now);
+  figures_.record_stages(ext->op, ext->trail);
   const bool write = ext->op == HostOp::Write;
   if (ext->op == HostOp::Flush) {
     ++flushes_;
-    flush_latency_.record(latency_ns);
+    figures_.latency_of(HostOp::Flush).record(latency_ns);
     if (durability_) durability_->flush_completed(ext->host_tag);
   } else if (ext->op == HostOp::Trim) {  // refused by a read-only drive: nothing deallocated
     if (ext->status == HostStatus::Success) oracle_.acknowledge_trim(ext->lba, ext->sectors);
     ++trims_;
     trim_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
-    trim_latency_.record(latency_ns);
+    figures_.latency_of(HostOp::Trim).record(latency_ns);
   } else if (write && ext->status != HostStatus::Success) {
     // Not written (a read-only drive): the data stays what it was; not a write's latency either.
     ++metrics_.set("host").counter("rejected_writes");
@@ -380,12 +363,12 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
     ++writes_;
     fua_writes_ += ext->fua;
     write_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
-    write_latency_.record(latency_ns);
+    figures_.latency_of(HostOp::Write).record(latency_ns);
   } else {
     oracle_.check_read(ext->lba, ext->sectors, ext->tokens.data(), ext->status);
     ++reads_;
     read_bytes_ += std::uint64_t(ext->sectors) * kSectorBytes;
-    read_latency_.record(latency_ns);
+    figures_.latency_of(HostOp::Read).record(latency_ns);
   }
   const bool data = ext->op == HostOp::Read || ext->op == HostOp::Write;
   if (data)  // the series is the data's (a flush or a trim moves none)

@@ -101,10 +101,20 @@ class HostModel : public sc_core::sc_module {
     std::uint32_t queue = 0;   // the I/O queue the slot belongs to
   };
   // One flow's figures (host.flows.<queue>), with more than one queue.
+  // The latency histograms of one set of figures (the host's, "host", or a flow's,
+  // "host.flows.N"): per operation, <op>_latency_ns, and per operation and stage,
+  // <set>.latency_breakdown.<op> (common/latency_trail.h; kernel ticks).
+  struct OperationFigures {
+    static constexpr std::size_t kOps = 4;  // HostOp: read, write, flush, trim
+    std::array<LatencyHistogram*, kOps> latency{};
+    std::array<std::array<LatencyHistogram*, kStages>, kOps> stages{};
+    void bind(MetricsRegistry& metrics, const std::string& set);
+    LatencyHistogram& latency_of(HostOp op) const { return *latency[static_cast<std::size_t>(op)]; }
+    void record_stages(HostOp op, const LatencyTrail& trail) const;
+  };
   struct Flow {
     MetricSet* set = nullptr;
-    LatencyHistogram *read_latency = nullptr, *write_latency = nullptr, *flush_latency = nullptr, *trim_latency = nullptr;
-    std::array<LatencyHistogram*, kStages> read_stages{}, write_stages{}, flush_stages{}, trim_stages{};
+    OperationFigures figures;
     bool started = false, served = false;  // its first request sent; its first completed
   };
   void record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, std::uint64_t latency_ns, sc_core::sc_time now);
@@ -148,16 +158,12 @@ class HostModel : public sc_core::sc_module {
   sc_core::sc_time first_arrival_, last_completion_;
   std::uint64_t &reads_, &writes_, &read_bytes_, &write_bytes_, &held_, &folded_;
   double& arrival_span_s_;  // first to last arrival
-  LatencyHistogram &read_latency_, &write_latency_;
   std::uint64_t &flushes_, &fua_writes_;
-  LatencyHistogram& flush_latency_;
   std::uint64_t &trims_, &trim_bytes_;
-  LatencyHistogram& trim_latency_;
   IntervalSeries& over_time_;
-  // Each request's latency per stage (common/latency_trail.h), in kernel ticks, for reads and
-  // writes (and flushes, trims): sets host.latency_breakdown.read, .write (.flush, .trim), one histogram per stage.
-  std::array<LatencyHistogram*, kStages> read_stages_{}, write_stages_{}, flush_stages_{}, trim_stages_{};
-  void record_stages(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_core::sc_time now);
+  OperationFigures figures_;  // the host's (a rejected write's latency is not a write's)
+  // The request's latency trail must end now and cover its whole latency.
+  void check_trail(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_core::sc_time now);
   MetricsRegistry& metrics_;
   std::map<std::uint32_t, MetricSet*> issuers_;  // the first kMaxIssuers issuers, the rest as one
   MetricSet& issuer_metrics(std::uint32_t issuer);
