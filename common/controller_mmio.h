@@ -102,10 +102,10 @@ struct OpDescriptor {
   std::uint8_t kind;        // fw::OpKind
   std::uint8_t origin;      // fw::OpOrigin
   std::uint8_t background;  // 0 or 1
-  std::uint8_t reserved;
+  std::uint8_t slc;         // a program in SLC mode: 0 or 1
   std::uint32_t ppn, lpn, token, bytes, host_cmd, partner_wait_ns;
   std::uint32_t version;  // a program's OOB sequence number
-  std::uint32_t reserved2;
+  std::uint32_t wait_ns;  // a timer's delay
   std::uint64_t buffer_addr;
 };
 

@@ -43,6 +43,7 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // it arrives, at most this long (the firmware's hint; nand.multiplane_wait_us applies to all)
   sc_core::sc_time partner_wait = sc_core::SC_ZERO_TIME;
   bool background = false;  // the firmware's own work (GC): channel.scheduler = host_first lets host work pass it
+  bool slc = false;         // program: in SLC mode (the die keeps the block's mode for its reads and erase)
   // The priority class (common/io_queue.h's QueuePriority) of the host queue whose request the
   // command is on the way of, as the controller knows it from the command's request; kNoFlowClass
   // for the firmware's own work. channel.scheduler = flow_priority orders by it.

@@ -33,7 +33,7 @@ Firmware::Firmware(Hal& hal, FirmwareConfig config, MetricsRegistry& metrics)
     if (config_.erase_after_copies)
       ops_.watch_open_word_lines(config_.word_line_pages, [this](BlockId block) { close_word_line_of(block); });
   }
-  FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options};
+  FtlContext ctx{hal_, ops_, config_.costs, metrics.set("ftl"), config_.ftl_options, config_.word_line_pages};
   ftl_ = info->make(ctx);
   if (SegmentSpace* space = ftl_->segment_space()) space->set_wear_leveling(config_.wear_leveling, metrics.set("ftl"));
   const auto buffered = [this](Lpn lpn) { return wbuf_ && find_buffered(lpn) != WriteBuffer::kNoEntry; };

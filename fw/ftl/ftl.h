@@ -26,6 +26,9 @@ struct FtlContext {
   const FirmwareCosts& costs;
   MetricSet& metrics;  // the FTL's own counters (report section "ftl")
   FtlOptions& options;
+  // The part's bits a cell (the pages a word line holds); several: blocks may be programmed in
+  // SLC mode, one page a word line (HalOp::slc).
+  std::uint32_t bits_per_cell = 1;
 };
 
 // The host request a page belongs to, for FTLs that decide by it (request size for a locality

@@ -15,9 +15,9 @@ struct FtlInfo {
   std::string name;
   std::string description;
   std::function<std::unique_ptr<Ftl>(FtlContext&)> make;
-  // Reads and checks the FTL's parameters for a geometry without building it (validation,
-  // listing); throws FtlOptionError.
-  std::function<void(FtlOptions&, const FlashGeometry&)> check;
+  // Reads and checks the FTL's parameters for a geometry and a part of so many bits a cell
+  // without building it (validation, listing); throws FtlOptionError.
+  std::function<void(FtlOptions&, const FlashGeometry&, std::uint32_t bits_per_cell)> check;
 };
 
 const std::vector<FtlInfo>& ftl_registry();

@@ -11,6 +11,7 @@ const char* to_string(OpKind k) {
     case OpKind::HostDmaOut: return "host-dma-out";
     case OpKind::Join: return "join";
     case OpKind::ReadOob: return "read-oob";
+    case OpKind::Timer: return "timer";
   }
   return "?";
 }

@@ -30,6 +30,7 @@ enum class OpKind : std::uint8_t {
   HostDmaOut,  // data buffer -> host memory (read command payload)
   Join,        // no hardware action: completes when its dependencies have
   ReadOob,     // flash read of the spare area only (logical page and token, no page data)
+  Timer,       // no flash action: completes wait_ns after it is issued (the firmware's timer)
 };
 
 inline bool is_flash_read(OpKind k) { return k == OpKind::Read || k == OpKind::ReadOob; }
@@ -50,6 +51,10 @@ struct HalOp {
   // Program: the firmware expects a program of the same page offset on another plane of the die
   // soon; the die may hold this one up to this long to start both as one multi-plane program.
   std::uint32_t partner_wait_ns = 0;
+  // Program: in SLC mode (the part's SLC-mode prefix command before it), one bit a cell. A block
+  // takes the mode of its first program after an erase; its reads and its erase follow that mode.
+  bool slc = false;
+  std::uint32_t wait_ns = 0;  // Timer: how long after issue it completes
   bool background = false;  // the firmware's own work (GC), which host work may pass in a queue
   OpOrigin origin = OpOrigin::Host;
   bool hold_up = false;  // power-loss work (OpScheduler::HoldUpWork): ahead of what a die has not started

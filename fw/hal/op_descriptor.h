@@ -22,13 +22,15 @@ inline mmio::OpDescriptor to_descriptor(const HalOp& op) {
   d.bytes = op.bytes;
   d.host_cmd = op.host_cmd;
   d.partner_wait_ns = op.partner_wait_ns;
+  d.slc = op.slc ? 1 : 0;
+  d.wait_ns = op.wait_ns;
   d.buffer_addr = op.buffer_addr;
   return d;
 }
 
 // Whether a descriptor names an operation the hardware runs (a Join is the firmware's own).
 inline bool is_hardware_operation(const mmio::OpDescriptor& d) {
-  return d.kind <= static_cast<std::uint8_t>(OpKind::ReadOob) && d.kind != static_cast<std::uint8_t>(OpKind::Join) &&
+  return d.kind <= static_cast<std::uint8_t>(OpKind::Timer) && d.kind != static_cast<std::uint8_t>(OpKind::Join) &&
          d.origin <= static_cast<std::uint8_t>(OpOrigin::Mapping);
 }
 
@@ -45,6 +47,8 @@ inline HalOp from_descriptor(const mmio::OpDescriptor& d) {
   op.bytes = d.bytes;
   op.host_cmd = d.host_cmd;
   op.partner_wait_ns = d.partner_wait_ns;
+  op.slc = d.slc != 0;
+  op.wait_ns = d.wait_ns;
   op.buffer_addr = d.buffer_addr;  // the trail is the platform's (the image carries none)
   return op;
 }

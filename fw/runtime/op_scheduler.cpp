@@ -36,18 +36,23 @@ OpCharges charges_of(OpKind kind) {
 
 std::string where(const FlashGeometry& g, Ppn ppn) {
   PhysAddr a = g.decompose(ppn);
-  return "ch" + std::to_string(a.channel) + "/way" + std::to_string(a.way) + "/die" + std::to_string(a.die) +
-         "/plane" + std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
+  return "ch" + std::to_string(a.channel) + "/way" + std::to_string(a.way) + "/die" + std::to_string(a.die) + "/plane" +
+         std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
 }
 }  // namespace
 
 OpScheduler::OpScheduler(Hal& hal, const FirmwareCosts& costs, MetricSet& metrics, std::uint32_t buffer_slots)
-    : hal_(hal), costs_(costs), metrics_(metrics), geo_(hal.geometry()), blocks_(geo_.total_blocks()), buffer_slots_(buffer_slots) {
+    : hal_(hal),
+      costs_(costs),
+      metrics_(metrics),
+      geo_(hal.geometry()),
+      blocks_(geo_.total_blocks()),
+      buffer_slots_(buffer_slots) {
   if (buffer_slots == 0) throw std::invalid_argument("the data buffer needs at least one page slot");
   hal_.set_listener(this);
   data_buffer_ = hal_.place_table("data_buffer", std::uint64_t(buffer_slots) * geo_.page_bytes, MemoryKind::Dram);
-  static const char* names[7] = {"reads_issued",       "programs_issued",     "erases_issued", "host_dma_in_issued",
-                                 "host_dma_out_issued", "joins", "oob_reads_issued"};
+  static const char* names[7] = {"reads_issued",        "programs_issued", "erases_issued",   "host_dma_in_issued",
+                                 "host_dma_out_issued", "joins",           "oob_reads_issued"};
   for (int i = 0; i < 7; ++i) issued_[i] = &metrics.counter(names[i]);
   ops_.reserve(1024);
   place_op_records();
@@ -89,6 +94,7 @@ OpRef OpScheduler::allocate(OpKind kind) {
   op.lpn = kNoLpn;
   op.token = 0;
   op.bytes = op.host_cmd = op.partner_wait_ns = 0;
+  op.slc = false;
   op.pending = 1;  // the builder's hold, released by submit()
   op.merge_with = nullptr;
   op.copy_from = nullptr;
@@ -133,6 +139,19 @@ void OpScheduler::expect_partner(OpRef program, std::uint32_t ns) {
   if (!alive(program) || ops_[program.index].kind != OpKind::Program)
     throw std::logic_error("expect_partner() on an operation that is not a live program");
   ops_[program.index].partner_wait_ns = ns;
+}
+
+void OpScheduler::program_in_slc_mode(OpRef program) {
+  if (!alive(program) || ops_[program.index].kind != OpKind::Program)
+    throw std::logic_error("program_in_slc_mode() on an operation that is not a live program");
+  ops_[program.index].slc = true;
+}
+
+OpRef OpScheduler::timer(std::uint32_t ns) {
+  if (!timers_) timers_ = &metrics_.counter("timers_issued");
+  OpRef r = allocate(OpKind::Timer);
+  ops_[r.index].bytes = ns;
+  return r;
 }
 
 OpRef OpScheduler::erase(BlockId block) {
@@ -239,13 +258,13 @@ void OpScheduler::apply_hazards(std::uint32_t index) {
     }
     case OpKind::Erase: {
       BlockHazard& b = blocks_[geo_.block_of(op.ppn)];
-      if (alive(b.erase))
-        throw std::logic_error("second erase of " + where(geo_, op.ppn) + " while one is pending");
+      if (alive(b.erase)) throw std::logic_error("second erase of " + where(geo_, op.ppn) + " while one is pending");
       b.erase = self;
       b.erase_parked = b.erase_issued = false;
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -281,7 +300,7 @@ void OpScheduler::issue(std::uint32_t index) {
   touch_op(index, Access::Write);
   Op& op = ops_[index];
   op.state = State::Issued;
-  ++*issued_[static_cast<int>(op.kind)];
+  ++*(op.kind == OpKind::Timer ? timers_ : issued_[static_cast<int>(op.kind)]);
   if (op.kind == OpKind::Join) {
     complete(index, HalResult{});
     return;
@@ -310,6 +329,8 @@ void OpScheduler::issue(std::uint32_t index) {
   h.bytes = op.kind == OpKind::HostDmaIn || op.kind == OpKind::HostDmaOut ? op.bytes : geo_.page_bytes;
   h.host_cmd = op.host_cmd;
   h.partner_wait_ns = op.partner_wait_ns;
+  h.slc = op.slc;
+  h.wait_ns = op.kind == OpKind::Timer ? op.bytes : 0;
   h.background = op.background;
   h.origin = op.origin;
   h.hold_up = hold_up_work(index);
@@ -388,7 +409,8 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
         auto sources = std::move(held->second);
         holding_.erase(held);
         if (word_line_pages_ > 1 && !result.failed)
-          hold_until_word_line_closes(geo_.block_of(done_op.ppn), geo_.page_in_block(done_op.ppn), std::move(sources), now);
+          hold_until_word_line_closes(geo_.block_of(done_op.ppn), geo_.page_in_block(done_op.ppn), std::move(sources),
+                                      now);
         else
           for (const auto& [source, slot] : sources) release_block(source, slot, now);
       }
@@ -397,14 +419,16 @@ void OpScheduler::complete(std::uint32_t index, const HalResult& result) {
     // A program closes the word lines up to its page; an erase or a failed program ends the
     // block's (its copies are gone or moved again).
     const bool ends = done_op.kind == OpKind::Erase || result.failed;
-    release_closed_word_lines(geo_.block_of(done_op.ppn), ends ? geo_.pages_per_block : geo_.page_in_block(done_op.ppn), now);
+    release_closed_word_lines(geo_.block_of(done_op.ppn), ends ? geo_.pages_per_block : geo_.page_in_block(done_op.ppn),
+                              now);
   }
   if (is_flash_read(done_op.kind) || done_op.kind == OpKind::Program) {
     BlockHazard& b = blocks_[geo_.block_of(done_op.ppn)];
     if (done_op.kind == OpKind::Program) {
       // A die executes its queue in order, so a block's programs complete in page order.
       if (b.oldest_program.index != index || b.oldest_program.gen != done_op.gen)
-        throw std::logic_error("program of " + where(geo_, done_op.ppn) + " completed before an older program of its block");
+        throw std::logic_error("program of " + where(geo_, done_op.ppn) +
+                               " completed before an older program of its block");
       b.oldest_program = alive(done_op.block_next) ? done_op.block_next : OpRef{};
       if (!b.oldest_program.valid()) b.newest_program = OpRef{};
     }
@@ -445,7 +469,8 @@ void OpScheduler::release_block(BlockId block, std::uint8_t slot, std::uint64_t 
 }
 
 void OpScheduler::hold_until_word_line_closes(BlockId block, std::uint32_t page,
-                                              std::vector<std::pair<BlockId, std::uint8_t>> sources, std::uint64_t now) {
+                                              std::vector<std::pair<BlockId, std::uint8_t>> sources,
+                                              std::uint64_t now) {
   const std::uint32_t last = page - page % word_line_pages_ + word_line_pages_ - 1;
   if (page == last) {  // its own program closed the word line
     for (const auto& [source, slot] : sources) release_block(source, slot, now);

@@ -57,12 +57,17 @@ class OpScheduler : public HalListener {
   // Hints that a program of the same page offset on another plane of its die follows soon: the
   // die may hold this one up to `ns` to run both as one multi-plane program.
   void expect_partner(OpRef program, std::uint32_t ns);
+  // The program runs in SLC mode (HalOp::slc): its block must be erased or written in SLC mode.
+  void program_in_slc_mode(OpRef program);
   OpRef erase(BlockId block);
+  // Completes `ns` after it is issued (an untimed HAL completes it at once): the firmware's timer,
+  // e.g. for work that waits until the host has been idle that long.
+  OpRef timer(std::uint32_t ns);
   OpRef host_dma(OpKind direction, std::uint32_t host_cmd, std::uint32_t bytes);
   OpRef join();
 
   void on_complete(OpRef op, OpCallback callback);  // runs before successors are released
-  void depend(OpRef before, OpRef after);            // `after` waits for `before` to complete
+  void depend(OpRef before, OpRef after);           // `after` waits for `before` to complete
   void submit(OpRef op);
 
   // Operations built while one lives are the firmware's own work (GC), not a host request's:
@@ -156,7 +161,9 @@ class OpScheduler : public HalListener {
   // The trail of the work being done now (what a completion entry posted now carries on).
   const LatencyTrail& attribution() const { return context_; }
 
-  bool alive(OpRef op) const { return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free; }
+  bool alive(OpRef op) const {
+    return op.valid() && ops_[op.index].gen == op.gen && ops_[op.index].state != State::Free;
+  }
   std::uint64_t in_flight() const { return live_; }
   // The operations not finished, the first `most` described (kind, state, page, what holds
   // them): "" when none. At the end of a run, when nothing is left to happen, any is a deadlock.
@@ -224,19 +231,20 @@ class OpScheduler : public HalListener {
     State state = State::Free;
     OpKind kind = OpKind::Join;
     std::uint8_t epoch_slot = 0;  // which of its block's in-flight counters it is counted in
-    bool wait_chain = false;  // waits for the previous program of its block to be issued
-    bool held = false;        // its dependencies are done, but a block-order rule holds it
-    bool background = false;  // built under a Background scope
+    bool wait_chain = false;      // waits for the previous program of its block to be issued
+    bool held = false;            // its dependencies are done, but a block-order rule holds it
+    bool background = false;      // built under a Background scope
     OpOrigin origin = OpOrigin::Host;
+    bool slc = false;  // a program in SLC mode (in the padding before ppn: the record keeps its size)
     Ppn ppn = kNoPpn;
     Lpn lpn = kNoLpn;
     Token token = 0;
-    std::uint32_t bytes = 0, host_cmd = 0, pending = 0, partner_wait_ns = 0;
+    std::uint32_t bytes = 0, host_cmd = 0, pending = 0, partner_wait_ns = 0;  // bytes: a timer's ns
     const Token* merge_with = nullptr;
     const Token* copy_from = nullptr;
     Token* sink = nullptr;
-    OpRef chain_next;   // next program of the block still waiting to be issued after this one
-    OpRef block_next;   // next program of the block submitted after this one (in-flight list)
+    OpRef chain_next;  // next program of the block still waiting to be issued after this one
+    OpRef block_next;  // next program of the block submitted after this one (in-flight list)
     std::vector<std::uint32_t> successors;
     OpCallback callback;
     LatencyTrail trail;  // the critical path it continues (common/latency_trail.h)
@@ -246,13 +254,13 @@ class OpScheduler : public HalListener {
     // epoch's must drain before an erase; the next epoch's were submitted after it.
     std::uint32_t inflight[2] = {0, 0};
     std::uint32_t epoch = 0;
-    OpRef last_program;          // newest submitted program not yet issued
-    OpRef oldest_program;        // in-flight programs, oldest first, linked by block_next
+    OpRef last_program;    // newest submitted program not yet issued
+    OpRef oldest_program;  // in-flight programs, oldest first, linked by block_next
     OpRef newest_program;
-    OpRef erase;                 // pending or issued erase
-    bool erase_parked = false;   // erase ready but waiting for the current epoch to drain
+    OpRef erase;                // pending or issued erase
+    bool erase_parked = false;  // erase ready but waiting for the current epoch to drain
     bool erase_issued = false;
-    std::uint32_t reads = 0;     // flash reads issued since the last erase (watch_reads)
+    std::uint32_t reads = 0;  // flash reads issued since the last erase (watch_reads)
   };
 
   // An operation's record as the Cortex-R5 image lays it out (the ops_ array), for the
@@ -303,7 +311,7 @@ class OpScheduler : public HalListener {
   std::vector<BlockHazard> blocks_;
   std::vector<std::uint32_t> ready_;
   bool draining_ = false;
-  bool background_ = false;  // see Background
+  bool background_ = false;           // see Background
   OpOrigin origin_ = OpOrigin::Host;  // see Purpose
   std::uint64_t host_programs_ = 0;
   std::uint64_t live_ = 0;
@@ -311,7 +319,8 @@ class OpScheduler : public HalListener {
   TableRegion data_buffer_;
   TableRegion op_records_;
   std::uint64_t* issued_[7];
-  LatencyTrail context_;  // see Attribution
+  std::uint64_t* timers_ = nullptr;   // registered by the first timer (runs without have no such counter)
+  LatencyTrail context_;              // see Attribution
   std::uint32_t read_threshold_ = 0;  // see watch_reads
   std::function<void(BlockId)> read_threshold_reached_;
   std::function<void(const OpFailure&)> op_failed_;  // see watch_failures
@@ -334,8 +343,8 @@ class OpScheduler : public HalListener {
     BlockId source;
     std::uint8_t slot;
   };
-  void hold_until_word_line_closes(BlockId block, std::uint32_t page, std::vector<std::pair<BlockId, std::uint8_t>> sources,
-                                   std::uint64_t now);
+  void hold_until_word_line_closes(BlockId block, std::uint32_t page,
+                                   std::vector<std::pair<BlockId, std::uint8_t>> sources, std::uint64_t now);
   void release_closed_word_lines(BlockId block, std::uint32_t page, std::uint64_t now);
   // If `source`'s erase waits only for copies in open word lines: asks for them to be closed.
   void want_word_lines_closed(BlockId source);
@@ -344,8 +353,8 @@ class OpScheduler : public HalListener {
   std::function<void(BlockId)> word_line_open_;
   std::unordered_map<BlockId, std::vector<WordLineHold>> word_line_holds_;
   std::vector<BlockId> open_word_lines_;  // to hand to word_line_open_ once a completion is handled
-  std::vector<BlockId> host_written_;      // take_host_written_blocks
-  std::vector<bool> host_written_mark_;    // per block: in host_written_
+  std::vector<BlockId> host_written_;     // take_host_written_blocks
+  std::vector<bool> host_written_mark_;   // per block: in host_written_
 };
 
 }  // namespace ssd::fw

@@ -1,11 +1,11 @@
 #include "hw/channel/channel_controller.h"
 
-#include "tlm/bus_access.h"
-#include "tlm/time_base.h"
-
 #include <algorithm>
 #include <iterator>
 #include <string>
+
+#include "tlm/bus_access.h"
+#include "tlm/time_base.h"
 
 namespace ssd::hw {
 
@@ -15,9 +15,19 @@ using sc_core::SC_ZERO_TIME;
 namespace {
 // VCD codes of a die's state; kDieStateNames (flash_die.h) names them in the waveform view.
 enum StateCode : std::uint64_t {
-  kIdle = 0, kDma = 1, kCmd = 2, kRead = 3, kProg = 4, kErase = 5, kOut = 6, kWait = 7,
-  kStaged = 8, kWaitCache = 9, kSuspending = 10,  // only with the cache commands or suspend (4-bit signals)
-  kRetry = 11, kSoftSense = 12                     // only with reliability.errors (4-bit signals)
+  kIdle = 0,
+  kDma = 1,
+  kCmd = 2,
+  kRead = 3,
+  kProg = 4,
+  kErase = 5,
+  kOut = 6,
+  kWait = 7,
+  kStaged = 8,
+  kWaitCache = 9,
+  kSuspending = 10,  // only with the cache commands or suspend (4-bit signals)
+  kRetry = 11,
+  kSoftSense = 12  // only with reliability.errors (4-bit signals)
 };
 static_assert(std::size(kDieStateNames) == kSoftSense + 1, "a name for every die state code");
 std::uint64_t array_code(const tlmx::FlashCommand& c) {
@@ -113,14 +123,27 @@ void ChannelController::set_phase(Die& die, Track& t, Phase p, sc_time now) {
   t.phase = p;
   if (!vcd_) return;
   switch (p) {  // bus and array phases are traced at the grant
-    case Phase::Idle: trace_state(die, t, kIdle, now); break;
-    case Phase::DmaIn: trace_state(die, t, kDma, now); break;
+    case Phase::Idle:
+      trace_state(die, t, kIdle, now);
+      break;
+    case Phase::DmaIn:
+      trace_state(die, t, kDma, now);
+      break;
     case Phase::WantBusCmd:
-    case Phase::WantBusOut: trace_state(die, t, kWait, now); break;
-    case Phase::Staged: trace_state(die, t, kStaged, now); break;
-    case Phase::WaitCache: trace_state(die, t, kWaitCache, now); break;
-    case Phase::Suspending: trace_state(die, t, kSuspending, now); break;
-    default: break;
+    case Phase::WantBusOut:
+      trace_state(die, t, kWait, now);
+      break;
+    case Phase::Staged:
+      trace_state(die, t, kStaged, now);
+      break;
+    case Phase::WaitCache:
+      trace_state(die, t, kWaitCache, now);
+      break;
+    case Phase::Suspending:
+      trace_state(die, t, kSuspending, now);
+      break;
+    default:
+      break;
   }
 }
 
@@ -133,7 +156,8 @@ void ChannelController::trace_state(Die& die, const Track& t, std::uint64_t code
   const bool array = &t == &die.array;
   vcd_->change_at(array ? die.vcd_state : die.vcd_cache, code, ticks(at));
   // The array track's command tells host, GC and mapping work apart (0 while idle).
-  if (array) vcd_->change_at(die.vcd_origin, code == kIdle || t.group.empty() ? 0 : std::uint64_t(t.origin()), ticks(at));
+  if (array)
+    vcd_->change_at(die.vcd_origin, code == kIdle || t.group.empty() ? 0 : std::uint64_t(t.origin()), ticks(at));
 }
 
 bool ChannelController::anyone_waits_for_bus() const {
@@ -165,8 +189,9 @@ void ChannelController::step() {
       continue;
     }
     if (cmd->hold_up)  // the power-loss dump: ahead of everything not yet started, in its own order
-      d.queue.insert(std::find_if(d.queue.begin(), d.queue.end(), [](const QueuedCommand& q) { return !q.cmd->hold_up; }),
-                     QueuedCommand{trans, cmd, now});
+      d.queue.insert(
+          std::find_if(d.queue.begin(), d.queue.end(), [](const QueuedCommand& q) { return !q.cmd->hold_up; }),
+          QueuedCommand{trans, cmd, now});
     else
       d.queue.push_back(QueuedCommand{trans, cmd, now});
     trace_queue(d);
@@ -214,8 +239,10 @@ void ChannelController::schedule(Die& die, sc_time now) {
     return;
   }
   if (die.queue.empty()) return;
-  if (c.phase == Phase::Idle) start(die, a, Pick::Any, now);
-  else if (c.phase == Phase::WantBusOut || c.phase == Phase::DataOut) start(die, a, Pick::NextIfRead, now);
+  if (c.phase == Phase::Idle)
+    start(die, a, Pick::Any, now);
+  else if (c.phase == Phase::WantBusOut || c.phase == Phase::DataOut)
+    start(die, a, Pick::NextIfRead, now);
   // (a cache program on its way in: the array waits for it)
 }
 
@@ -247,7 +274,8 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
   } else {
     head = queue_policy_->next(die.queue, now);
     const tlmx::FlashOpcode op = die.queue[head].cmd->opcode;
-    if ((pick == Pick::NextIfRead && !tlmx::is_read(op)) || (pick == Pick::NextIfProgram && op != tlmx::FlashOpcode::Program))
+    if ((pick == Pick::NextIfRead && !tlmx::is_read(op)) ||
+        (pick == Pick::NextIfProgram && op != tlmx::FlashOpcode::Program))
       return false;
   }
   t.group.clear();
@@ -255,7 +283,8 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
   die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(head));
   const tlmx::FlashCommand* first = t.group[0].cmd;
   const bool retried = first->retry_step || first->soft;  // a retry reads its one page alone
-  if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1 && !retried) {
+  if (cfg_.nand.multiplane && first->opcode != tlmx::FlashOpcode::Erase && cfg_.geometry.planes_per_die > 1 &&
+      !retried) {
     // Per other plane, the first queued command to that plane of the same kind and page offset,
     // passing only reads of that plane (reordering around a read is safe: the firmware never
     // has a page read while it is programmed or its block erased); a program or erase of that
@@ -274,7 +303,8 @@ bool ChannelController::pick_group(Die& die, Track& t, Pick pick, sc_time now) {
         ++i;
         continue;
       }
-      if (c->opcode == first->opcode && g.page_in_block(c->ppn) == page0 && !c->retry_step && !c->soft) {
+      if (c->opcode == first->opcode && g.page_in_block(c->ppn) == page0 && !c->retry_step && !c->soft &&
+          in_slc_mode(*c) == in_slc_mode(*first)) {  // a multi-plane operation runs in one mode
         t.group.push_back(die.queue[i]);
         die.queue.erase(die.queue.begin() + static_cast<std::ptrdiff_t>(i));
         done_mask |= 1u << plane;
@@ -327,7 +357,8 @@ bool ChannelController::try_suspend(Die& die, sc_time now) {
   const NandTiming& n = cfg_.nand;
   Track& a = die.array;
   const tlmx::FlashOpcode op = a.opcode();
-  const bool allowed = op == tlmx::FlashOpcode::Program ? n.program_suspend : op == tlmx::FlashOpcode::Erase && n.erase_suspend;
+  const bool allowed =
+      op == tlmx::FlashOpcode::Program ? n.program_suspend : op == tlmx::FlashOpcode::Erase && n.erase_suspend;
   const sc_time from = std::max(now, die.array_start);
   if (!allowed || die.reads_passed >= n.suspend_max_reads || die.cache.phase != Phase::Idle ||
       a.until - from <= n.t_suspend || first_free_read(die.queue, cfg_.geometry) == die.queue.size())
@@ -377,11 +408,17 @@ void ChannelController::charge_array(const Track& t, sc_time from, sc_time to) {
 sc_time ChannelController::array_time(const Track& t) const {
   const tlmx::FlashOpcode op = t.opcode();
   sc_time longest;
+  const NandTiming& n = cfg_.nand;
   for (const Op& o : t.group) {
     const std::uint32_t page = cfg_.geometry.page_in_block(o.cmd->ppn);
-    longest = std::max(longest, tlmx::is_read(op)                 ? cfg_.nand.read_time(page)
-                                : op == tlmx::FlashOpcode::Program ? cfg_.nand.prog_time(page)
-                                                                   : cfg_.nand.t_erase);
+    if (in_slc_mode(*o.cmd))
+      longest = std::max(longest, tlmx::is_read(op)                  ? n.slc_t_read
+                                  : op == tlmx::FlashOpcode::Program ? n.slc_t_prog
+                                                                     : n.slc_t_erase);
+    else
+      longest = std::max(longest, tlmx::is_read(op)                  ? n.read_time(page)
+                                  : op == tlmx::FlashOpcode::Program ? n.prog_time(page)
+                                                                     : n.t_erase);
   }
   const tlmx::FlashCommand& c = *t.group[0].cmd;  // a retry is alone in its group
   if (c.retry_step || c.soft) longest += t_retry_setup_;
@@ -400,7 +437,7 @@ void ChannelController::arbitrate(sc_time now) {
     for (Track* t : {&d->array, &d->cache}) {
       if (!t->wants_bus()) continue;
       BusRequest r;
-      r.kind = t->phase == Phase::WantBusOut                     ? BusRequest::Kind::DataOut
+      r.kind = t->phase == Phase::WantBusOut               ? BusRequest::Kind::DataOut
                : t->opcode() == tlmx::FlashOpcode::Program ? BusRequest::Kind::DataIn
                                                            : BusRequest::Kind::Command;
       r.ready_since = t->ready_since.value();
@@ -430,7 +467,7 @@ void ChannelController::grant(Die& die, Track& t, sc_time now) {
     die.event.notify(bus);
   } else {  // command/address (+ data in), then, on the array track, the array time
     const tlmx::FlashCommand& first = *t.group[0].cmd;
-    const std::uint32_t cycles = (tlmx::is_read(op)                 ? cfg_.nand.read_cmd_cycles
+    const std::uint32_t cycles = (tlmx::is_read(op)                  ? cfg_.nand.read_cmd_cycles
                                   : op == tlmx::FlashOpcode::Program ? cfg_.nand.program_cmd_cycles
                                                                      : cfg_.nand.erase_cmd_cycles) +
                                  (first.retry_step || first.soft ? cfg_.reliability.ecc.retry_cmd_cycles : 0);
@@ -471,8 +508,12 @@ void ChannelController::advance(Die& die, Track& t, sc_time now) {
       set_phase(die, t, Phase::WantBusCmd, now);
       t.ready_since = now;
       break;
-    case Phase::Array: end_array(die, now); break;
-    case Phase::DataOut: send_out(die, t, now); break;
+    case Phase::Array:
+      end_array(die, now);
+      break;
+    case Phase::DataOut:
+      send_out(die, t, now);
+      break;
     case Phase::Loading:  // a cache program's data is in: it programs when the array is free
       set_phase(die, t, Phase::Staged, now);
       if (die.array.phase == Phase::Idle) {
@@ -481,8 +522,11 @@ void ChannelController::advance(Die& die, Track& t, sc_time now) {
         begin_array(die, now, array_time(die.array));
       }
       break;
-    case Phase::Suspending: set_phase(die, t, Phase::Idle, now); break;  // reads may go now
-    default: break;
+    case Phase::Suspending:
+      set_phase(die, t, Phase::Idle, now);
+      break;  // reads may go now
+    default:
+      break;
   }
 }
 
@@ -491,7 +535,7 @@ void ChannelController::power_cut(sc_time now, CutDamage& damage) {
   const auto cut = [&](const std::vector<Op>& group) {
     for (const Op& o : group) {
       if (o.cmd->opcode == tlmx::FlashOpcode::Program)
-        array_.interrupt_program(o.cmd->ppn, bits, damage);
+        array_.interrupt_program(o.cmd->ppn, bits, damage, o.cmd->slc);
       else if (o.cmd->opcode == tlmx::FlashOpcode::Erase)
         array_.interrupt_erase(cfg_.geometry.block_of(o.cmd->ppn), damage);
     }
@@ -499,7 +543,8 @@ void ChannelController::power_cut(sc_time now, CutDamage& damage) {
   for (const auto& d : dies_) {
     const Track& a = d->array;
     if (a.phase == Phase::Array) charge_array(a, d->array_start, now);  // the array worked until the power went
-    if ((a.phase == Phase::Array || a.phase == Phase::Suspending) && now >= d->array_start && !tlmx::is_read(a.opcode()))
+    if ((a.phase == Phase::Array || a.phase == Phase::Suspending) && now >= d->array_start &&
+        !tlmx::is_read(a.opcode()))
       cut(a.group);
     cut(d->suspended);
   }
@@ -562,7 +607,7 @@ void ChannelController::end_array(Die& die, sc_time now) {
         for (std::uint32_t i = cmd->soft ? cfg_.reliability.ecc.soft_levels + 1 : 1; i > 0; --i)
           array_.count_read(cfg_.geometry.block_of(cmd->ppn));
     } else if (op == tlmx::FlashOpcode::Program) {
-      cmd->failed = !array_.program(cmd->ppn, cmd->lpn, cmd->token, now.value());
+      cmd->failed = !array_.program(cmd->ppn, cmd->lpn, cmd->token, now.value(), cmd->slc);
       array_.record_version(cmd->ppn, cmd->version);
       ++*die.programs;
     } else {
@@ -631,8 +676,10 @@ sc_time ChannelController::decode(Die& die, std::vector<Op>& group, sc_time now)
   mark(group, Stage::EccDecode, now + latency);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < group.size(); ++i) {
-    if (decodes(die, *group[i].cmd)) group[kept++] = group[i];
-    else retried_.notify(*group[i].trans, latency);  // to the die's queue front (step())
+    if (decodes(die, *group[i].cmd))
+      group[kept++] = group[i];
+    else
+      retried_.notify(*group[i].trans, latency);  // to the die's queue front (step())
   }
   group.resize(kept);
   return latency;
@@ -647,8 +694,9 @@ bool ChannelController::decodes(Die& die, tlmx::FlashCommand& cmd) {
   const std::uint64_t now = sc_core::sc_time_stamp().value(), at = array_.programmed_at(block);
   const double days = at == NandArray::kBeforeRun ? array_.data_age_days() + tlmx::ticks_to_seconds(now) / 86400.0
                                                   : tlmx::ticks_to_seconds(now - at) / 86400.0;
-  const PageCondition page{double(array_.erase_count(block)), days,
-                           double(array_.reads_since_erase(block)), g.page_in_block(cmd.ppn)};
+  // An SLC-mode page has one read level, the part's lower page's (page type 0).
+  const PageCondition page{double(array_.erase_count(block)), days, double(array_.reads_since_erase(block)),
+                           array_.is_slc(block) ? 0 : g.page_in_block(cmd.ppn)};
   const double rber = errors_->rber(page, cmd.retry_step);  // the soft decode: at the last step's
   if (!cmd.retry_step && !cmd.soft) {
     rber_sum_ += rber;
@@ -712,9 +760,10 @@ std::string ChannelController::describe_unfinished() const {
   const FlashGeometry& g = cfg_.geometry;
   std::string out;
   for (const auto& d : dies_) {
-    if (d->queue.empty() && d->array.phase == Phase::Idle && d->cache.phase == Phase::Idle && d->suspended.empty()) continue;
-    out += std::string(out.empty() ? "" : "; ") + "ch" + std::to_string(cfg_.channel) + " die" + std::to_string(d->index) +
-           ": array " + to_string(d->array.phase) + ", cache " + to_string(d->cache.phase) +
+    if (d->queue.empty() && d->array.phase == Phase::Idle && d->cache.phase == Phase::Idle && d->suspended.empty())
+      continue;
+    out += std::string(out.empty() ? "" : "; ") + "ch" + std::to_string(cfg_.channel) + " die" +
+           std::to_string(d->index) + ": array " + to_string(d->array.phase) + ", cache " + to_string(d->cache.phase) +
            ", " + std::to_string(d->suspended.size()) + " suspended, queue";
     for (const QueuedCommand& q : d->queue)
       out += std::string(" ") + tlmx::to_string(q.cmd->opcode) + "@plane" +

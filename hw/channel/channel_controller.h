@@ -39,14 +39,15 @@
 // its array time ends, and a rule violation stops the simulation with the array's message.
 #pragma once
 
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
 #include <deque>
 #include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_get.h>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "common/metrics.h"
@@ -63,17 +64,16 @@
 
 namespace ssd::hw {
 
-
 struct ChannelControllerConfig {
   std::uint32_t channel = 0;
   FlashGeometry geometry;
   NandTiming nand;
   ChannelTiming bus;
-  std::string scheduler = "fifo";  // the die queue policy (hw/channel/die_queue_policy.h)
-  std::uint64_t dram_base = 0;  // system-bus address of the data buffer's address 0
+  std::string scheduler = "fifo";             // the die queue policy (hw/channel/die_queue_policy.h)
+  std::uint64_t dram_base = 0;                // system-bus address of the data buffer's address 0
   std::string arbitration = "command_first";  // who gets the bus (hw/channel/bus_arbitration.h)
-  ReliabilityConfig reliability;  // bit errors, the ECC engine, read-retry (hw/nand/reliability_config.h)
-  PowerConfig power;  // the dies' array currents (hw/power/power_config.h)
+  ReliabilityConfig reliability;              // bit errors, the ECC engine, read-retry (hw/nand/reliability_config.h)
+  PowerConfig power;                          // the dies' array currents (hw/power/power_config.h)
 };
 
 class ChannelController : public sc_core::sc_module {
@@ -123,7 +123,7 @@ class ChannelController : public sc_core::sc_module {
   void advance(Die& die, Track& t, sc_core::sc_time now);
   void end_array(Die& die, sc_core::sc_time now);
   void schedule(Die& die, sc_core::sc_time now);
-  bool start(Die& die, Track& t, Pick pick, sc_core::sc_time now);  // false: nothing started
+  bool start(Die& die, Track& t, Pick pick, sc_core::sc_time now);       // false: nothing started
   bool pick_group(Die& die, Track& t, Pick pick, sc_core::sc_time now);  // false: nothing to start yet
   bool try_suspend(Die& die, sc_core::sc_time now);
   void resume(Die& die, sc_core::sc_time now);
@@ -132,6 +132,10 @@ class ChannelController : public sc_core::sc_module {
   // the time, per plane it drives (power.nand_*).
   void charge_array(const Track& t, sc_core::sc_time from, sc_core::sc_time to);
   sc_core::sc_time array_time(const Track& t) const;
+  // A program says its mode; a read or an erase works in the mode its block was programmed in.
+  bool in_slc_mode(const tlmx::FlashCommand& c) const {
+    return c.opcode == tlmx::FlashOpcode::Program ? c.slc : array_.is_slc(cfg_.geometry.block_of(c.ppn));
+  }
   void arbitrate(sc_core::sc_time now);
   void grant(Die& die, Track& t, sc_core::sc_time now);
   void respond(const std::vector<Op>& ops);
@@ -150,7 +154,7 @@ class ChannelController : public sc_core::sc_module {
   void send_out(Die& die, Track& t, sc_core::sc_time now);
   void complete_outgoing(sc_core::sc_time now);
   sc_core::sc_time dma_transfer(Die& die, const std::vector<Op>& group, tlm::tlm_command command,
-                               sc_core::sc_time start = sc_core::SC_ZERO_TIME);
+                                sc_core::sc_time start = sc_core::SC_ZERO_TIME);
   void set_phase(Die& die, Track& t, Phase p, sc_core::sc_time now);
   void trace_state(Die& die, const Track& t, std::uint64_t code, sc_core::sc_time at);
   bool anyone_waits_for_bus() const;
@@ -160,9 +164,9 @@ class ChannelController : public sc_core::sc_module {
   ChannelControllerConfig cfg_;
   std::unique_ptr<DieQueuePolicy> queue_policy_;
   std::unique_ptr<BusArbitration> arbitration_;
-  std::vector<BusRequest> waiting_;     // arbitration scratch: tracks waiting for the bus
+  std::vector<BusRequest> waiting_;  // arbitration scratch: tracks waiting for the bus
   std::vector<std::pair<Die*, Track*>> waiting_tracks_;
-  std::vector<Outgoing> outgoing_;      // unordered; a handful at most
+  std::vector<Outgoing> outgoing_;             // unordered; a handful at most
   std::vector<std::vector<Op>> spare_groups_;  // recycled vectors (no allocation per read)
   sc_core::sc_event outgoing_done_;
   NandArray& array_;
@@ -176,7 +180,7 @@ class ChannelController : public sc_core::sc_module {
   BusyTime& bus_busy_;
   std::uint64_t& bus_transfers_;
   int vcd_owner_ = -1;
-  std::uint32_t first_die_;  // global index of this channel's die 0
+  std::uint32_t first_die_;     // global index of this channel's die 0
   bool power_failing_ = false;  // see power_fail
   std::uint64_t dropped_ = 0;
   // reliability.errors: the decode outcomes (this channel's stream) and the ECC engine's times.
@@ -185,7 +189,7 @@ class ChannelController : public sc_core::sc_module {
   EnergyMeter &read_energy_, &program_energy_, &erase_energy_;
   MetricSet* stats_ = nullptr;
   LatencyHistogram* retry_steps_ = nullptr;  // per decoded page read: retry steps (soft: steps + 1)
-  double rber_sum_ = 0, rber_max_ = 0;      // the first read's RBER, over decoded page reads
+  double rber_sum_ = 0, rber_max_ = 0;       // the first read's RBER, over decoded page reads
 };
 
 }  // namespace ssd::hw

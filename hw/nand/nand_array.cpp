@@ -9,8 +9,8 @@ NandArray::NandArray(const FlashGeometry& geometry, bool sequential_program)
 
 std::string NandArray::describe(Ppn ppn) const {
   PhysAddr a = geo_.decompose(ppn);
-  return "ch" + std::to_string(a.channel) + "/way" + std::to_string(a.way) + "/die" + std::to_string(a.die) +
-         "/plane" + std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
+  return "ch" + std::to_string(a.channel) + "/way" + std::to_string(a.way) + "/die" + std::to_string(a.die) + "/plane" +
+         std::to_string(a.plane) + "/block" + std::to_string(a.block) + "/page" + std::to_string(a.page);
 }
 
 PageContent* NandArray::new_block_pages() {
@@ -31,13 +31,14 @@ void NandArray::beyond_the_array(Ppn ppn, const char* op) const {
                           std::to_string(geo_.total_pages()) + " pages)");
 }
 
-bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
+bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at, bool slc) {
   check_page(ppn, "program");
   Block& b = blocks_[geo_.block_of(ppn)];
   if (failures_.factory_bad(geo_.block_of(ppn)))
     throw NandRuleViolation("NAND program of " + describe(ppn) + ": the block is factory bad");
   if (b.retired)
-    throw NandRuleViolation("NAND program of " + describe(ppn) + ": the block failed before its last erase (a grown "
+    throw NandRuleViolation("NAND program of " + describe(ppn) +
+                            ": the block failed before its last erase (a grown "
                             "bad block)");
   const std::uint32_t page = geo_.page_in_block(ppn);
   if (is_programmed(ppn))
@@ -45,11 +46,20 @@ bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
   if (sequential_ && page != b.written)
     throw NandRuleViolation("NAND program of " + describe(ppn) + ": out of order, the block's next page is " +
                             std::to_string(b.written) + " (pages must be programmed in order)");
+  if (slc && slc_pages_ == 0)
+    throw NandRuleViolation("NAND SLC-mode program of " + describe(ppn) + ": the part has no SLC mode");
+  if (b.written > 0 && b.slc != slc)
+    throw NandRuleViolation("NAND " + std::string(slc ? "SLC-mode" : "native") + " program of " + describe(ppn) +
+                            ": the block was programmed in " + (b.slc ? "SLC" : "native") + " mode since its erase");
+  if (slc && page >= slc_pages_)
+    throw NandRuleViolation("NAND SLC-mode program of " + describe(ppn) + ": an SLC-mode block holds " +
+                            std::to_string(slc_pages_) + " pages");
   if (!b.pages) {
     b.pages = new_block_pages();
     if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, false);
   }
   if (b.written == 0) {  // first program since the erase
+    b.slc = slc;
     b.sequence = programs_ + 1;
     b.programmed_at = at;
   }
@@ -63,15 +73,15 @@ bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at) {
   return false;
 }
 
-void NandArray::interrupt_program(Ppn ppn, std::uint32_t bits_per_cell, CutDamage& damage) {
+void NandArray::interrupt_program(Ppn ppn, std::uint32_t bits_per_cell, CutDamage& damage, bool slc) {
   const PageContent unreadable{kUnreadableLpn, kUncorrectableToken};
   const bool armed = armed_;
   armed_ = false;  // no status: the program never finished
-  program(ppn, unreadable.lpn, unreadable.token);
+  program(ppn, unreadable.lpn, unreadable.token, kBeforeRun, slc);
   armed_ = armed;
   ++damage.torn_pages;
   Block& b = blocks_[geo_.block_of(ppn)];
-  const std::uint32_t page = geo_.page_in_block(ppn), bits = std::max<std::uint32_t>(1, bits_per_cell);
+  const std::uint32_t page = geo_.page_in_block(ppn), bits = slc ? 1 : std::max<std::uint32_t>(1, bits_per_cell);
   for (std::uint32_t lower = page - page % bits; lower < page; ++lower) {
     if (!is_programmed(geo_.first_page(geo_.block_of(ppn)) + lower) || b.pages[lower].lpn == kUnreadableLpn) continue;
     b.pages[lower] = unreadable;
@@ -88,6 +98,7 @@ void NandArray::interrupt_erase(BlockId block, CutDamage& damage) {
   std::fill(b.pages, b.pages + geo_.pages_per_block, PageContent{kUnreadableLpn, kUncorrectableToken});
   if (!sequential_) b.programmed_out_of_order.assign(geo_.pages_per_block, true);
   b.written = geo_.pages_per_block;  // not erased: nothing may be programmed before the next erase
+  b.slc = false;
   ++damage.erases_cut;
 }
 
@@ -134,6 +145,7 @@ bool NandArray::erase(BlockId block) {
   if (!versions_.empty())
     std::fill_n(versions_.begin() + std::ptrdiff_t(geo_.first_page(block)), geo_.pages_per_block, 0u);
   b.written = 0;
+  b.slc = false;
   b.sequence = 0;
   b.reads_since_erase = 0;
   b.programmed_at = 0;

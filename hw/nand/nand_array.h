@@ -43,9 +43,9 @@ struct PageContent {
 
 // What a power cut did to the array.
 struct CutDamage {
-  std::uint64_t torn_pages = 0;        // programs cut short
-  std::uint64_t paired_pages_lost = 0; // lower pages destroyed with them
-  std::uint64_t erases_cut = 0;        // blocks left neither erased nor readable
+  std::uint64_t torn_pages = 0;         // programs cut short
+  std::uint64_t paired_pages_lost = 0;  // lower pages destroyed with them
+  std::uint64_t erases_cut = 0;         // blocks left neither erased nor readable
 };
 
 class NandArray {
@@ -81,7 +81,17 @@ class NandArray {
   // throws NandRuleViolation. `at`: when (kernel ticks; the error model's retention clock starts
   // at the block's first program since its erase); kBeforeRun: by preconditioning, before time 0.
   static constexpr std::uint64_t kBeforeRun = ~std::uint64_t(0);
-  bool program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = kBeforeRun);
+  // slc: in SLC mode. A block takes the mode of its first program after an erase; a program in
+  // the other mode, or an SLC-mode program past the block's slc_pages(), is a rule violation.
+  bool program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at = kBeforeRun, bool slc = false);
+  // The part's bits a cell. With several, a block may be programmed in SLC mode: it then holds one
+  // page a word line, pages_per_block / bits of them. One (the default): no SLC mode.
+  void set_bits_per_cell(std::uint32_t bits) {
+    slc_pages_ = bits > 1 && geo_.pages_per_block % bits == 0 ? geo_.pages_per_block / bits : 0;
+  }
+  std::uint32_t slc_pages() const { return slc_pages_; }
+  // Whether the block's pages since its last erase were programmed in SLC mode.
+  bool is_slc(BlockId b) const { return blocks_[b].slc; }
   // An erased page reads as {kNoLpn, 0}. Inline: whole-drive checks read every page.
   PageContent read(Ppn ppn) const {
     check_page(ppn, "read");
@@ -105,7 +115,8 @@ class NandArray {
   bool erase(BlockId block);
   // Power loss (see above): the program of `ppn` (the block's next page) or the erase of `block`
   // was under way when the power went. Adds what it destroyed to `damage`.
-  void interrupt_program(Ppn ppn, std::uint32_t bits_per_cell, CutDamage& damage);
+  // A program in SLC mode (`slc`) has its own word line: it destroys no other page.
+  void interrupt_program(Ppn ppn, std::uint32_t bits_per_cell, CutDamage& damage, bool slc = false);
   void interrupt_erase(BlockId block, CutDamage& damage);
   // Preconditioning: programs pages [0, count) of the erased block `block` at once (contents in
   // page order), as though its first program had been the array's `sequence`-th; the caller
@@ -146,7 +157,7 @@ class NandArray {
 
  private:
   struct Block {
-    PageContent* pages = nullptr;  // null until first programmed (then a slice of a slab)
+    PageContent* pages = nullptr;               // null until first programmed (then a slice of a slab)
     std::vector<bool> programmed_out_of_order;  // only when !sequential_program
     std::uint32_t written = 0;                  // next page in order (== pages programmed when sequential)
     std::uint32_t erase_count = 0;
@@ -155,6 +166,7 @@ class NandArray {
     std::uint64_t programmed_at = 0;
     bool failed = false;   // a program or erase of it reported failure
     bool retired = false;  // erased (or erase attempted) after it failed: never to be programmed
+    bool slc = false;      // programmed in SLC mode since its last erase
   };
   PageContent* new_block_pages();  // a block's pages, erased, from the current slab
   void check_page(Ppn ppn, const char* op) const {
@@ -164,6 +176,7 @@ class NandArray {
 
   FlashGeometry geo_;
   bool sequential_;
+  std::uint32_t slc_pages_ = 0;
   std::vector<Block> blocks_;
   std::uint64_t programs_ = 0, erases_ = 0, program_failures_ = 0, erase_failures_ = 0;
   BlockFailures failures_;
@@ -174,7 +187,7 @@ class NandArray {
   // first programmed; a block keeps its slice for the array's lifetime. One allocation per
   // block cost a filled 512 GiB drive a quarter of its start-up in the allocator.
   std::vector<std::unique_ptr<PageContent[]>> slabs_;
-  std::vector<std::uint32_t> versions_;  // per page, see keep_versions()
+  std::vector<std::uint32_t> versions_;        // per page, see keep_versions()
   std::size_t slab_size_ = 0, slab_used_ = 0;  // pages in the last slab, and handed out of it
 };
 

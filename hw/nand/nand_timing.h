@@ -12,6 +12,11 @@ struct NandTiming {
   std::vector<sc_core::sc_time> t_read{sc_core::sc_time(50, sc_core::SC_US)};
   std::vector<sc_core::sc_time> t_prog{sc_core::sc_time(600, sc_core::SC_US)};
   sc_core::sc_time t_erase{3, sc_core::SC_MS};
+  // SLC mode of a part with several bits a cell (fw::HalOp::slc): the array times of a block
+  // programmed in SLC mode, one page a word line.
+  sc_core::sc_time slc_t_read{25, sc_core::SC_US};
+  sc_core::sc_time slc_t_prog{250, sc_core::SC_US};
+  sc_core::sc_time slc_t_erase{2, sc_core::SC_MS};
   // Command/address cycles of each operation (ONFI: e.g. read 00h + 5 address + 30h = 7) and
   // the length of one such cycle on the bus.
   std::uint32_t read_cmd_cycles = 7;
@@ -38,6 +43,7 @@ struct NandTiming {
   sc_core::sc_time t_resume{10, sc_core::SC_US};
   std::uint32_t suspend_max_reads = 8;
 
+  std::uint32_t bits_per_cell() const { return static_cast<std::uint32_t>(t_prog.size()); }
   std::size_t page_type(std::uint32_t page_in_block) const { return page_in_block % t_read.size(); }
   sc_core::sc_time read_time(std::uint32_t page) const { return t_read[page_type(page)]; }
   sc_core::sc_time prog_time(std::uint32_t page) const { return t_prog[page % t_prog.size()]; }

@@ -297,7 +297,7 @@ void check_ftl_parameters(const std::map<std::string, std::string>& params, cons
     fw::FtlOptions probe(params);
     fw::FirmwareCosts costs = c.firmware.costs;
     fw::read_cost_overrides(probe, costs);
-    fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry);
+    fw::find_ftl(c.firmware.ftl)->check(probe, c.geometry, c.firmware.word_line_pages);
     for (const auto& [k, v] : probe.effective()) c.effective["ftl." + k] = typed_value(v);
     for (const std::string& w : probe.warnings()) c.warnings.push_back(path + ": " + w);
   } catch (const fw::FtlOptionError& e) {

@@ -63,6 +63,16 @@ const std::vector<Parameter>& platform_parameters() {
                  [](C& c, const std::vector<double>& v) { c.nand.t_prog = times_us(v); }),
       quantity_param("nand.t_erase_us", "us", 0, 1e6, true, 3000, "block erase time tBERS",
                      [](C& c, double v) { c.nand.t_erase = sc_time(v, sc_core::SC_US); }),
+      // SLC mode defaults: the SLC column of HP's white paper "Solid State Drive Technology:
+      // Differences between SLC, MLC and TLC NAND" (Table 1: read 25 us, program 200-300 us,
+      // erase 1.5-2 ms).
+      quantity_param("nand.slc_t_read_us", "us", 0, 100000, true, 25,
+                     "SLC mode (several bits a cell, a block programmed one bit a cell): array read time",
+                     [](C& c, double v) { c.nand.slc_t_read = sc_time(v, sc_core::SC_US); }),
+      quantity_param("nand.slc_t_prog_us", "us", 0, 100000, true, 250, "SLC mode: array program time",
+                     [](C& c, double v) { c.nand.slc_t_prog = sc_time(v, sc_core::SC_US); }),
+      quantity_param("nand.slc_t_erase_us", "us", 0, 1e6, true, 2000, "SLC mode: block erase time",
+                     [](C& c, double v) { c.nand.slc_t_erase = sc_time(v, sc_core::SC_US); }),
       count_param("nand.read_cmd_cycles", 1, 64, 7, "command/address bus cycles of a read (00h, 5 address, 30h)",
                   [](C& c, std::uint64_t v) { c.nand.read_cmd_cycles = std::uint32_t(v); }),
       count_param("nand.program_cmd_cycles", 1, 64, 7, "command/address bus cycles of a program (80h, 5 address, 10h)",

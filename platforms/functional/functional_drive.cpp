@@ -9,6 +9,7 @@ namespace {
 std::unique_ptr<hw::NandArray> make_array(const FunctionalDriveConfig& config) {
   auto array = std::make_unique<hw::NandArray>(config.geometry, config.sequential_program);
   array->set_failures(config.failures);
+  array->set_bits_per_cell(config.firmware.word_line_pages);
   return array;
 }
 }  // namespace

@@ -50,7 +50,7 @@ void FunctionalHal::execute(const fw::HalOp& op) {
       break;
     }
     case fw::OpKind::Program:
-      result.failed = !array_.program(op.ppn, op.lpn, op.token);
+      result.failed = !array_.program(op.ppn, op.lpn, op.token, hw::NandArray::kBeforeRun, op.slc);
       array_.record_version(op.ppn, op.version);
       break;
     case fw::OpKind::Erase: result.failed = !array_.erase(array_.geometry().block_of(op.ppn)); break;

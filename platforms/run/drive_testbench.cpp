@@ -19,6 +19,7 @@ DriveTestbench::DriveTestbench(const std::string& name, const PlatformConfig& co
                                stimuli::HostModelConfig host, tlmx::VcdTracer* vcd)
     : config_(config), array_(config.geometry, config.sequential_program) {
   array_.set_failures(config_.reliability.failures);
+  array_.set_bits_per_cell(config_.firmware.word_line_pages);
   top_ = std::make_unique<SsdTop>(name.c_str(), config_, array_, metrics_, vcd);
   const std::uint64_t capacity = top_->capacity_sectors();
   oracle_ = std::make_unique<stimuli::IntegrityOracle>(top_->logical_pages(), config_.geometry.page_bytes);

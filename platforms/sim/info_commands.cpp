@@ -17,7 +17,7 @@ void print_ftls() {
   for (const auto& f : fw::ftl_registry()) {
     std::cout << fmt::format("{:16} {}\n", f.name, f.description);
     fw::FtlOptions defaults;
-    f.check(defaults, g);
+    f.check(defaults, g, 1);
     for (const auto& [key, value] : defaults.effective())
       std::cout << fmt::format("  ftl.{:28} default {:8} {}\n", key, value, defaults.descriptions().at(key));
   }

@@ -24,6 +24,27 @@ CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, 
     profile_[w] = &profile.counter(fw::work_name(static_cast<fw::FirmwareWork>(w)) + std::string("_cycles"));
   completion_ = new tlmx::HostDmaRequest;
   completion_trans_.set_extension(completion_);
+  SC_METHOD(fire_timers);
+  sensitive << timer_due_;
+  dont_initialize();
+}
+
+void CoSimHal::start_timer(const fw::HalOp& op) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  timers_.push(Timer{now + core_.offset() + sc_core::sc_time(double(op.wait_ns), sc_core::SC_NS), op.tag, op.trail});
+  timer_due_.notify(timers_.top().due - now);  // an earlier pending notification stands
+}
+
+void CoSimHal::fire_timers() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!timers_.empty() && timers_.top().due <= now) {
+    fw::HalResult done;
+    done.trail = timers_.top().trail;
+    const std::uint32_t tag = timers_.top().tag;
+    timers_.pop();
+    core_.post([this, tag, done] { listener_->on_hal_complete(tag, done); }, hw::JobHint{});
+  }
+  if (!timers_.empty()) timer_due_.notify(timers_.top().due - now);
 }
 
 CoSimHal::Slot& CoSimHal::slot_for(std::uint32_t tag) {
@@ -42,32 +63,37 @@ tlm::tlm_sync_enum CoSimHal::host_command(tlm::tlm_generic_payload& trans, tlm::
   const tlmx::FetchedCommand fetched = *trans.get_extension<tlmx::FetchedCommand>();
   if (flow_aware_)
     flow_class_of_request_[fetched.command->trail.owner] = static_cast<std::uint8_t>(fetched.command->priority);
-  core_.post([this, fetched] {
-    tlmx::HostCommandExtension& e = *fetched.command;
-    fw::HostCommand cmd{fetched.slot, e.op, e.lba, e.sectors, nullptr, nullptr, e.issuer, e.trail, e.fua};
-    if (e.op == HostOp::Write)
-      cmd.write_tokens = e.tokens.data();
-    else
-      cmd.read_tokens = e.tokens.data();
-    host_handler_->on_host_command(cmd);
-  }, hw::JobHint{});
+  core_.post(
+      [this, fetched] {
+        tlmx::HostCommandExtension& e = *fetched.command;
+        fw::HostCommand cmd{fetched.slot, e.op, e.lba, e.sectors, nullptr, nullptr, e.issuer, e.trail, e.fua};
+        if (e.op == HostOp::Write)
+          cmd.write_tokens = e.tokens.data();
+        else
+          cmd.read_tokens = e.tokens.data();
+        host_handler_->on_host_command(cmd);
+      },
+      hw::JobHint{});
   return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum CoSimHal::host_dma_done(tlm::tlm_generic_payload& trans, tlm::tlm_phase&, sc_core::sc_time&) {
   const std::uint32_t tag = trans.get_extension<tlmx::HostDmaRequest>()->tag;
-  core_.post([this, tag] {  // the slot's request stays untouched until this job has run
-    fw::HalResult done;
-    done.trail = slots_[tag]->dma->trail;
-    listener_->on_hal_complete(tag, done);
-  }, hw::JobHint{});
+  core_.post(
+      [this, tag] {  // the slot's request stays untouched until this job has run
+        fw::HalResult done;
+        done.trail = slots_[tag]->dma->trail;
+        listener_->on_hal_complete(tag, done);
+      },
+      hw::JobHint{});
   return tlm::TLM_COMPLETED;
 }
 
 void CoSimHal::start_host_dma(const fw::HalOp& op) {
   Slot& s = slot_for(op.tag);
   tlmx::HostDmaRequest& d = *s.dma;
-  d.kind = op.kind == fw::OpKind::HostDmaOut ? tlmx::HostDmaRequest::Kind::ToHost : tlmx::HostDmaRequest::Kind::ToDevice;
+  d.kind =
+      op.kind == fw::OpKind::HostDmaOut ? tlmx::HostDmaRequest::Kind::ToHost : tlmx::HostDmaRequest::Kind::ToDevice;
   d.slot = op.host_cmd;
   d.bytes = op.bytes;
   d.buffer_addr = op.buffer_addr;
@@ -96,6 +122,10 @@ void CoSimHal::issue(const fw::HalOp& op) {
     start_host_dma(op);
     return;
   }
+  if (op.kind == fw::OpKind::Timer) {
+    start_timer(op);
+    return;
+  }
   Slot& s = slot_for(op.tag);
   tlmx::FlashCommand& c = *s.cmd;
   c.opcode = op.kind == fw::OpKind::Read      ? tlmx::FlashOpcode::Read
@@ -110,6 +140,7 @@ void CoSimHal::issue(const fw::HalOp& op) {
   c.tag = op.tag;
   c.partner_wait = sc_core::sc_time(double(op.partner_wait_ns), sc_core::SC_NS);
   c.background = op.background;
+  c.slc = op.slc;
   c.flow_class = tlmx::FlashCommand::kNoFlowClass;
   if (flow_aware_ && op.trail.owner != 0)
     if (const auto it = flow_class_of_request_.find(op.trail.owner); it != flow_class_of_request_.end())
@@ -140,22 +171,23 @@ tlm::tlm_sync_enum CoSimHal::nb_transport_bw(int channel, tlm::tlm_generic_paylo
   // The command's slot stays untouched until the firmware has handled this completion, so the
   // job reads the result from it (a two-pointer capture needs no allocation).
   const tlmx::FlashCommand* c = trans.get_extension<tlmx::FlashCommand>();
-  core_.post([this, c] { listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail, c->failed, c->version}); },
-             hw::JobHint{channel});  // sockets are bound in channel order
+  core_.post(
+      [this, c] {
+        listener_->on_hal_complete(c->tag, fw::HalResult{c->lpn, c->token, c->trail, c->failed, c->version});
+      },
+      hw::JobHint{channel});  // sockets are bound in channel order
   return tlm::TLM_COMPLETED;
 }
 
 void CoSimHal::touch(const fw::TableRegion& table, std::uint64_t offset, std::uint32_t bytes, fw::Access access) {
-  if (offset + bytes > table.bytes)
-    throw std::out_of_range("firmware access beyond table '" + table.name + "'");
+  if (offset + bytes > table.bytes) throw std::out_of_range("firmware access beyond table '" + table.name + "'");
   const std::uint64_t base = table.memory == fw::MemoryKind::Sram ? map_.sram_base : map_.dram_base;
   core_.access(base + table.base + offset, bytes, access == fw::Access::Write);
 }
 
 void CoSimHal::touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
                             fw::Access access) {
-  if (offset + bytes > records.bytes)
-    throw std::out_of_range("firmware access beyond records '" + records.name + "'");
+  if (offset + bytes > records.bytes) throw std::out_of_range("firmware access beyond records '" + records.name + "'");
   const std::uint64_t base = records.memory == fw::MemoryKind::Sram ? map_.sram_base : map_.dram_base;
   core_.access_record(base + records.base + offset, bytes, access == fw::Access::Write);
 }

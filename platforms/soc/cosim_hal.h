@@ -5,14 +5,16 @@
 // core time or a table access through the system bus.
 #pragma once
 
-#include <array>
-#include <memory>
-#include <unordered_map>
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <array>
+#include <memory>
+#include <queue>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
 #include <vector>
 
 #include "common/metrics.h"
@@ -30,6 +32,7 @@ namespace ssd::platform {
 
 class CoSimHal : public sc_core::sc_module, public fw::Hal {
  public:
+  SC_HAS_PROCESS(CoSimHal);
   // One socket per channel controller, bound in channel order.
   tlm_utils::multi_passthrough_initiator_socket<CoSimHal, 32, tlmx::flash_protocol_types> flash;
   // Fetched commands from the host interface, and the DMAs and completion entries asked of it.
@@ -95,6 +98,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
     host_handler_ = nullptr;
     release_tables();
     last_post_.assign(last_post_.size(), sc_core::SC_ZERO_TIME);
+    timers_ = {};    // the dead firmware's timers never fire
     vcd_ = nullptr;  // the waveform ends at the cut
   }
   // The memory the running firmware's tables took is free for the next one's.
@@ -113,6 +117,17 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   tlm::tlm_sync_enum host_command(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum host_dma_done(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void start_host_dma(const fw::HalOp& op);
+  // Firmware timers (fw::OpKind::Timer): each completes, as a job on the core, at its due time.
+  void start_timer(const fw::HalOp& op);
+  void fire_timers();
+  struct Timer {
+    sc_core::sc_time due;
+    std::uint32_t tag;
+    LatencyTrail trail;
+    bool operator>(const Timer& o) const { return due > o.due; }
+  };
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;  // earliest first
+  sc_core::sc_event timer_due_;
   Slot& slot_for(std::uint32_t tag);
 
   FlashGeometry geo_;
@@ -121,10 +136,10 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   const hw::NandArray& array_;
   fw::HalListener* listener_ = nullptr;
   fw::HostCommandHandler* host_handler_ = nullptr;
-  tlm::tlm_generic_payload completion_trans_;  // reused: the interface takes the slot at once
-  tlmx::HostDmaRequest* completion_;           // owned by completion_trans_
+  tlm::tlm_generic_payload completion_trans_;                     // reused: the interface takes the slot at once
+  tlmx::HostDmaRequest* completion_;                              // owned by completion_trans_
   std::array<std::uint64_t*, fw::kFirmwareWorkKinds> profile_{};  // cycles per kind of work
-  std::vector<std::unique_ptr<Slot>> slots_;  // indexed by the operation's tag
+  std::vector<std::unique_ptr<Slot>> slots_;                      // indexed by the operation's tag
   fw::TablePlacer placer_;
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted
   tlmx::VcdTracer* vcd_ = nullptr;

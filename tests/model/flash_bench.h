@@ -30,11 +30,14 @@ class FlashScript : public sc_core::sc_module {
     socket.register_nb_transport_bw(this, &FlashScript::nb_transport_bw);
   }
   // Posts a command at absolute time `at` (call before or during simulation); returns its tag.
-  // `background`: the firmware's own work (GC), see channel.scheduler = host_first.
-  std::uint32_t post(tlmx::FlashOpcode op, Ppn ppn, sc_time at, Lpn lpn = 0, Token token = 1, bool background = false) {
+  // `background`: the firmware's own work (GC), see channel.scheduler = host_first; `slc`: a
+  // program in SLC mode.
+  std::uint32_t post(tlmx::FlashOpcode op, Ppn ppn, sc_time at, Lpn lpn = 0, Token token = 1, bool background = false,
+                     bool slc = false) {
     auto c = std::make_unique<Cmd>();
     c->ext = new tlmx::FlashCommand;
     c->ext->background = background;
+    c->ext->slc = slc;
     c->trans.set_extension(c->ext);
     c->ext->opcode = op;
     c->ext->ppn = ppn;

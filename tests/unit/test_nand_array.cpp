@@ -42,7 +42,9 @@ TEST_CASE("NAND rule violations are reported naming the operation and address", 
     CHECK_THROWS_WITH(a.program(g.first_page(3) + 2, 2, 2),
                       Catch::Contains("page2") && Catch::Contains("out of order") && Catch::Contains("next page is 1"));
   }
-  SECTION("erase beyond the array") { CHECK_THROWS_AS(a.erase(static_cast<BlockId>(g.total_blocks())), hw::NandRuleViolation); }
+  SECTION("erase beyond the array") {
+    CHECK_THROWS_AS(a.erase(static_cast<BlockId>(g.total_blocks())), hw::NandRuleViolation);
+  }
   SECTION("a part without the in-order rule accepts any erased page") {
     hw::NandArray relaxed(g, false);
     relaxed.program(g.first_page(3) + 5, 9, 9);
@@ -76,7 +78,7 @@ TEST_CASE("NAND power cut: a torn program leaves its page unreadable, and takes 
     CHECK(damage.torn_pages == 1);
     CHECK(content(a, first + 5).lpn == hw::kUnreadableLpn);
     CHECK(content(a, first + 5).token == kUncorrectableToken);
-    CHECK(a.write_pointer(b) == 6);  // the page is taken: the next program goes to page 6
+    CHECK(a.write_pointer(b) == 6);                                // the page is taken: the next program goes to page 6
     const std::uint32_t lost = bits == 1 ? 0 : bits == 2 ? 1 : 2;  // MLC: page 4; TLC: pages 3 and 4
     CHECK(damage.paired_pages_lost == lost);
     for (std::uint32_t p = 0; p < 5; ++p) {
@@ -115,4 +117,49 @@ TEST_CASE("NAND power cut: an erase cut short leaves the block unreadable and un
   CHECK(a.erase(2));
   CHECK(a.read(g.first_page(2)).lpn == kNoLpn);
   a.program(g.first_page(2), 9, 9);
+}
+
+TEST_CASE("SLC mode: a block takes its first program's mode, holds pages / bits pages, and loses no paired page",
+          "[nand][slc]") {
+  hw::NandArray a(nand_test_geometry());  // 8 pages a block
+  const FlashGeometry& g = a.geometry();
+  const Ppn b0 = g.first_page(2);
+  SECTION("a part of one bit a cell has no SLC mode") {
+    CHECK_THROWS_WITH(a.program(b0, 1, 1, hw::NandArray::kBeforeRun, true), Catch::Contains("has no SLC mode"));
+  }
+  a.set_bits_per_cell(2);  // MLC: an SLC-mode block holds 4 pages
+  REQUIRE(a.slc_pages() == 4);
+  for (std::uint32_t p = 0; p < 4; ++p) a.program(b0 + p, 10 + p, 100 + p, hw::NandArray::kBeforeRun, true);
+  CHECK(a.is_slc(2));
+  CHECK(a.read(b0 + 3).token == 103);
+  SECTION("past its SLC pages") {
+    CHECK_THROWS_WITH(a.program(b0 + 4, 1, 1, hw::NandArray::kBeforeRun, true),
+                      Catch::Contains("block2/page4") && Catch::Contains("an SLC-mode block holds 4 pages"));
+  }
+  SECTION("a native program into an SLC block, and the other way round") {
+    CHECK_THROWS_WITH(a.program(b0 + 4, 1, 1), Catch::Contains("native program") && Catch::Contains("in SLC mode"));
+    a.program(g.first_page(3), 1, 1);
+    CHECK_THROWS_WITH(a.program(g.first_page(3) + 1, 1, 1, hw::NandArray::kBeforeRun, true),
+                      Catch::Contains("SLC-mode program") && Catch::Contains("in native mode"));
+  }
+  SECTION("the erase ends the mode") {
+    a.erase(2);
+    CHECK_FALSE(a.is_slc(2));
+    for (std::uint32_t p = 0; p < g.pages_per_block; ++p) a.program(b0 + p, 1, 1);  // all 8 pages, native
+    CHECK_FALSE(a.is_slc(2));
+  }
+  SECTION("a cut SLC-mode program tears its own page only; a native upper page its lower page too") {
+    const Ppn b1 = g.first_page(4);
+    a.program(b1, 1, 1, hw::NandArray::kBeforeRun, true);
+    hw::CutDamage slc;
+    a.interrupt_program(b1 + 1, 2, slc, true);
+    CHECK(slc.torn_pages == 1);
+    CHECK(slc.paired_pages_lost == 0);
+    CHECK(a.read(b1).token == 1);
+    const Ppn b2 = g.first_page(5);
+    a.program(b2, 1, 1);
+    hw::CutDamage native;
+    a.interrupt_program(b2 + 1, 2, native);
+    CHECK(native.paired_pages_lost == 1);
+  }
 }

@@ -92,7 +92,8 @@ void SegmentSpace::lay_out(const std::vector<BlockId>& bad) {
   for (std::uint32_t g = 0; g < groups_; ++g) {
     free_[g].reserve(geo_.blocks_per_plane);
     for (std::uint32_t b = geo_.blocks_per_plane; b-- > 0;)
-      if (state_[g * geo_.blocks_per_plane + b] == SegmentState::Free) free_[g].push_back(g * geo_.blocks_per_plane + b);
+      if (state_[g * geo_.blocks_per_plane + b] == SegmentState::Free)
+        free_[g].push_back(g * geo_.blocks_per_plane + b);
   }
   free_count_ = segments_ - retired_;
 }
@@ -196,8 +197,7 @@ std::vector<BlockId> SegmentSpace::blocks(std::uint32_t segment) const {
 
 bool SegmentSpace::can_allocate(std::uint32_t frontier, bool privileged) const {
   const Frontier& f = frontiers_[frontier];
-  if (f.segment != kNoSegment && f.next < segment_pages_)
-    return privileged || !f.from_reserve || free_for(f) > reserve_;
+  if (f.segment != kNoSegment && f.next < capacity(f)) return privileged || !f.from_reserve || free_for(f) > reserve_;
   return free_for(f) > (privileged ? 0u : reserve_);
 }
 
@@ -238,18 +238,18 @@ std::uint32_t SegmentSpace::take_free(bool privileged) {
 Spn SegmentSpace::allocate(std::uint32_t frontier, bool privileged, std::uint64_t now) {
   Frontier& f = frontiers_[frontier];
   if (!can_allocate(frontier, privileged)) return kNoSpn;
-  if (f.segment == kNoSegment || f.next == segment_pages_) open_segment(f, privileged);
+  if (f.segment == kNoSegment || f.next == capacity(f)) open_segment(f, privileged);
   hal_.charge_cycles(costs_.page_allocate, FirmwareWork::PageAllocate);
   changed_at_[f.segment] = now;
   const Spn spn = first_spn(f.segment) + f.next++;
-  if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
+  if (f.next == capacity(f)) state_[f.segment] = SegmentState::Closed;
   return spn;
 }
 
 std::uint32_t SegmentSpace::close_word_lines(std::uint32_t frontier, std::uint32_t word_line_pages, BlockId only,
                                              const std::function<void(Spn)>& pad) {
   Frontier& f = frontiers_[frontier];
-  if (f.segment == kNoSegment || (only != kNoBlock && segment_of_block(only) != f.segment)) return 0;
+  if (f.segment == kNoSegment || (only != kNoBlock && segment_of_block(only) != f.segment) || f.pages) return 0;
   const std::uint32_t gap = word_line_gap(f.next, word_line_pages);
   if (gap == 0) return 0;  // (a full segment may be a victim already: its state stays)
   for (std::uint32_t k = 0; k < gap; ++k) {
@@ -278,13 +278,13 @@ std::vector<SegmentSpace::PageRun> SegmentSpace::advance_frontier(std::uint32_t 
     if (!can_allocate(frontier, false))
       throw std::logic_error("frontier " + std::to_string(frontier) + " ran out of room " + std::to_string(pages) +
                              " pages before the end of its run");
-    if (f.segment == kNoSegment || f.next == segment_pages_) open_segment(f, false);
-    const auto count = static_cast<std::uint32_t>(std::min<std::uint64_t>(pages, segment_pages_ - f.next));
+    if (f.segment == kNoSegment || f.next == capacity(f)) open_segment(f, false);
+    const auto count = static_cast<std::uint32_t>(std::min<std::uint64_t>(pages, capacity(f) - f.next));
     runs.push_back(PageRun{first_spn(f.segment) + f.next, count});
     f.next += count;
     pages -= count;
     changed_at_[f.segment] = now;
-    if (f.next == segment_pages_) state_[f.segment] = SegmentState::Closed;
+    if (f.next == capacity(f)) state_[f.segment] = SegmentState::Closed;
   }
   return runs;
 }
@@ -294,8 +294,9 @@ std::uint32_t SegmentSpace::preload(std::uint8_t kind, std::uint32_t programmed,
   if (frontier != kNoFrontier && frontiers_[frontier].group != kAnyGroup) group = frontiers_[frontier].group;
   const std::uint32_t s = group == kAnyGroup ? take_free(true) : take_free_in(group, true);
   if (s == kNoSegment)
-    throw std::logic_error(group == kAnyGroup ? std::string("preload: no free segment left")
-                                              : "preload: plane group " + std::to_string(group) + " has no free segment");
+    throw std::logic_error(group == kAnyGroup
+                               ? std::string("preload: no free segment left")
+                               : "preload: plane group " + std::to_string(group) + " has no free segment");
   kind_[s] = kind;
   if (frontier == kNoFrontier) {
     if (programmed != segment_pages_) throw std::logic_error("preload: a closed segment must be fully written");
@@ -354,6 +355,24 @@ std::uint32_t SegmentSpace::choose_victim(VictimPolicy policy, std::uint64_t now
   return scan_victim(0, segments_, policy, now);
 }
 
+void SegmentSpace::make_slc_frontier(std::uint32_t frontier, std::uint8_t kind, std::uint32_t pages) {
+  if (width_ != 1 || pages == 0 || pages >= segment_pages_)
+    throw std::logic_error("make_slc_frontier: SLC-mode segments are single blocks of fewer pages than the block's");
+  frontiers_[frontier].kind = kind;
+  frontiers_[frontier].pages = pages;
+  slc_pages_ = pages;
+}
+
+std::uint32_t SegmentSpace::fewest_valid_of_kind(std::uint32_t group, std::uint8_t kind) const {
+  hal_.charge_cycles(std::uint64_t(costs_.gc_scan_per_block) * geo_.blocks_per_plane, FirmwareWork::GcScan);
+  std::uint32_t best = kNoSegment;
+  for (std::uint32_t s = group * geo_.blocks_per_plane; s < (group + 1) * geo_.blocks_per_plane; ++s)
+    if (state_[s] == SegmentState::Closed && kind_[s] == kind &&
+        (best == kNoSegment || valid_.valid_count(s) < valid_.valid_count(best)))
+      best = s;
+  return best;
+}
+
 std::uint32_t SegmentSpace::choose_victim_in_group(std::uint32_t group, VictimPolicy policy, std::uint64_t now) {
   return scan_victim(group * geo_.blocks_per_plane, geo_.blocks_per_plane, policy, now);
 }
@@ -378,8 +397,8 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
     if (policy == VictimPolicy::Greedy)
       score = 1.0 - u;
     else
-      score = u == 0.0 ? std::numeric_limits<double>::infinity()
-                       : (1.0 - u) / (2.0 * u) * double(now - changed_at_[s] + 1);
+      score =
+          u == 0.0 ? std::numeric_limits<double>::infinity() : (1.0 - u) / (2.0 * u) * double(now - changed_at_[s] + 1);
     if (score > best_score) {
       best = s;
       best_score = score;
@@ -390,7 +409,8 @@ std::uint32_t SegmentSpace::scan_victim(std::uint32_t first, std::uint32_t count
   // At most every other reclaim of a scope moves cold data: such a victim may free nothing (all
   // its pages valid), so the greedy ones between keep the free pool growing.
   const std::size_t scope = count == segments_ ? 0 : first / geo_.blocks_per_plane;
-  const bool move = coldest != kNoSegment && most_erased - erase_count_[coldest] > wear_.spread && !wear_moved_last_[scope];
+  const bool move =
+      coldest != kNoSegment && most_erased - erase_count_[coldest] > wear_.spread && !wear_moved_last_[scope];
   wear_moved_last_[scope] = move;
   if (!move) return best;
   wear_victim_ = coldest;
@@ -530,13 +550,14 @@ void SegmentSpace::refuse_factory_layout() const {
   const std::string held = held_ ? " and the " + std::to_string(held_) +
                                        " blocks the firmware keeps for itself (the power-loss dump area, "
                                        "firmware.plp_destage = dump; the map checkpoint's slots, "
-                                       "firmware.checkpoint_interval_mib)" : "";
+                                       "firmware.checkpoint_interval_mib)"
+                                 : "";
   throw ResourceError("the factory's bad blocks (" + std::to_string(factory_bad_) + " of " +
                       std::to_string(geo_.total_blocks()) +
-                      "; failures.factory_bad_share, failures.factory_bad_blocks)" + held + " leave " + std::to_string(fewest) +
-                      " usable " + (pinned_ ? "blocks on a plane" : "segments") + ", fewer than the FTL needs (" +
-                      std::to_string(need_) + ") plus firmware.read_only_margin (" + std::to_string(margin_) +
-                      "): the drive would be read-only from the start");
+                      "; failures.factory_bad_share, failures.factory_bad_blocks)" + held + " leave " +
+                      std::to_string(fewest) + " usable " + (pinned_ ? "blocks on a plane" : "segments") +
+                      ", fewer than the FTL needs (" + std::to_string(need_) + ") plus firmware.read_only_margin (" +
+                      std::to_string(margin_) + "): the drive would be read-only from the start");
 }
 
 void SegmentSpace::publish_bad_blocks(MetricSet& metrics) {

@@ -36,8 +36,8 @@
 #include <functional>
 #include <vector>
 
-#include "common/narrow_division.h"
 #include "common/metrics.h"
+#include "common/narrow_division.h"
 #include "fw/ftl/common/valid_page_map.h"
 #include "fw/ftl/common/wear_leveling.h"
 #include "fw/hal/hal.h"
@@ -115,8 +115,15 @@ class SegmentSpace {
   // Pages the frontier can still write in its open segment (0 when it has none open).
   std::uint32_t frontier_room(std::uint32_t frontier) const {
     const Frontier& f = frontiers_[frontier];
-    return f.segment == kNoSegment ? 0 : segment_pages_ - f.next;
+    return f.segment == kNoSegment ? 0 : capacity(f) - f.next;
   }
+  // A frontier whose segments are written in SLC mode on a part of several bits a cell: it gives
+  // its segments `kind`, closes each after `pages` pages (one a word line: close_word_lines pads
+  // none), and is told apart by slc_frontier(). Segments of one block only.
+  void make_slc_frontier(std::uint32_t frontier, std::uint8_t kind, std::uint32_t pages);
+  bool slc_frontier(std::uint32_t frontier) const { return frontiers_[frontier].pages != 0; }
+  // The Closed segment of `kind` in the plane group with the fewest valid pages (kNoSegment: none).
+  std::uint32_t fewest_valid_of_kind(std::uint32_t group, std::uint8_t kind) const;
 
   // Word-line safety (Ftl::close_word_lines): `word_line_pages` consecutive pages of a block
   // share a word line, and a segment fills its member blocks row by row, so its word lines are
@@ -127,6 +134,7 @@ class SegmentSpace {
     if (word_line_pages <= 1 || next == 0 || next % unit == 0) return 0;
     return std::min(unit - next % unit, segment_pages_ - next);
   }
+  std::uint32_t slc_pages() const { return slc_pages_; }
   // Takes the pages that close the frontier's open word lines, as allocate() would, and hands
   // each to `pad` (which programs it); only if its segment holds `only` (kNoBlock: any). Returns
   // how many.
@@ -279,9 +287,11 @@ class SegmentSpace {
     std::uint32_t next = 0;
     std::uint64_t generation = 0;
     bool from_reserve = false;
+    std::uint32_t pages = 0;  // SLC mode: the pages its segments take (0: all of them)
   };
-  SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes, bool striped,
-               std::uint32_t reserve, const char* table_name, std::uint32_t count_bytes);
+  std::uint32_t capacity(const Frontier& f) const { return f.pages ? f.pages : segment_pages_; }
+  SegmentSpace(Hal& hal, const FirmwareCosts& costs, std::uint32_t segment_planes, bool striped, std::uint32_t reserve,
+               const char* table_name, std::uint32_t count_bytes);
   // Free segments the frontier may draw from: its group's when pinned, else the whole space's.
   std::uint32_t free_for(const Frontier& f) const {
     return f.group == kAnyGroup ? free_count_ : free_segments_in_group(f.group);
@@ -301,9 +311,9 @@ class SegmentSpace {
   void retire(std::uint32_t segment);
   void count_doomed();
   [[noreturn]] void refuse_factory_layout() const;
-  void update_read_only();  // and the published gauges
+  void update_read_only();                          // and the published gauges
   void open_segment(Frontier& f, bool privileged);  // the frontier's next segment (allowed: can_allocate)
-  std::uint32_t take_free(bool privileged);  // round-robin over groups; kNoSegment when none may be taken
+  std::uint32_t take_free(bool privileged);         // round-robin over groups; kNoSegment when none may be taken
   std::uint32_t take_free_in(std::uint32_t group, bool privileged);
   std::uint32_t scan_victim(std::uint32_t first, std::uint32_t count, VictimPolicy policy, std::uint64_t now);
   // dynamic wear leveling: the pool's least-erased segment to its back, where taking pops it
@@ -313,7 +323,8 @@ class SegmentSpace {
   const FirmwareCosts& costs_;
   FlashGeometry geo_;
   std::uint32_t width_, groups_, segments_, segment_pages_, reserve_, streams_ = 0;
-  bool identity_;  // SPN == PPN
+  std::uint32_t slc_pages_ = 0;                 // make_slc_frontier's
+  bool identity_;                               // SPN == PPN
   std::vector<std::uint32_t> stripe_;           // channel-first order of all planes
   std::vector<std::uint32_t> member_plane_;     // group * width + member -> global plane
   std::vector<std::uint32_t> member_of_plane_;  // global plane -> member index in its group
@@ -321,8 +332,8 @@ class SegmentSpace {
   std::vector<SegmentState> state_;
   std::vector<std::uint8_t> kind_;
   std::vector<std::uint32_t> erase_count_;
-  std::vector<std::uint64_t> group_erases_;  // per plane group: its segments' erases
-  std::vector<std::uint64_t> changed_at_;  // virtual time of the last write or invalidation
+  std::vector<std::uint64_t> group_erases_;       // per plane group: its segments' erases
+  std::vector<std::uint64_t> changed_at_;         // virtual time of the last write or invalidation
   std::vector<std::vector<std::uint32_t>> free_;  // per group, used as a stack
   std::uint32_t free_count_ = 0, group_cursor_ = 0;
   std::vector<Frontier> frontiers_;
@@ -332,9 +343,9 @@ class SegmentSpace {
   std::vector<bool> wear_moved_last_;  // per reclaim scope (a group, or the whole space at 0)
   std::uint32_t wear_victim_ = kNoSegment;
   // Bad blocks
-  bool pinned_;                     // frontiers pinned to plane groups (PlaneBlocks)
-  std::vector<bool> bad_;           // per block: factory or grown bad (empty: none)
-  std::vector<bool> retiring_;      // per segment (empty: none)
+  bool pinned_;                                         // frontiers pinned to plane groups (PlaneBlocks)
+  std::vector<bool> bad_;                               // per block: factory or grown bad (empty: none)
+  std::vector<bool> retiring_;                          // per segment (empty: none)
   std::vector<std::vector<std::uint32_t>> slot_block_;  // per plane: slot -> block in plane (empty: identity)
   std::vector<std::uint32_t> block_slot_;               // per block: its slot, or kNoSegment (a spare)
   std::vector<std::vector<std::uint32_t>> spares_;      // per plane: spare blocks in plane
@@ -343,8 +354,8 @@ class SegmentSpace {
   std::vector<std::uint32_t> retired_in_group_, doomed_in_group_;
   std::uint32_t retired_ = 0, doomed_ = 0, need_ = 0, overhead_ = 0, margin_ = 0;
   std::uint64_t factory_bad_ = 0, grown_bad_ = 0, replaced_ = 0;
-  std::uint64_t held_ = 0;            // hold_back's blocks
-  std::uint32_t held_retired_ = 0;    // the segments they retired (not counted as bad blocks' doing)
+  std::uint64_t held_ = 0;          // hold_back's blocks
+  std::uint32_t held_retired_ = 0;  // the segments they retired (not counted as bad blocks' doing)
   std::uint64_t read_only_since_ = 0;
   double *retired_gauge_ = nullptr, *spares_gauge_ = nullptr, *usable_gauge_ = nullptr, *replaced_gauge_ = nullptr,
          *read_only_gauge_ = nullptr;

@@ -1,35 +1,39 @@
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
 
-#include "common/narrow_division.h"
-#include "fw/ftl/common/page_ops.h"
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "common/narrow_division.h"
+#include "fw/ftl/common/page_ops.h"
+
 namespace ssd::fw {
 
-PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g) {
+PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g, std::uint32_t bits_per_cell) {
   PageMappingParams p;
   p.overprovisioning = o.real("overprovisioning", 0.07, 0.0, 0.9, "share of physical pages hidden from the host");
-  p.gc_reserve_blocks = static_cast<std::uint32_t>(
-      o.integer("gc_reserve_blocks", 1, 1, 64, "free blocks per plane only GC may take"));
+  p.gc_reserve_blocks =
+      static_cast<std::uint32_t>(o.integer("gc_reserve_blocks", 1, 1, 64, "free blocks per plane only GC may take"));
   p.gc_threshold_blocks = static_cast<std::uint32_t>(o.integer(
       "gc_threshold_blocks", std::max<std::int64_t>(p.gc_reserve_blocks + 2, g.blocks_per_plane / 64),
       p.gc_reserve_blocks + 1, g.blocks_per_plane, "start GC on a plane when its free blocks fall below this"));
   p.allocation = o.choice_of<Allocation>(
       "allocation", "adaptive",
-      {{"adaptive", Allocation::Adaptive}, {"channel_first", Allocation::ChannelFirst}, {"plane_first", Allocation::PlaneFirst}},
+      {{"adaptive", Allocation::Adaptive},
+       {"channel_first", Allocation::ChannelFirst},
+       {"plane_first", Allocation::PlaneFirst}},
       "host write placement: adaptive (channel-first over dies; with more host programs in flight than dies, a "
       "die's planes take consecutive pages, so they run as one multi-plane program), channel_first (consecutive "
       "writes to different channels) or plane_first (always fill a die's planes together, dies channel-first)");
   p.partner_wait_ns = static_cast<std::uint32_t>(std::lround(
       1000 * o.real("partner_wait_us", 50, 0, 1000,
                     "adaptive: how long a die may hold the first program of a plane pair for its partner")));
-  p.gc_pacing = o.choice_of<GcPacing>("gc_pacing", "paced", {{"paced", GcPacing::Paced}, {"threshold", GcPacing::Threshold}},
-                                      "when GC copies are issued: paced (in step with host writes, v/(P-v) per host "
-                                      "page) or threshold (the whole victim at once)");
+  p.gc_pacing =
+      o.choice_of<GcPacing>("gc_pacing", "paced", {{"paced", GcPacing::Paced}, {"threshold", GcPacing::Threshold}},
+                            "when GC copies are issued: paced (in step with host writes, v/(P-v) per host "
+                            "page) or threshold (the whole victim at once)");
+  p.slc = SlcCacheParams::parse(o, g, bits_per_cell);
   o.reject_unread("page_mapping");
   p.logical_pages = static_cast<Lpn>(std::floor(double(g.total_pages()) * (1.0 - p.overprovisioning)));
   // Every plane needs room for its two frontiers, the GC threshold, and one victim's worth of
@@ -42,14 +46,20 @@ PageMappingParams PageMappingParams::parse(FtlOptions& o, const FlashGeometry& g
                          std::to_string(spare_per_plane) +
                          " spare blocks per plane; page_mapping needs at least gc_threshold_blocks + 2 = " +
                          std::to_string(p.gc_threshold_blocks + 2));
+  // The SLC frontier, and the cache's floor full of data that has not been folded yet.
+  if (p.slc.on() && spare_per_plane < p.gc_threshold_blocks + 3 + p.slc.blocks)
+    throw FtlOptionError("ftl.slc_blocks = " + std::to_string(p.slc.blocks) + ": with ftl.overprovisioning = " +
+                         o.effective().at("overprovisioning") + " a plane has " + std::to_string(spare_per_plane) +
+                         " spare blocks; the SLC cache needs gc_threshold_blocks + 3 + slc_blocks = " +
+                         std::to_string(p.gc_threshold_blocks + 3 + p.slc.blocks));
   return p;
 }
 
 PageMappingFtl::PageMappingFtl(FtlContext& ctx)
     : ctx_(ctx),
       counts_(ctx.metrics),
-      params_(PageMappingParams::parse(ctx.options, ctx.hal.geometry())),
-      blocks_(ctx.hal, ctx.costs, SegmentSpace::PlaneBlocks{2}, params_.gc_reserve_blocks),
+      params_(PageMappingParams::parse(ctx.options, ctx.hal.geometry(), ctx.bits_per_cell)),
+      blocks_(ctx.hal, ctx.costs, SegmentSpace::PlaneBlocks{params_.slc.on() ? 3u : 2u}, params_.gc_reserve_blocks),
       logical_pages_(params_.logical_pages),
       gc_threshold_(params_.gc_threshold_blocks),
       deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
@@ -66,7 +76,17 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
   // alone, a plane driven to its end of life under skewed writes ran out of blocks for GC: a
   // victim whose erase fails gives nothing back.)
   const FlashGeometry& g = blocks_.geometry();
-  const std::uint32_t overhead = gc_threshold_ + 2;
+  const std::uint32_t overhead = gc_threshold_ + (params_.slc.on() ? 3 : 2);
+  if (params_.slc.on()) {
+    for (std::uint32_t plane = 0; plane < g.total_planes(); ++plane)
+      blocks_.make_slc_frontier(blocks_.plane_frontier(plane, kSlcStream), kSlcKind, params_.slc.pages);
+    slc_blocks_.assign(g.total_planes(), 0);
+    MetricSet& m = ctx.metrics;
+    slc_counts_ = {&m.counter("slc_pages_written"), &m.counter("slc_blocks_opened"),
+                   &m.counter("slc_blocks_folded"), &m.counter("slc_fold_copies"),
+                   &m.counter("slc_idle_folds"),    &m.counter("slc_foreground_folds")};
+    slc_trace_ = ctx.hal.trace_state("ftl.slc_blocks", 32);
+  }
   blocks_.set_capacity_need(
       static_cast<std::uint32_t>(std::ceil(double(logical_pages_) / g.pages_per_block / g.total_planes())) + overhead,
       overhead);
@@ -81,6 +101,7 @@ OpRef PageMappingFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   Token* sink = page.sink;
   counts_.count_read(page);
+  if (params_.slc.on() && !page.for_partial_write) note_host_command();
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   return read_mapped_page(ctx_.ops, l2p_[lpn], sink, counts_.unmapped_reads);
@@ -97,7 +118,12 @@ std::uint32_t PageMappingFtl::next_host_plane() {
 }
 
 bool PageMappingFtl::has_host_room(std::uint32_t plane) {
-  if (blocks_.can_allocate(blocks_.plane_frontier(plane, kHostStream), false)) return true;
+  const std::uint32_t frontier = host_frontier(plane);
+  if (frontier == kFoldFirst) {
+    start_fold(plane, FoldReason::Foreground);
+    return false;
+  }
+  if (blocks_.can_allocate(frontier, false)) return true;
   // Skipped by the host, the plane's paced GC would get no writes to keep pace with.
   if (gc_[plane].running) issue_copies(plane, GcPacer::kAll);
   return false;
@@ -110,8 +136,7 @@ std::uint32_t PageMappingFtl::next_plane_first() {
     const std::uint32_t first = blocks_.stripe_plane(remainder_of(die_cursor_, dies));  // plane 0 of the die
     std::uint32_t best = kNoPlane;
     for (std::uint32_t plane = first; plane < first + planes; ++plane)
-      if (has_host_room(plane) && (best == kNoPlane || host_pages_[plane] < host_pages_[best]))
-        best = plane;
+      if (has_host_room(plane) && (best == kNoPlane || host_pages_[plane] < host_pages_[best])) best = plane;
     if (best == kNoPlane || ++die_round_ >= planes) {
       die_round_ = 0;
       ++die_cursor_;
@@ -124,9 +149,16 @@ std::uint32_t PageMappingFtl::next_plane_first() {
   return kNoPlane;
 }
 
+std::uint32_t PageMappingFtl::host_pages(std::uint32_t plane) const {
+  const std::uint32_t f = host_frontier(plane);
+  return f != kFoldFirst && blocks_.slc_frontier(f) ? params_.slc.pages : blocks_.geometry().pages_per_block;
+}
+
 std::uint32_t PageMappingFtl::next_host_offset(std::uint32_t plane) const {
-  const std::uint32_t P = blocks_.geometry().pages_per_block;
-  return (P - blocks_.frontier_room(blocks_.plane_frontier(plane, kHostStream))) % P;
+  std::uint32_t f = host_frontier(plane);
+  if (f == kFoldFirst) f = blocks_.plane_frontier(plane, kHostStream);
+  const std::uint32_t P = host_pages(plane);
+  return (P - blocks_.frontier_room(f)) % P;
 }
 
 std::uint32_t PageMappingFtl::next_adaptive() {
@@ -164,7 +196,7 @@ std::uint32_t PageMappingFtl::next_adaptive() {
 std::uint32_t PageMappingFtl::most_behind_plane(std::uint32_t first) {
   // The plane furthest behind in page offset, counted circularly from the first plane with room
   // (so the die's planes are pulled level and their pages can pair); the lowest on ties.
-  const std::uint32_t P = blocks_.geometry().pages_per_block;
+  const std::uint32_t P = host_pages(first);
   std::uint32_t best = kNoPlane, reference = 0;
   long best_lag = 0;
   for (std::uint32_t plane = first; plane < first + blocks_.geometry().planes_per_die; ++plane) {
@@ -183,6 +215,7 @@ std::uint32_t PageMappingFtl::most_behind_plane(std::uint32_t first) {
 
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   if (!page.relocation) ++counts_.host_pages_written;
+  if (params_.slc.on() && !page.relocation) note_host_command();
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : kNoPlane;
   if (plane == kNoPlane) {  // no room: wait for GC, which must not wait for more host writes
     hurry_gc();
@@ -206,9 +239,17 @@ OpRef PageMappingFtl::trim(Lpn lpn) {
 }
 
 OpRef PageMappingFtl::place_write(std::uint32_t plane, const PageWrite& page) {
-  Ppn ppn = blocks_.to_ppn(blocks_.allocate(blocks_.plane_frontier(plane, kHostStream), false, 0));
+  const std::uint32_t frontier = host_frontier(plane);  // has_host_room said it is no kFoldFirst
+  const bool slc = blocks_.slc_frontier(frontier);
+  const std::uint64_t generation = blocks_.frontier_generation(frontier);
+  Ppn ppn = blocks_.to_ppn(blocks_.allocate(frontier, false, 0));
+  if (slc && blocks_.frontier_generation(frontier) != generation) opened_slc_block(plane);
   const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token, page.merge_with);
+  if (slc) {
+    ctx_.ops.program_in_slc_mode(p);
+    ++*slc_counts_.pages_written;
+  }
   if (expect_partner_) ctx_.ops.expect_partner(p, params_.partner_wait_ns);
   expect_partner_ = false;
   ctx_.ops.depend(page.data_ready, p);
@@ -249,17 +290,21 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
   // (Static wear leveling's victim goes even so: its cold data leaves a young block.)
   if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block && !blocks_.wear_victim(victim)) return;
+  // Paced copies follow host writes; with writes already waiting for space none may come, and a
+  // victim with every page valid (wear leveling's) frees none to pace against.
+  start_reclaim(plane, victim,
+                params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty() ||
+                    blocks_.valid_count(victim) == blocks_.geometry().pages_per_block);
+}
+
+void PageMappingFtl::start_reclaim(std::uint32_t plane, std::uint32_t victim, bool all_now) {
   ctx_.hal.note_gc(++gc_active_);
   ++gc_runs_;
   blocks_.begin_reclaim(victim);
   PlaneGc& gc = gc_[plane];
   gc = PlaneGc{true, blocks_.blocks(victim).front(), victim, 0, {}};
   gc.pacer.start(blocks_.valid_count(victim), blocks_.geometry().pages_per_block);
-  // Paced copies follow host writes; with writes already waiting for space none may come, and a
-  // victim with every page valid (wear leveling's) frees none to pace against.
-  if (params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty() ||
-      blocks_.valid_count(victim) == blocks_.geometry().pages_per_block)
-    issue_copies(plane, GcPacer::kAll);
+  if (all_now) issue_copies(plane, GcPacer::kAll);
 }
 
 void PageMappingFtl::pace_gc(std::uint32_t plane) {
@@ -268,9 +313,9 @@ void PageMappingFtl::pace_gc(std::uint32_t plane) {
   if (!gc.running || gc.next_page >= P) return;
   // The plane's free pages: its free blocks and the room left in its two frontiers.
   const std::uint32_t free_blocks = blocks_.free_segments_in_group(plane);
-  const double free_pages = double(free_blocks) * P +
-                            blocks_.frontier_room(blocks_.plane_frontier(plane, kHostStream)) +
-                            blocks_.frontier_room(blocks_.plane_frontier(plane, kGcStream));
+  double free_pages = double(free_blocks) * P + blocks_.frontier_room(blocks_.plane_frontier(plane, kHostStream)) +
+                      blocks_.frontier_room(blocks_.plane_frontier(plane, kGcStream));
+  if (params_.slc.on()) free_pages += blocks_.frontier_room(blocks_.plane_frontier(plane, kSlcStream));
   const std::uint32_t owed = gc.pacer.owed(free_blocks, params_.gc_reserve_blocks, gc_threshold_, P, free_pages);
   if (owed == GcPacer::kAll) ++gc_catch_ups_;  // behind: catch up
   if (owed > 0) issue_copies(plane, owed);
@@ -321,6 +366,7 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
     throw std::logic_error("GC on plane " + std::to_string(plane) + " has no free block to relocate into (" +
                            std::to_string(blocks_.usable_in_group(plane)) + " usable blocks" +
                            (blocks_.read_only() ? ", read-only" : "") + ")");
+  if (params_.slc.on() && is_slc_page(old_ppn)) ++*slc_counts_.fold_copies;
   const Ppn old = remap(page.lpn, ppn);
   OpRef p = ctx_.ops.program(ppn, page.lpn, page.token);
   ctx_.ops.submit(p);
@@ -331,12 +377,15 @@ void PageMappingFtl::relocate(Ppn old_ppn, const HalResult& page) {
 
 void PageMappingFtl::finish_gc(std::uint32_t victim) {
   const std::uint32_t plane = blocks_.group_of(victim);
+  const bool slc = params_.slc.on() && blocks_.kind(victim) == kSlcKind;
   blocks_.finish_reclaim(victim);
+  if (slc) slc_block_reclaimed(plane);
   ++counts_.erases;
   gc_[plane].running = false;
   ctx_.hal.note_gc(--gc_active_);
   retry_deferred();
   maybe_start_gc(plane);
+  if (idle_folding_) start_fold(plane, FoldReason::Idle);
   if (!deferred_.empty()) hurry_gc();  // writes still wait: no host write will pace the others
 }
 

@@ -44,9 +44,10 @@
 //   threshold: every valid page of the victim at once (all planes reaching the threshold
 //     together then stop the host while they copy). A plane whose best victim has no
 //   invalid page (full of valid data: relocating would free nothing) pauses GC until an
-//   overwrite invalidates one of its pages; host writes go to other planes meanwhile. Victim pages are read; on each read's completion the OOB's logical page is
-//   checked against the L2P and, if still current, the page is relocated (mapping updated then).
-//   The victim is erased once all its reads completed, and returns to the free pool.
+//   overwrite invalidates one of its pages; host writes go to other planes meanwhile. Victim pages are read; on each
+//   read's completion the OOB's logical page is checked against the L2P and, if still current, the page is relocated
+//   (mapping updated then). The victim is erased once all its reads completed, and returns to the free pool.
+// - On TLC/QLC parts an SLC cache (ftl.slc_cache, off by default): fw/ftl/page_mapping/slc_cache.h.
 // - ftl.gc_reserve_blocks per plane are kept for GC; a host write finding no plane with room
 //   waits (deferred) until an erase frees a block.
 #pragma once
@@ -58,6 +59,7 @@
 #include "fw/ftl/common/gc_pacer.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/ftl.h"
+#include "fw/ftl/page_mapping/slc_cache.h"
 
 namespace ssd::fw {
 
@@ -72,8 +74,9 @@ struct PageMappingParams {
   std::uint32_t gc_reserve_blocks = 1;
   std::uint32_t gc_threshold_blocks = 0;
   Lpn logical_pages = 0;
+  SlcCacheParams slc;
   // Throws FtlOptionError naming the parameter; rejects parameters it does not know.
-  static PageMappingParams parse(FtlOptions& options, const FlashGeometry& geometry);
+  static PageMappingParams parse(FtlOptions& options, const FlashGeometry& geometry, std::uint32_t bits_per_cell = 1);
 };
 
 class PageMappingFtl : public Ftl, public SteadyStatePreload {
@@ -107,14 +110,16 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   const SegmentSpace& blocks() const { return blocks_; }
 
  private:
-  enum Stream : std::uint32_t { kHostStream = 0, kGcStream = 1 };
+  enum Stream : std::uint32_t { kHostStream = 0, kGcStream = 1, kSlcStream = 2 };
+  static constexpr std::uint8_t kSlcKind = 1;  // the segment kind of SLC-mode blocks
 
   std::uint32_t next_host_plane();  // kNoPlane when none has room
   std::uint32_t next_plane_first();
   std::uint32_t next_adaptive();
   std::uint32_t most_behind_plane(std::uint32_t first_plane_of_die);  // kNoPlane: none has room
-  std::uint32_t next_host_offset(std::uint32_t plane) const;  // page offset of its next host page
-  bool has_host_room(std::uint32_t plane);  // hurries the plane's GC when it has none
+  std::uint32_t next_host_offset(std::uint32_t plane) const;          // page offset of its next host page
+  bool has_host_room(std::uint32_t plane);                            // hurries the plane's GC when it has none
+  std::uint32_t host_pages(std::uint32_t plane) const;                // pages a block of its host frontier takes
   static constexpr std::uint32_t kNoPlane = 0xffffffffu;
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
   Ppn remap(Lpn lpn, Ppn new_ppn);  // returns the page it replaced (kNoPpn if none)
@@ -127,6 +132,20 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   void relocate(Ppn old_ppn, const HalResult& page);
   void finish_gc(std::uint32_t victim);  // a segment of the space: one block
   void retry_deferred();
+  // The plane's reclaim of `victim` begins; all its copies at once with `all_now`.
+  void start_reclaim(std::uint32_t plane, std::uint32_t victim, bool all_now);
+
+  // The SLC cache (slc_cache.cpp, slc_cache.h).
+  static constexpr std::uint32_t kFoldFirst = 0xfffffffeu;  // host_frontier: the plane must fold first
+  std::uint32_t host_frontier(std::uint32_t plane) const;   // where the plane's next host page goes
+  void opened_slc_block(std::uint32_t plane);
+  enum class FoldReason : std::uint8_t { Idle, Foreground };
+  void start_fold(std::uint32_t plane, FoldReason why);  // nothing when the plane reclaims already
+  void slc_block_reclaimed(std::uint32_t plane);
+  bool is_slc_page(Ppn ppn) const;
+  void note_host_command();  // idle time starts again
+  void arm_idle_tick();
+  void idle_tick();
 
   FtlContext ctx_;  // a copy: it holds references only
   FtlCounters counts_;
@@ -140,15 +159,15 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   struct PlaneGc {
     bool running = false;
     BlockId victim_block = 0;
-    std::uint32_t victim = 0;         // its segment
-    std::uint32_t next_page = 0;      // page offset in the victim of the next copy to consider
-    GcPacer pacer;                    // paced: copies owed to the host's writes
+    std::uint32_t victim = 0;     // its segment
+    std::uint32_t next_page = 0;  // page offset in the victim of the next copy to consider
+    GcPacer pacer;                // paced: copies owed to the host's writes
   };
-  std::vector<PlaneGc> gc_;        // per plane
-  std::uint32_t gc_active_ = 0;    // planes with GC running
-  std::uint64_t stripe_cursor_ = 0;  // channel_first: planes in channel-first order
-  std::uint64_t die_cursor_ = 0;     // plane_first: dies in channel-first order
-  std::uint32_t die_round_ = 0;      // plane_first: writes given to the current die
+  std::vector<PlaneGc> gc_;                // per plane
+  std::uint32_t gc_active_ = 0;            // planes with GC running
+  std::uint64_t stripe_cursor_ = 0;        // channel_first: planes in channel-first order
+  std::uint64_t die_cursor_ = 0;           // plane_first: dies in channel-first order
+  std::uint32_t die_round_ = 0;            // plane_first: writes given to the current die
   std::vector<std::uint64_t> host_pages_;  // plane_first: host pages allocated per plane
   static constexpr std::uint32_t kNoDie = 0xffffffffu;
   std::uint32_t pair_die_ = kNoDie;  // adaptive: a busy die whose level planes take the next pages
@@ -156,6 +175,17 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   bool expect_partner_ = false;      // adaptive: the page being placed opens a pair
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &gc_catch_ups_;
+  // The SLC cache's state: SLC blocks holding data per plane (open, closed or being folded), and
+  // the idle clock (a timer ticking every quarter of slc_idle_fold_ms while the cache holds data).
+  std::vector<std::uint32_t> slc_blocks_;
+  std::uint32_t slc_blocks_total_ = 0;
+  std::uint64_t host_commands_ = 0, host_commands_at_tick_ = 0;
+  std::uint32_t quiet_ticks_ = 0;
+  bool ticking_ = false, idle_folding_ = false;
+  struct SlcCounters {
+    std::uint64_t *pages_written, *blocks_opened, *blocks_folded, *fold_copies, *idle_folds, *foreground_folds;
+  } slc_counts_{};
+  int slc_trace_ = -1;
 };
 
 }  // namespace ssd::fw
