@@ -9,54 +9,11 @@
 #include <sstream>
 
 #include "cli_support.h"
+#include "vcd_reader.h"
 
 using namespace ssd::cli;
 
 namespace {
-
-// A VCD's signals (full dotted names) and every value each one took.
-struct Vcd {
-  std::map<std::string, std::string> code_of;  // name -> identifier code
-  std::map<std::string, std::set<std::uint64_t>> values_by_code;
-  std::set<std::uint64_t> values(const std::string& name) const {
-    auto c = code_of.find(name);
-    if (c == code_of.end()) return {};
-    auto v = values_by_code.find(c->second);
-    return v == values_by_code.end() ? std::set<std::uint64_t>{} : v->second;
-  }
-};
-
-Vcd read_vcd(const std::string& path) {
-  Vcd vcd;
-  std::istringstream in(read_text(path));
-  std::vector<std::string> scope;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string first;
-    words >> first;
-    if (first == "$scope") {
-      std::string kind, name;
-      words >> kind >> name;
-      scope.push_back(name);
-    } else if (first == "$upscope") {
-      scope.pop_back();
-    } else if (first == "$var") {
-      std::string kind, width, code, name;
-      words >> kind >> width >> code >> name;
-      std::string full;
-      for (const auto& s : scope) full += s + ".";
-      vcd.code_of[full + name] = code;
-    } else if (!first.empty() && first[0] == 'b') {
-      std::string code;
-      words >> code;
-      vcd.values_by_code[code].insert(std::stoull(first.substr(1), nullptr, 2));
-    } else if (!first.empty() && (first[0] == '0' || first[0] == '1') && first.size() > 1) {
-      vcd.values_by_code[first.substr(1)].insert(first[0] - '0');
-    }
-  }
-  return vcd;
-}
 
 // The view's signal lines: "+{alias} ssd.channel0.die0.state[2:0]" -> ssd.channel0.die0.state.
 std::set<std::string> view_signals(const std::string& view) {

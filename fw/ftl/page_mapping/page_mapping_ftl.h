@@ -180,7 +180,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   std::vector<std::uint32_t> slc_blocks_;
   std::uint32_t slc_blocks_total_ = 0;
   std::uint64_t host_commands_ = 0, host_commands_at_tick_ = 0;
-  std::uint32_t quiet_ticks_ = 0;
+  std::uint32_t quiet_ticks_ = 0, quiet_ticks_needed_ = 4;
   bool ticking_ = false, idle_folding_ = false;
   struct SlcCounters {
     std::uint64_t *pages_written, *blocks_opened, *blocks_folded, *fold_copies, *idle_folds, *foreground_folds;

@@ -64,11 +64,13 @@ void PageMappingFtl::start_fold(std::uint32_t plane, FoldReason why) {
   }
 }
 
-// The idle clock. Host commands count; a tick that finds none since the last one, and no host
-// program in flight or waiting for room, is quiet, and the fourth quiet tick in a row (idle for
-// slc_idle_fold_ms, to a quarter of it) starts folding on every plane. (A host whose writes are
-// all queued behind flash work sends no more commands for a while: that is no idle drive.) The
-// clock runs only while the cache holds data and nothing folds for idleness.
+// The idle clock, ticking every quarter of slc_idle_fold_ms while the cache holds data and
+// nothing folds for idleness. A tick sees the host active when a command reached the FTL since
+// the tick before (its activity lies in the past quarter) or when a host program is in flight or
+// waits for room (its activity goes on past this tick); the drive is idle once 4, respectively 5,
+// quiet ticks have followed, so folding starts between 1 and 1.25 times slc_idle_fold_ms after
+// the host's last command or the completion of its last program, whichever is later. (A host
+// whose writes are all queued behind flash work sends no more commands for a while: no idle drive.)
 void PageMappingFtl::note_host_command() {
   ++host_commands_;
   idle_folding_ = false;
@@ -86,10 +88,12 @@ void PageMappingFtl::arm_idle_tick() {
 
 void PageMappingFtl::idle_tick() {
   ticking_ = false;
-  if (host_commands_ != host_commands_at_tick_ || !deferred_.empty() || ctx_.ops.host_programs_in_flight() > 0) {
+  const bool working = !deferred_.empty() || ctx_.ops.host_programs_in_flight() > 0;
+  if (working || host_commands_ != host_commands_at_tick_) {
     host_commands_at_tick_ = host_commands_;
     quiet_ticks_ = 0;
-  } else if (++quiet_ticks_ == 4) {
+    quiet_ticks_needed_ = working ? 5 : 4;
+  } else if (++quiet_ticks_ == quiet_ticks_needed_) {
     quiet_ticks_ = 0;
     idle_folding_ = true;
     for (std::uint32_t plane = 0; plane < slc_blocks_.size(); plane += blocks_.geometry().planes_per_die)

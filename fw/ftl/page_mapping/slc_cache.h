@@ -27,7 +27,8 @@
 //   slc_idle_fold_ms (default 100; 0: never): when the host has sent no command for this long,
 //     every plane folds its closed SLC blocks, one after another, until the host comes back.
 //     Idle is seen by a firmware timer ticking every quarter of it while the cache holds data,
-//     so folding starts between 1 and 1.25 times the idle time after the last command.
+//     so folding starts between 1 and 1.25 times the idle time after the host's last command or
+//     the completion of its last program, whichever is later (slc_cache.cpp).
 // GC's greedy victim choice may also take an SLC block (few valid pages: cheap to reclaim);
 // that is a fold too. Counters: slc_pages_written (host pages written in SLC mode),
 // slc_blocks_opened, slc_blocks_folded (SLC blocks reclaimed, by any path), slc_fold_copies
