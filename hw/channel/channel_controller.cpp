@@ -695,7 +695,7 @@ bool ChannelController::decodes(Die& die, tlmx::FlashCommand& cmd) {
   const double days = at == NandArray::kBeforeRun ? array_.data_age_days() + tlmx::ticks_to_seconds(now) / 86400.0
                                                   : tlmx::ticks_to_seconds(now - at) / 86400.0;
   // An SLC-mode page has one read level, the part's lower page's (page type 0).
-  const PageCondition page{double(array_.erase_count(block)), days, double(array_.reads_since_erase(block)),
+  const PageCondition page{array_.wear(block), days, double(array_.reads_since_erase(block)),
                            array_.is_slc(block) ? 0 : g.page_in_block(cmd.ppn)};
   const double rber = errors_->rber(page, cmd.retry_step);  // the soft decode: at the last step's
   if (!cmd.retry_step && !cmd.soft) {

@@ -37,13 +37,13 @@ double BlockFailures::failed_by(double cycles) const {
                            std::pow(std::max(0.0, cycles) / config_.rated_pe_cycles, config_.wear_exponent + 1));
 }
 
-bool BlockFailures::program_fails(std::uint32_t cycles) {
+bool BlockFailures::program_fails(double cycles) {
   ++programs_;
   if (config_.fail_program && programs_ % config_.fail_program == 0) return true;
   return config_.grown && draw((1 - config_.erase_share) * hazard(cycles) / pages_per_block_);
 }
 
-bool BlockFailures::erase_fails(std::uint32_t cycles) {
+bool BlockFailures::erase_fails(double cycles) {
   ++erases_;
   if (config_.fail_erase && erases_ % config_.fail_erase == 0) return true;
   return config_.grown && draw(config_.erase_share * hazard(cycles));

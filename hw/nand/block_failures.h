@@ -26,8 +26,9 @@ class BlockFailures {
   double hazard(double cycles) const;
   double failed_by(double cycles) const;
   // Whether this program / erase of a block that has been erased `cycles` times reports failure.
-  bool program_fails(std::uint32_t cycles);
-  bool erase_fails(std::uint32_t cycles);
+  bool program_fails(double cycles);
+  bool erase_fails(double cycles);
+  const FailureConfig& config() const { return config_; }
 
  private:
   bool draw(double probability) { return probability > 0 && uniform_(rng_) < probability; }

@@ -67,7 +67,7 @@ bool NandArray::program(Ppn ppn, Lpn lpn, Token token, std::uint64_t at, bool sl
   if (!sequential_) b.programmed_out_of_order[page] = true;
   ++b.written;
   ++programs_;
-  if (!armed_ || !failures_.program_fails(b.erase_count)) return true;
+  if (!armed_ || !failures_.program_fails(wear(geo_.block_of(ppn)))) return true;
   b.failed = true;
   ++program_failures_;
   return false;
@@ -132,7 +132,9 @@ bool NandArray::erase(BlockId block) {
     throw NandRuleViolation("NAND erase of " + describe(geo_.first_page(block)) + ": the block is factory bad");
   ++erases_;
   if (b.failed) b.retired = true;
-  const std::uint32_t cycles = b.erase_count++;
+  const double cycles = wear(block);
+  ++b.erase_count;
+  if (b.slc) ++b.slc_erases;
   if (armed_ && failures_.erase_fails(cycles)) {
     b.failed = b.retired = true;
     ++erase_failures_;

@@ -131,6 +131,11 @@ class NandArray {
   }
   std::uint32_t write_pointer(BlockId b) const { return blocks_[b].written; }
   std::uint32_t erase_count(BlockId b) const { return blocks_[b].erase_count; }
+  // The block's wear in native P/E cycles: its erases, the SLC-mode ones counted at
+  // failures.slc_cycle_wear (what the RBER law and the grown-bad-block hazard see).
+  double wear(BlockId b) const {
+    return double(blocks_[b].erase_count) - double(blocks_[b].slc_erases) * (1.0 - failures_.config().slc_cycle_wear);
+  }
   // The error model's state of a block: when its first page since the erase was programmed
   // (kernel ticks), and how many times it has been read (sensed) since the erase.
   std::uint64_t programmed_at(BlockId b) const { return blocks_[b].programmed_at; }
@@ -167,6 +172,7 @@ class NandArray {
     bool failed = false;   // a program or erase of it reported failure
     bool retired = false;  // erased (or erase attempted) after it failed: never to be programmed
     bool slc = false;      // programmed in SLC mode since its last erase
+    std::uint32_t slc_erases = 0;  // of erase_count, the erases that ended an SLC-mode cycle
   };
   PageContent* new_block_pages();  // a block's pages, erased, from the current slab
   void check_page(Ppn ppn, const char* op) const {

@@ -64,6 +64,11 @@ struct FailureConfig {
   double rated_pe_cycles = 3000;
   double wear_exponent = 3;
   double erase_share = 0.5;
+  // How much an SLC-mode program/erase cycle (a block programmed one bit a cell since its erase)
+  // wears the block, as a share of a native cycle: the cycles the RBER law and the hazard above
+  // see are the native ones plus this share of the SLC ones (NandArray::wear). 1: a cycle is a
+  // cycle, whatever the mode.
+  double slc_cycle_wear = 1.0;
   // Closed-form studies and tests: every N-th program / erase the array performs during the run
   // reports failure (the N-th, 2N-th, ...; 0: none).
   std::uint64_t fail_program = 0, fail_erase = 0;

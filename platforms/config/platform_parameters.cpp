@@ -73,6 +73,10 @@ const std::vector<Parameter>& platform_parameters() {
                      [](C& c, double v) { c.nand.slc_t_prog = sc_time(v, sc_core::SC_US); }),
       quantity_param("nand.slc_t_erase_us", "us", 0, 1e6, true, 2000, "SLC mode: block erase time",
                      [](C& c, double v) { c.nand.slc_t_erase = sc_time(v, sc_core::SC_US); }),
+      quantity_param("nand.slc_cycle_wear", "", 0, 1, false, 1,
+                     "SLC mode: the wear of a program/erase cycle in SLC mode as a share of a native one (the "
+                     "P/E cycles the RBER law and the grown-bad-block hazard see; 1: a cycle is a cycle)",
+                     [](C& c, double v) { c.reliability.failures.slc_cycle_wear = v; }),
       count_param("nand.read_cmd_cycles", 1, 64, 7, "command/address bus cycles of a read (00h, 5 address, 30h)",
                   [](C& c, std::uint64_t v) { c.nand.read_cmd_cycles = std::uint32_t(v); }),
       count_param("nand.program_cmd_cycles", 1, 64, 7, "command/address bus cycles of a program (80h, 5 address, 10h)",

@@ -163,3 +163,23 @@ TEST_CASE("SLC mode: a block takes its first program's mode, holds pages / bits 
     CHECK(native.paired_pages_lost == 1);
   }
 }
+
+TEST_CASE("SLC mode: an SLC-mode cycle wears its block by failures.slc_cycle_wear of a native one", "[nand][slc]") {
+  hw::NandArray a(nand_test_geometry());
+  hw::FailureConfig f;
+  f.slc_cycle_wear = 0.1;
+  a.set_failures(f);
+  a.set_bits_per_cell(2);
+  const FlashGeometry& g = a.geometry();
+  for (int i = 0; i < 10; ++i) {  // 10 SLC-mode cycles
+    a.program(g.first_page(1), 1, 1, hw::NandArray::kBeforeRun, true);
+    a.erase(1);
+  }
+  for (int i = 0; i < 3; ++i) {  // and 3 native ones
+    a.program(g.first_page(1), 1, 1);
+    a.erase(1);
+  }
+  a.erase(1);  // an erase of an erased block: a native cycle
+  CHECK(a.erase_count(1) == 14);
+  CHECK(a.wear(1) == Approx(10 * 0.1 + 4));
+}
