@@ -21,6 +21,7 @@ half the first interval's. Writes write_cliff.csv/.md and write_cliff.png into -
 bench/), the runs' reports into results/write_cliff.
 """
 import gzip
+import json
 import os
 
 from bench_common import ROOT, pyplot, run_jobs, run_ssdsim, study_arguments, write_tables
@@ -64,7 +65,8 @@ def empty_cache_bytes(g):
 
 
 def write_trace(path, g, platform, state, pattern, amount, seed=7):
-    """The run's trace; returns the measured phase's and the recovery's start times (s)."""
+    """The run's trace (path None: none written); returns the measured phase's and the recovery's
+    start times (s)."""
     import random
     rng = random.Random(seed)
     t = 0.0  # ms
@@ -96,8 +98,9 @@ def write_trace(path, g, platform, state, pattern, amount, seed=7):
     idle_after(amount, 4.0 if pattern == "random" and state == "full" else 1.0)  # GC's copies
     recovery_at = t / 1e3
     sequential(0, RECOVERY_BYTES)
-    with gzip.open(path, "wt", compresslevel=1) as f:
-        f.writelines(lines)
+    if path:
+        with gzip.open(path, "wt", compresslevel=1) as f:
+            f.writelines(lines)
     return measured_at, recovery_at
 
 
@@ -129,11 +132,17 @@ def one(a, platform, state, pattern):
     cache, _ = empty_cache_bytes(g)
     amount = int(a.amount_factor * cache)
     trace = os.path.join(a.work, f"{platform}-{state}-{pattern}.trace.gz")
-    measured_at, recovery_at = write_trace(trace, g, platform, state, pattern, amount)
-    args = ["-p", os.path.join(ROOT, "platforms", PLATFORMS[platform]), "--trace", trace, "--trace-format", "disksim",
-            "--precondition", "fill" if state == "full" else "none"]
-    r = run_ssdsim(args, os.path.join(a.work, f"{platform}-{state}-{pattern}.json"))
-    os.remove(trace)
+    report = os.path.join(a.work, f"{platform}-{state}-{pattern}.json")
+    reuse = a.reuse and os.path.exists(report)
+    measured_at, recovery_at = write_trace(None if reuse else trace, g, platform, state, pattern, amount)
+    if reuse:
+        with open(report) as f:
+            r = json.load(f)
+    else:
+        args = ["-p", os.path.join(ROOT, "platforms", PLATFORMS[platform]), "--trace", trace, "--trace-format",
+                "disksim", "--precondition", "fill" if state == "full" else "none"]
+        r = run_ssdsim(args, report)
+        os.remove(trace)
     f = r["ftl_metrics"]
     pts, mean, first = phase_rates(r, measured_at, recovery_at)
     _, recovery, _ = phase_rates(r, recovery_at, 1e18)
@@ -181,6 +190,7 @@ def main():
         p.add_argument("--amount-factor", type=float, default=1.5,
                        help="the measured writes, as a multiple of the empty drive's SLC cache")
         p.add_argument("--platforms", default=",".join(PLATFORMS))
+        p.add_argument("--reuse", action="store_true", help="take the reports already in results/write_cliff")
     a = study_arguments(__doc__, [], "write_cliff", more)
     jobs = [(p, s, pat) for p in a.platforms.split(",") for s in STATES for pat in PATTERNS]
     rows = run_jobs(a, one, jobs)

@@ -129,3 +129,19 @@ TEST_CASE("SLC cache: impossible configurations name the parameter", "[ftl][page
   CHECK_THROWS_WITH(platform::FunctionalDrive(tlc_drive(4, {{"slc_cache", "sometimes"}})),
                     Catch::Contains("slc_cache"));
 }
+
+TEST_CASE("SLC cache: idle folding finishes a paced reclaim first and folds every closed SLC block of a full drive",
+          "[ftl][page_mapping][slc]") {
+  // A full drive overwritten in part: GC runs paced, in step with host writes, and one reclaim
+  // a plane is left waiting for writes that never come. Idle, the drive finishes it, and then
+  // folds every SLC block but the open one a plane (the untimed platform's clock runs out at once).
+  platform::FunctionalDrive drive(tlc_drive(4, {{"slc_cache", "dynamic"}, {"slc_idle_fold_ms", "100"}}));
+  const std::uint64_t logical_pages = drive.firmware().ftl().logical_pages();
+  stimuli::IntegrityOracle oracle(logical_pages, 4096);
+  write_sequentially(drive, oracle, logical_pages, 4);
+  write_sequentially(drive, oracle, logical_pages / 2, 4);
+  CHECK(counter(drive, "gc_runs") == counter(drive, "erases"));  // no reclaim left half done
+  CHECK(counter(drive, "slc_blocks_opened") > 4);
+  CHECK(counter(drive, "slc_blocks_folded") >= counter(drive, "slc_blocks_opened") - 4);
+  test::check_drive(drive, oracle);
+}

@@ -290,11 +290,12 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   // plane is full of valid data. Wait until an overwrite invalidates one of its pages.
   // (Static wear leveling's victim goes even so: its cold data leaves a young block.)
   if (blocks_.valid_count(victim) == blocks_.geometry().pages_per_block && !blocks_.wear_victim(victim)) return;
-  // Paced copies follow host writes; with writes already waiting for space none may come, and a
-  // victim with every page valid (wear leveling's) frees none to pace against.
+  // Paced copies follow host writes; with writes already waiting for space none may come, a
+  // victim with every page valid (wear leveling's) frees none to pace against, and an idle drive
+  // (the SLC cache's idle folding) has none coming.
   start_reclaim(plane, victim,
                 params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty() ||
-                    blocks_.valid_count(victim) == blocks_.geometry().pages_per_block);
+                    blocks_.valid_count(victim) == blocks_.geometry().pages_per_block || idle_folding_);
 }
 
 void PageMappingFtl::start_reclaim(std::uint32_t plane, std::uint32_t victim, bool all_now) {

@@ -96,6 +96,9 @@ void PageMappingFtl::idle_tick() {
   } else if (++quiet_ticks_ == quiet_ticks_needed_) {
     quiet_ticks_ = 0;
     idle_folding_ = true;
+    // A paced reclaim waits for host writes to pace it: idle, it finishes at once, and the die's
+    // folds follow it (finish_gc).
+    hurry_gc();
     for (std::uint32_t plane = 0; plane < slc_blocks_.size(); plane += blocks_.geometry().planes_per_die)
       start_fold(plane, FoldReason::Idle);
     return;  // the next host command starts the clock again

@@ -25,7 +25,8 @@
 //       speed of drives that never write natively). A plane with no SLC block to fold (a drive
 //       too full for any) writes natively.
 //   slc_idle_fold_ms (default 100; 0: never): when the host has sent no command for this long,
-//     every plane folds its closed SLC blocks, one after another, until the host comes back.
+//     every plane folds its closed SLC blocks, one after another, until the host comes back (a
+//     paced GC reclaim waiting for host writes to pace it finishes first).
 //     Idle is seen by a firmware timer ticking every quarter of it while the cache holds data,
 //     so folding starts between 1 and 1.25 times the idle time after the host's last command or
 //     the completion of its last program, whichever is later (slc_cache.cpp).
