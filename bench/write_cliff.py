@@ -149,7 +149,7 @@ def one(a, platform, state, pattern):
     at = cliff(pts, first)
     dt = r["host"]["over_time"]["interval_s"]
     busy_until = max([p["start_s"] + dt for p in r["host"]["over_time"]["points"]
-                      if p["mb_per_s"] > 0 and p["start_s"] < recovery_at] or [measured_at])
+                      if p["mb_per_s"] > 0 and p["start_s"] + dt <= recovery_at] or [measured_at])
     return {"platform": platform, "state": state, "pattern": pattern, "written GB": round(amount / 1e9, 1),
             "first MB/s": round(first), "cliff at GB": None if at is None else round(at, 1),
             "mean MB/s": round(mean), "idle s": round(recovery_at - busy_until),
