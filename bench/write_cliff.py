@@ -17,7 +17,8 @@ platforms/qlc_consumer_512g.yaml (their dynamic SLC caches: fw/ftl/page_mapping/
     far faster than the drive takes them, so the drive's own idle time is the gap less the time it
     still worked through them: column "idle s".)
 Throughput over time comes from the report's host.over_time; the cliff is where it falls below
-half the first interval's. Writes write_cliff.csv/.md and write_cliff.png into --out (default
+half the first interval's; the recovery burst's rate is its bytes over the time from its arrival
+to the host's last completion. Writes write_cliff.csv/.md and write_cliff.png into --out (default
 bench/), the runs' reports into results/write_cliff.
 """
 import gzip
@@ -145,7 +146,9 @@ def one(a, platform, state, pattern):
         os.remove(trace)
     f = r["ftl_metrics"]
     pts, mean, first = phase_rates(r, measured_at, recovery_at)
-    _, recovery, _ = phase_rates(r, recovery_at, 1e18)
+    # The burst is the run's last phase: its rate is its bytes over the time from its arrival to
+    # the host's last completion (host.simulated_seconds), exact where the intervals are coarse.
+    recovery = RECOVERY_BYTES / 1e6 / (r["host"]["simulated_seconds"] - recovery_at)
     at = cliff(pts, first)
     dt = r["host"]["over_time"]["interval_s"]
     busy_until = max([p["start_s"] + dt for p in r["host"]["over_time"]["points"]
@@ -153,7 +156,8 @@ def one(a, platform, state, pattern):
     return {"platform": platform, "state": state, "pattern": pattern, "written GB": round(amount / 1e9, 1),
             "first MB/s": round(first), "cliff at GB": None if at is None else round(at, 1),
             "mean MB/s": round(mean), "idle s": round(recovery_at - busy_until),
-            "after idle MB/s": round(recovery), "interval s": dt,
+            # no idle before the burst (the measured writes ran into it): no recovery to speak of
+            "after idle MB/s": round(recovery) if recovery_at - busy_until >= 1 else None, "interval s": dt,
             "SLC GB": round(f["slc_pages_written"] * g["page"] / 1e9, 1),
             "SLC blocks": f["slc_blocks_opened"], "folded": f["slc_blocks_folded"],
             "fold GB": round(f["slc_fold_copies"] * g["page"] / 1e9, 1),
@@ -191,8 +195,11 @@ def main():
                        help="the measured writes, as a multiple of the empty drive's SLC cache")
         p.add_argument("--platforms", default=",".join(PLATFORMS))
         p.add_argument("--reuse", action="store_true", help="take the reports already in results/write_cliff")
+        p.add_argument("--skip", default="", help="runs left out, e.g. qlc-full-random (comma-separated)")
     a = study_arguments(__doc__, [], "write_cliff", more)
-    jobs = [(p, s, pat) for p in a.platforms.split(",") for s in STATES for pat in PATTERNS]
+    skip = set(a.skip.split(",")) - {""}
+    jobs = [(p, s, pat) for p in a.platforms.split(",") for s in STATES for pat in PATTERNS
+            if f"{p}-{s}-{pat}" not in skip]
     rows = run_jobs(a, one, jobs)
     notes = [""]
     for p in a.platforms.split(","):
@@ -200,6 +207,8 @@ def main():
         cache, k = empty_cache_bytes(g)
         notes.append(f"{p}: the empty drive's cache in closed form: {k} SLC blocks a plane x {g['planes']} planes x "
                      f"{g['ppb'] // g['bits']} pages of {g['page'] // 1024} KiB = {cache / 1e9:.1f} GB.")
+    if skip:
+        notes.append("Left out of this table (--skip): " + ", ".join(sorted(skip)) + ".")
     notes.append("`bench/write_cliff.py`: the trace phases and the columns are described at the top of the script.")
     columns = [c for c in rows[0] if not c.startswith("_")]
     write_tables(a.out, "write_cliff", columns, [{c: r[c] for c in columns} for r in rows], notes)

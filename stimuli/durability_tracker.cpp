@@ -63,7 +63,8 @@ void DurabilityTracker::flush_completed(std::uint32_t tag) {
   std::vector<Lpn> still;
   for (const Lpn lpn : with_pending_) {
     PageHistory& h = pages_.at(lpn);
-    auto first_after = std::find_if(h.since.begin(), h.since.end(), [covered](const auto& v) { return v.first > covered; });
+    auto first_after =
+        std::find_if(h.since.begin(), h.since.end(), [covered](const auto& v) { return v.first > covered; });
     if (first_after != h.since.begin()) {
       h.durable = std::prev(first_after)->second;
       h.since.erase(h.since.begin(), first_after);
@@ -91,22 +92,27 @@ DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const
       for (const Token old : pages_.at(p.lpn).contents) v.push_back(merge_tokens(old, p.part));
     }
   std::unordered_map<Lpn, std::vector<Token>> on_flash;  // readable contents of the pages written in the run
+  std::vector<bool> baseline_found(oracle_.logical_pages(), false);  // the others': their baseline seen
   a.unreadable_pages = scan_flash([&](Lpn lpn, Token token) {
     // "Never written" is every page's first content: a hybrid's padding pages and a steady-state
     // preload's stale pages carry it (a recovery tells them apart by their OOB's sequence).
     if (token == kUnwrittenToken) return;
     const auto h = pages_.find(lpn);
     if (h == pages_.end()) {  // not written in the run: its baseline, or an error
+      if (token == oracle_.expected(lpn)) baseline_found[lpn] = true;
       if (token != oracle_.expected(lpn) && ++a.garbage_pages == 1)
-        a.first_problem = "logical page " + std::to_string(lpn) + " (not written in the run) is on the flash with "
-                          "token " + std::to_string(token) + ", never written there";
+        a.first_problem = "logical page " + std::to_string(lpn) +
+                          " (not written in the run) is on the flash with "
+                          "token " +
+                          std::to_string(token) + ", never written there";
       return;
     }
     on_flash[lpn].push_back(token);
     const auto& c = h->second.contents;
     const auto f = in_flight.find(lpn);
-    const bool known = std::find(c.begin(), c.end(), token) != c.end() ||
-                       (f != in_flight.end() && std::find(f->second.begin(), f->second.end(), token) != f->second.end());
+    const bool known =
+        std::find(c.begin(), c.end(), token) != c.end() ||
+        (f != in_flight.end() && std::find(f->second.begin(), f->second.end(), token) != f->second.end());
     if (!known && ++a.garbage_pages == 1)
       a.first_problem = "logical page " + std::to_string(lpn) + " is on the flash with token " + std::to_string(token) +
                         ", which the host never wrote there";
@@ -114,7 +120,9 @@ DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const
   for (const auto& [lpn, h] : pages_) {
     a.acknowledged_not_durable += h.since.size();
     const auto f = on_flash.find(lpn);
-    const auto held = [&](Token t) { return f != on_flash.end() && std::find(f->second.begin(), f->second.end(), t) != f->second.end(); };
+    const auto held = [&](Token t) {
+      return f != on_flash.end() && std::find(f->second.begin(), f->second.end(), t) != f->second.end();
+    };
     for (const auto& v : h.since) a.acknowledged_lost += !held(v.second);
     // The durable content, or one written after it, must be there to be found.
     bool found = held(h.durable) || (h.durable == kUnwrittenToken && f == on_flash.end());
@@ -134,11 +142,20 @@ DurabilityAudit DurabilityTracker::audit(const std::function<std::uint64_t(const
       a.first_problem = "logical page " + std::to_string(lpn) + ": recovery reads back token " + std::to_string(r) +
                         ", not its durable content (token " + std::to_string(h.durable) + ") or a later one";
   }
-  for (Lpn lpn = 0; lpn < oracle_.logical_pages(); ++lpn)  // not written in the run: their baseline
-    if (pages_.find(lpn) == pages_.end() && recovered(lpn) != oracle_.expected(lpn) && ++a.recovery_mismatches == 1 &&
+  for (Lpn lpn = 0; lpn < oracle_.logical_pages(); ++lpn) {  // not written in the run: their baseline
+    if (pages_.find(lpn) != pages_.end()) continue;
+    // Preconditioned data is durable too: found on no readable page, it is lost.
+    if (oracle_.expected(lpn) != kUnwrittenToken && !baseline_found[lpn] && ++a.durable_pages_lost == 1 &&
         a.first_problem.empty())
-      a.first_problem = "logical page " + std::to_string(lpn) + " (not written in the run): recovery reads back token " +
-                        std::to_string(recovered(lpn)) + ", not " + std::to_string(oracle_.expected(lpn));
+      a.first_problem = "logical page " + std::to_string(lpn) +
+                        " (not written in the run): its content from before "
+                        "the run (token " +
+                        std::to_string(oracle_.expected(lpn)) + ") is on no readable flash page";
+    if (recovered(lpn) != oracle_.expected(lpn) && ++a.recovery_mismatches == 1 && a.first_problem.empty())
+      a.first_problem = "logical page " + std::to_string(lpn) +
+                        " (not written in the run): recovery reads back token " + std::to_string(recovered(lpn)) +
+                        ", not " + std::to_string(oracle_.expected(lpn));
+  }
   return a;
 }
 

@@ -30,7 +30,7 @@ namespace ssd::stimuli {
 
 struct DurabilityAudit {
   std::uint64_t pages_written = 0;        // logical pages written during the run
-  std::uint64_t durable_pages_lost = 0;   // durable content (nor a later one) found nowhere: must be 0
+  std::uint64_t durable_pages_lost = 0;   // durable content (nor a later one; before the run: its baseline) found nowhere: must be 0
   std::uint64_t garbage_pages = 0;        // readable flash pages holding content never written there: must be 0
   std::uint64_t acknowledged_not_durable = 0;  // page writes acknowledged but not durable at the cut
   std::uint64_t acknowledged_lost = 0;    // of them, on no readable flash page (lost with the DRAM)
