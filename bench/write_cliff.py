@@ -112,7 +112,7 @@ def phase_rates(report, start_s, end_s):
     dt = o["interval_s"]
     pts, written = [], 0.0
     for p in o["points"]:
-        if p["start_s"] < start_s - 1e-9 or p["start_s"] >= end_s:
+        if p["start_s"] < start_s - 1e-9 or p["start_s"] + dt > end_s + 1e-9:  # whole intervals only
             continue
         pts.append((written / 1e3, p["mb_per_s"]))
         written += p["mb_per_s"] * dt
