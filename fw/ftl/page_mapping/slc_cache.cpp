@@ -37,15 +37,21 @@ bool PageMappingFtl::is_slc_page(Ppn ppn) const {
   return blocks_.kind(blocks_.segment_of(blocks_.to_spn(ppn))) == kSlcKind;
 }
 
-// A fold takes the plane's die, once none of its planes reclaims anything (the last one to
-// finish looks again): every plane of it with a closed SLC block folds one, and their copies are
-// issued a word line of each plane in turn, so the programs of the die's planes reach its queue
-// side by side and run as multi-plane programs (folded one plane after another, a QLC die
-// programmed each word line alone: 4x slower).
+// A fold takes the plane's die, once none of its planes reclaims anything (a reclaim under way is
+// hurried, all its copies at once, for a paced one would wait for host writes the fold holds
+// back; the last one to finish looks again): every plane of it with a closed SLC block folds one,
+// and their copies are issued a word line of each plane in turn, so the programs of the die's
+// planes reach its queue side by side and run as multi-plane programs (folded one plane after
+// another, a QLC die programmed each word line alone: 4x slower).
 void PageMappingFtl::start_fold(std::uint32_t plane, FoldReason why) {
   const std::uint32_t planes = blocks_.geometry().planes_per_die, first = plane - plane % planes;
+  bool reclaiming = false;
   for (std::uint32_t p = first; p < first + planes; ++p)
-    if (gc_[p].running) return;
+    if (gc_[p].running) {
+      issue_copies(p, GcPacer::kAll);
+      reclaiming = true;
+    }
+  if (reclaiming) return;
   std::vector<std::uint32_t> folding;
   for (std::uint32_t p = first; p < first + planes; ++p) {
     const std::uint32_t victim = blocks_.fewest_valid_of_kind(p, kSlcKind);
