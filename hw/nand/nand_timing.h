@@ -43,7 +43,6 @@ struct NandTiming {
   sc_core::sc_time t_resume{10, sc_core::SC_US};
   std::uint32_t suspend_max_reads = 8;
 
-  std::uint32_t bits_per_cell() const { return static_cast<std::uint32_t>(t_prog.size()); }
   std::size_t page_type(std::uint32_t page_in_block) const { return page_in_block % t_read.size(); }
   sc_core::sc_time read_time(std::uint32_t page) const { return t_read[page_type(page)]; }
   sc_core::sc_time prog_time(std::uint32_t page) const { return t_prog[page % t_prog.size()]; }

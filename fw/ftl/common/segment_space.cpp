@@ -360,7 +360,6 @@ void SegmentSpace::make_slc_frontier(std::uint32_t frontier, std::uint8_t kind, 
     throw std::logic_error("make_slc_frontier: SLC-mode segments are single blocks of fewer pages than the block's");
   frontiers_[frontier].kind = kind;
   frontiers_[frontier].pages = pages;
-  slc_pages_ = pages;
 }
 
 std::uint32_t SegmentSpace::fewest_valid_of_kind(std::uint32_t group, std::uint8_t kind) const {

@@ -134,7 +134,6 @@ class SegmentSpace {
     if (word_line_pages <= 1 || next == 0 || next % unit == 0) return 0;
     return std::min(unit - next % unit, segment_pages_ - next);
   }
-  std::uint32_t slc_pages() const { return slc_pages_; }
   // Takes the pages that close the frontier's open word lines, as allocate() would, and hands
   // each to `pad` (which programs it); only if its segment holds `only` (kNoBlock: any). Returns
   // how many.
@@ -323,7 +322,6 @@ class SegmentSpace {
   const FirmwareCosts& costs_;
   FlashGeometry geo_;
   std::uint32_t width_, groups_, segments_, segment_pages_, reserve_, streams_ = 0;
-  std::uint32_t slc_pages_ = 0;                 // make_slc_frontier's
   bool identity_;                               // SPN == PPN
   std::vector<std::uint32_t> stripe_;           // channel-first order of all planes
   std::vector<std::uint32_t> member_plane_;     // group * width + member -> global plane
