@@ -149,15 +149,15 @@ std::uint32_t PageMappingFtl::next_plane_first() {
   return kNoPlane;
 }
 
-std::uint32_t PageMappingFtl::host_pages(std::uint32_t plane) const {
-  const std::uint32_t f = host_frontier(plane);
-  return f != kFoldFirst && blocks_.slc_frontier(f) ? params_.slc.pages : blocks_.geometry().pages_per_block;
+std::uint32_t PageMappingFtl::frontier_pages(std::uint32_t frontier) const {
+  return frontier != kFoldFirst && blocks_.slc_frontier(frontier) ? params_.slc.pages
+                                                                  : blocks_.geometry().pages_per_block;
 }
 
 std::uint32_t PageMappingFtl::next_host_offset(std::uint32_t plane) const {
   std::uint32_t f = host_frontier(plane);
   if (f == kFoldFirst) f = blocks_.plane_frontier(plane, kHostStream);
-  const std::uint32_t P = host_pages(plane);
+  const std::uint32_t P = frontier_pages(f);
   return (P - blocks_.frontier_room(f)) % P;
 }
 
@@ -196,7 +196,7 @@ std::uint32_t PageMappingFtl::next_adaptive() {
 std::uint32_t PageMappingFtl::most_behind_plane(std::uint32_t first) {
   // The plane furthest behind in page offset, counted circularly from the first plane with room
   // (so the die's planes are pulled level and their pages can pair); the lowest on ties.
-  const std::uint32_t P = host_pages(first);
+  const std::uint32_t P = frontier_pages(host_frontier(first));
   std::uint32_t best = kNoPlane, reference = 0;
   long best_lag = 0;
   for (std::uint32_t plane = first; plane < first + blocks_.geometry().planes_per_die; ++plane) {

@@ -119,7 +119,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t most_behind_plane(std::uint32_t first_plane_of_die);  // kNoPlane: none has room
   std::uint32_t next_host_offset(std::uint32_t plane) const;          // page offset of its next host page
   bool has_host_room(std::uint32_t plane);                            // hurries the plane's GC when it has none
-  std::uint32_t host_pages(std::uint32_t plane) const;                // pages a block of its host frontier takes
+  std::uint32_t frontier_pages(std::uint32_t frontier) const;         // pages its blocks take (kFoldFirst: native)
   static constexpr std::uint32_t kNoPlane = 0xffffffffu;
   OpRef place_write(std::uint32_t plane, const PageWrite& page);
   Ppn remap(Lpn lpn, Ppn new_ppn);  // returns the page it replaced (kNoPpn if none)
