@@ -4,7 +4,7 @@ sequential and random writes on an empty, a half-full and a full drive, throughp
 data written, the fold traffic, and the cache's recovery after idle time.
 
 Each run replays one generated DiskSim trace, open loop, on platforms/tlc_consumer_256g.yaml or
-platforms/qlc_consumer_512g.yaml (their dynamic SLC caches: fw/ftl/page_mapping/slc_cache.h):
+platforms/qlc_consumer_512g.yaml (their dynamic SLC caches: fw/ftl/common/slc_cache.h):
   half-full only: the first half of the logical space written sequentially, then idle for 300 s
     more than those writes take at a pessimistic rate (the cache folds); empty and full start from
     --precondition none and fill (laid out natively);

@@ -19,10 +19,14 @@ const std::vector<FtlInfo>& ftl_registry() {
        [](FtlOptions& o, const FlashGeometry& g, std::uint32_t bits) { PageMappingParams::parse(o, g, bits); }},
       {"dftl", "DFTL: cached mapping table (segmented LRU) over translation pages on flash, one current data block",
        [](FtlContext& c) { return std::make_unique<DemandFtl>(c, DemandVariant::Dftl); },
-       [](FtlOptions& o, const FlashGeometry& g, std::uint32_t) { DemandParams::parse(DemandVariant::Dftl, o, g); }},
+       [](FtlOptions& o, const FlashGeometry& g, std::uint32_t bits) {
+         DemandParams::parse(DemandVariant::Dftl, o, g, bits);
+       }},
       {"cast", "CAST: compact run-length mapping cache over translation pages, parallel current data blocks (ABL/IBL)",
        [](FtlContext& c) { return std::make_unique<DemandFtl>(c, DemandVariant::Cast); },
-       [](FtlOptions& o, const FlashGeometry& g, std::uint32_t) { DemandParams::parse(DemandVariant::Cast, o, g); }},
+       [](FtlOptions& o, const FlashGeometry& g, std::uint32_t bits) {
+         DemandParams::parse(DemandVariant::Cast, o, g, bits);
+       }},
       {"bast", "BAST: block-mapped data blocks, one log block per logical block (block-associative)",
        [](FtlContext& c) { return std::make_unique<BastFtl>(c); },
        [](FtlOptions& o, const FlashGeometry& g, std::uint32_t) { BastFtl::parse(o, g); }},

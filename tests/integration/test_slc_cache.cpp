@@ -1,4 +1,4 @@
-// The SLC cache on the timed platform (fw/ftl/page_mapping/slc_cache.h): the idle clock starts
+// The SLC cache on the timed platform (fw/ftl/common/slc_cache.h): the idle clock starts
 // folding between 1 and 1.25 times ftl.slc_idle_fold_ms after the host's last work, read from the
 // waveform; a power cut in the middle of folds loses nothing durable, and the drive goes on.
 #include <catch2/catch.hpp>

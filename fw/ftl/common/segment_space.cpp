@@ -356,10 +356,10 @@ std::uint32_t SegmentSpace::choose_victim(VictimPolicy policy, std::uint64_t now
 }
 
 void SegmentSpace::make_slc_frontier(std::uint32_t frontier, std::uint8_t kind, std::uint32_t pages) {
-  if (width_ != 1 || pages == 0 || pages >= segment_pages_)
-    throw std::logic_error("make_slc_frontier: SLC-mode segments are single blocks of fewer pages than the block's");
+  if (pages == 0 || pages >= geo_.pages_per_block)
+    throw std::logic_error("make_slc_frontier: an SLC-mode block holds fewer pages than the block's");
   frontiers_[frontier].kind = kind;
-  frontiers_[frontier].pages = pages;
+  frontiers_[frontier].pages = pages * width_;  // the first `pages` rows: pages 0 .. pages - 1 of each member
 }
 
 std::uint32_t SegmentSpace::fewest_valid_of_kind(std::uint32_t group, std::uint8_t kind) const {

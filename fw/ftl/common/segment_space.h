@@ -118,8 +118,8 @@ class SegmentSpace {
     return f.segment == kNoSegment ? 0 : capacity(f) - f.next;
   }
   // A frontier whose segments are written in SLC mode on a part of several bits a cell: it gives
-  // its segments `kind`, closes each after `pages` pages (one a word line: close_word_lines pads
-  // none), and is told apart by slc_frontier(). Segments of one block only.
+  // its segments `kind`, closes each once its member blocks hold `pages` pages each (one a word
+  // line: close_word_lines pads none), and is told apart by slc_frontier().
   void make_slc_frontier(std::uint32_t frontier, std::uint8_t kind, std::uint32_t pages);
   bool slc_frontier(std::uint32_t frontier) const { return frontiers_[frontier].pages != 0; }
   // The Closed segment of `kind` in the plane group with the fewest valid pages (kNoSegment: none).

@@ -12,9 +12,10 @@ namespace ssd::fw {
 namespace {
 constexpr std::uint32_t kGcIssuer = 0xffffffffu;  // GC's writes, for issuer-based placement
 
-std::vector<std::uint8_t> frontier_kinds(std::uint32_t data_blocks) {
+std::vector<std::uint8_t> frontier_kinds(std::uint32_t data_blocks, bool slc_cache) {
   std::vector<std::uint8_t> kinds(data_blocks + 1, 0);  // current data blocks, then GC's
   kinds.push_back(1);                                   // the current translation block
+  if (slc_cache) kinds.push_back(2);                    // the SLC cache's (make_slc_frontier)
   return kinds;
 }
 }  // namespace
@@ -22,15 +23,18 @@ std::vector<std::uint8_t> frontier_kinds(std::uint32_t data_blocks) {
 DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
     : ctx_(ctx),
       counts_(ctx.metrics),
-      params_(DemandParams::parse(variant, ctx.options, ctx.hal.geometry())),
+      params_(DemandParams::parse(variant, ctx.options, ctx.hal.geometry(), ctx.bits_per_cell)),
       gc_frontier_(params_.current_blocks),
       translation_frontier_(params_.current_blocks + 1),
       cache_(ctx.hal, ctx.costs, params_.cache, ctx.metrics),
       directory_(ctx.hal, params_.logical_pages, params_.cache.boundary),
-      space_(ctx.hal, ctx.costs, params_.segment_planes, frontier_kinds(params_.current_blocks),
+      space_(ctx.hal, ctx.costs, params_.segment_planes, frontier_kinds(params_.current_blocks, params_.slc.on()),
              params_.gc_reserve_segments),
       placement_(params_.placement, params_.current_blocks, params_.new_block_distance, 0),
       deferred_(ctx.ops, ctx.metrics.counter("deferred_writes")),
+      idle_(ctx.ops, params_.slc.idle_fold_ns,
+            {[this] { return slc_segments_ > 0; }, [this] { return !deferred_.empty(); },
+             [this] { fold_when_idle(); }}),
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
       gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
@@ -66,10 +70,16 @@ DemandFtl::DemandFtl(FtlContext& ctx, DemandVariant variant)
   };
   gc_buffer_table_ =
       ctx.hal.place_table("gc_mapping_buffer", std::uint64_t(space_.segment_pages()) * 8, MemoryKind::Sram);
+  if (params_.slc.on()) {
+    slc_frontier_ = translation_frontier_ + 1;
+    space_.make_slc_frontier(slc_frontier_, kSlcKind, params_.slc.pages);
+    slc_counts_ = SlcCounters::registered(ctx.metrics);
+    slc_trace_ = ctx.hal.trace_state("ftl.slc_blocks", 32);
+  }
   // The host data and its translation pages, the GC reserve and every frontier's open block.
   const std::uint64_t pages = std::uint64_t(params_.logical_pages) + directory_.pages();
   space_.set_capacity_need(static_cast<std::uint32_t>((pages + space_.segment_pages() - 1) / space_.segment_pages()) +
-                           params_.gc_reserve_segments + params_.current_blocks + 2);
+                           params_.gc_reserve_segments + params_.current_blocks + 2 + (params_.slc.on() ? 1 : 0));
   refresh_gauges();
 }
 
@@ -156,6 +166,7 @@ Spn DemandFtl::lookup_sram(Lpn lpn, std::uint64_t& cache_hits) {
 OpRef DemandFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   counts_.count_read(page);
+  if (params_.slc.on() && !page.for_partial_write) idle_.note_command();
   Spn spn = lookup_sram(lpn, read_hits_);
   OpRef wait;
   if (spn == kNoSpn) {
@@ -199,6 +210,12 @@ OpRef DemandFtl::trim(Lpn lpn) {
 }
 
 std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
+  if (params_.slc.on())
+    if (const std::uint32_t cache = cache_frontier(); cache != kNoFrontier) return cache;
+  return native_frontier(request);
+}
+
+std::uint32_t DemandFtl::native_frontier(const HostRequestInfo& request) {
   const std::uint32_t chosen = placement_.choose(request, space_);
   if (space_.can_allocate(chosen, false)) return chosen;
   for (std::uint32_t f = 0; f < params_.current_blocks; ++f)
@@ -208,8 +225,10 @@ std::uint32_t DemandFtl::writable_frontier(const HostRequestInfo& request) {
 
 WriteOutcome DemandFtl::write(const PageWrite& page) {
   if (!page.relocation) ++counts_.host_pages_written;
+  if (params_.slc.on() && !page.relocation) idle_.note_command();
   const std::uint32_t frontier = deferred_.empty() ? writable_frontier(page.request) : kNoFrontier;
-  if (frontier == kNoFrontier) {  // no room: wait for GC, which must not wait for host writes
+  if (frontier == kNoFrontier || frontier == kFoldFirst) {  // no room: wait for GC, which must not wait for host writes
+    if (frontier == kFoldFirst) start_fold(FoldReason::Foreground);
     issue_gc_reads(GcPacer::kAll);
     return deferred_.defer(page);
   }
@@ -218,8 +237,17 @@ WriteOutcome DemandFtl::write(const PageWrite& page) {
 
 OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
   const Lpn lpn = page.lpn;
+  const bool slc = frontier == slc_frontier_;
+  const std::uint64_t generation = space_.frontier_generation(frontier);
   const Spn spn = space_.allocate(frontier, false, now_++);
-  placement_.record(frontier, page.request, space_);
+  if (!slc) {
+    placement_.record(frontier, page.request, space_);
+  } else if (space_.frontier_generation(frontier) != generation) {  // a segment more in the cache
+    ++slc_segments_;
+    ++*slc_counts_.blocks_opened;
+    ctx_.hal.note_state(slc_trace_, slc_segments_);
+    idle_.start();
+  }
   Spn old = lookup_sram(lpn, write_hits_);
   gc_buffer_.erase(lpn);  // superseded, if GC had moved it: the cache takes over its entry
   OpRef wait;
@@ -233,6 +261,10 @@ OpRef DemandFtl::place_write(const PageWrite& page, std::uint32_t frontier) {
   path_ = kHostPath;
   cache_.set(lpn, spn, true);
   OpRef p = ctx_.ops.program(space_.to_ppn(spn), lpn, page.token, page.merge_with);
+  if (slc) {
+    ctx_.ops.program_in_slc_mode(p);
+    ++*slc_counts_.pages_written;
+  }
   ctx_.ops.depend(page.data_ready, p);
   if (params_.write_miss_waits) ctx_.ops.depend(wait, p);
   ctx_.ops.submit(p);
@@ -381,6 +413,15 @@ void DemandFtl::maybe_start_gc() {
   // until an overwrite invalidates a page (every write calls back here).
   // (Static wear leveling's victim goes even so: its cold data leaves a young block.)
   if (space_.valid_count(victim) == space_.segment_pages() && !space_.wear_victim(victim)) return;
+  // Translation victims are small work, copied at once; so is everything without pacing, or
+  // when writes already wait for space (no host write would pace the copies), or on an idle
+  // drive (the SLC cache's idle folding: none will come either).
+  // (a victim with every page valid, wear leveling's, frees no page to pace against)
+  begin_gc(victim, space_.kind(victim) == kTranslationKind || !params_.gc_paced || !deferred_.empty() ||
+                       space_.valid_count(victim) == space_.segment_pages() || idle_.idle());
+}
+
+void DemandFtl::begin_gc(std::uint32_t victim, bool all_now) {
   gc_victim_ = victim;
   ctx_.hal.note_gc(1);
   space_.begin_reclaim(victim);
@@ -392,11 +433,7 @@ void DemandFtl::maybe_start_gc() {
   gc_all_issued_ = false;
   gc_victim_valid_ = space_.valid_count(victim);
   gc_pacer_.start(gc_victim_valid_, space_.segment_pages());
-  // Translation victims are small work, copied at once; so is everything without pacing, or
-  // when writes already wait for space (no host write would pace the copies).
-  // (a victim with every page valid, wear leveling's, frees no page to pace against)
-  if (translation || !params_.gc_paced || !deferred_.empty() || space_.valid_count(victim) == space_.segment_pages())
-    issue_gc_reads(GcPacer::kAll);
+  if (all_now) issue_gc_reads(GcPacer::kAll);
 }
 
 // Paced (fw/ftl/common/gc_pacer.h) against the free pages: free segments and the room left in
@@ -458,6 +495,7 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
   }
   const Spn spn = space_.allocate(frontier, true, now_++);
   if (spn == kNoSpn) throw std::logic_error("GC has no free block to relocate into (" + space_state() + ")");
+  if (params_.slc.on() && space_.kind(space_.segment_of(old)) == kSlcKind) ++*slc_counts_.fold_copies;
   space_.invalidate(old, now_);
   space_.mark_valid(spn);
   if (cache_.peek(lpn) != kNoSpn) {
@@ -505,8 +543,10 @@ void DemandFtl::finish_copies() {
   // next victims fill the buffer, and erase at once (lookups see the buffer meanwhile); see
   // fw/ftl/demand/README.md for what it buys and costs.
   // A translation victim's moves go straight to the directory: it adds nothing to write back, and
-  // the data victims' pending pages keep their pace.
-  if (params_.gc_paced && params_.gc_write_back_paced) {
+  // the data victims' pending pages keep their pace. A fold's (start_fold: the cache full, or an
+  // idle drive) go in a batch: no host writes are coming to pace them, and back-to-back idle
+  // folds would otherwise pile their moves up in SRAM.
+  if (params_.gc_paced && params_.gc_write_back_paced && !gc_fold_) {
     if (space_.kind(gc_victim_) != kTranslationKind)
       write_back_rate_ =
           double(gc_buffer_pages_.size()) / double(std::max<std::uint32_t>(1, space_.segment_pages() - gc_victim_valid_));
@@ -523,19 +563,24 @@ void DemandFtl::finish_copies() {
 }
 
 void DemandFtl::finish_gc() {
+  const bool slc = params_.slc.on() && space_.kind(gc_victim_) == kSlcKind;
   space_.finish_reclaim(gc_victim_);
+  if (slc) slc_segment_reclaimed();
   counts_.erases += space_.segment_planes();
   gc_victim_ = SegmentSpace::kNoSegment;
+  gc_fold_ = false;
   ctx_.hal.note_gc(0);
   retry_deferred();
   maybe_start_gc();
+  if (params_.slc.on() && idle_.idle()) start_fold(FoldReason::Idle);
   if (!deferred_.empty()) issue_gc_reads(GcPacer::kAll);  // writes still wait: nothing will pace it
 }
 
 void DemandFtl::retry_deferred() {
   deferred_.retry([this](const PageWrite& page) {
     const std::uint32_t frontier = writable_frontier(page.request);
-    return frontier == kNoFrontier ? OpRef{} : place_write(page, frontier);
+    if (frontier == kFoldFirst) start_fold(FoldReason::Foreground);
+    return frontier == kNoFrontier || frontier == kFoldFirst ? OpRef{} : place_write(page, frontier);
   });
 }
 

@@ -33,6 +33,12 @@
 //
 // A block here is a segment (see segment_space.h): by default one block per plane striped over
 // the whole array, so "one current data block" still writes to every die in parallel.
+//
+// On TLC/QLC parts an SLC cache (ftl.slc_cache, off by default; fw/ftl/common/slc_cache.h and
+// slc_cache.cpp here): host pages go to one SLC frontier of SLC-mode segments while the cache has
+// room, whatever the placement policy would choose; the placement (CAST's ABL/IBL) decides where
+// data settles, when GC folds it out of the cache into the current data blocks and when the cache
+// is full and writes go native. Translation pages stay native.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +50,7 @@
 #include "fw/ftl/common/deferred_writes.h"
 #include "fw/ftl/common/ftl_counters.h"
 #include "fw/ftl/common/gc_pacer.h"
+#include "fw/ftl/common/idle_clock.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/demand/data_placement.h"
 #include "fw/ftl/demand/demand_params.h"
@@ -105,7 +112,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   const TranslationDirectory& directory() const { return directory_; }
 
  private:
-  enum Kind : std::uint8_t { kDataKind = 0, kTranslationKind = 1 };
+  enum Kind : std::uint8_t { kDataKind = 0, kTranslationKind = 1, kSlcKind = 2 };
   enum Path : std::uint8_t { kHostPath = 0, kGcPath = 1 };
   struct Load {
     OpRef read;
@@ -120,7 +127,10 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   Spn lookup_sram(Lpn lpn, std::uint64_t& cache_hits);
   OpRef load(Lpn lpn);         // read of lpn's translation page; invalid when it was never written
   void loaded(std::uint32_t vpn, Spn from, const std::vector<Lpn>& lpns, const HalResult& page);
-  std::uint32_t writable_frontier(const HostRequestInfo& request);  // kNoFrontier when none
+  // Where a host page goes: the SLC cache (if it has room), else native_frontier; kFoldFirst
+  // when the cache must fold first (slc_when_full = fold), kNoFrontier when there is no room.
+  std::uint32_t writable_frontier(const HostRequestInfo& request);
+  std::uint32_t native_frontier(const HostRequestInfo& request);  // the placement's current block
   OpRef place_write(const PageWrite& page, std::uint32_t frontier);
   void write_back(std::uint32_t vpn, Path path);
   // write_back's steps that the sequential-fill preload shares: the cache's dirty runs and GC's
@@ -130,6 +140,7 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   Spn allocate_translation_page(std::uint32_t vpn);
   void commit_translation_page(std::uint32_t vpn, Spn at, Path path);
   void maybe_start_gc();
+  void begin_gc(std::uint32_t victim, bool all_now);
   std::string space_state() const;
   // Whether a translation page may be written now: the host path never takes the blocks only GC
   // may use; GC's write-backs leave it the blocks its copies may need.
@@ -147,6 +158,15 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   void finish_gc();
   void retry_deferred();
   void refresh_gauges();
+
+  // The SLC cache (slc_cache.cpp).
+  static constexpr std::uint32_t kFoldFirst = 0xfffffffeu;
+  std::uint32_t cache_frontier() const;  // the SLC frontier, kFoldFirst, or kNoFrontier (no cache room)
+  enum class FoldReason : std::uint8_t { Idle, Foreground };
+  void start_fold(FoldReason why);  // a GC under way is hurried instead (finish_gc looks again)
+  void fold_when_idle();
+  std::uint32_t fewest_valid_slc_segment() const;
+  void slc_segment_reclaimed();
 
   static constexpr std::uint32_t kNoFrontier = 0xffffffffu;
 
@@ -173,7 +193,14 @@ class DemandFtl : public Ftl, public SteadyStatePreload {
   // Paced: translation pages of GC's buffered moves written back per host page, and the credit.
   double write_back_rate_ = 0, write_back_credit_ = 0;
   std::uint32_t write_back_cursor_ = 0;  // paced write-backs sweep translation pages cyclically
+  bool gc_fold_ = false;             // the victim is an SLC segment start_fold chose
   DeferredWrites deferred_;
+  // The SLC cache: its frontier, the SLC segments holding data (open, closed or being folded).
+  std::uint32_t slc_frontier_ = kNoFrontier;
+  std::uint32_t slc_segments_ = 0;
+  IdleClock idle_;
+  SlcCounters slc_counts_;
+  int slc_trace_ = -1;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &read_hits_, &read_misses_, &write_hits_, &write_misses_,
       &gc_buffer_hits_, &shared_loads_, &stale_loads_, &deferred_write_backs_;
   double &capacity_gauge_, &entries_gauge_, &covered_gauge_, &run_length_gauge_, &coverage_bytes_gauge_;

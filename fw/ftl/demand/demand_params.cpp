@@ -5,7 +5,8 @@
 
 namespace ssd::fw {
 
-DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const FlashGeometry& g) {
+DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const FlashGeometry& g,
+                                 std::uint32_t bits_per_cell) {
   DemandParams p;
   p.variant = variant;
   const bool cast = variant == DemandVariant::Cast;
@@ -72,19 +73,23 @@ DemandParams DemandParams::parse(DemandVariant variant, FtlOptions& o, const Fla
                   std::max<std::int64_t>(1, p.logical_pages),
                   "ABL: pages from every recorded address beyond which a request starts an unused block"));
   }
+  p.slc = SlcCacheParams::parse(o, g, bits_per_cell);
   o.reject_unread(name);
-  // Room for every open block (current data blocks, GC, translation), the GC threshold and one
-  // victim, beyond the host data and its translation pages.
+  // Room for every open block (current data blocks, GC, translation, and the SLC cache's with its
+  // floor of segments not folded yet), the GC threshold and one victim, beyond the host data and
+  // its translation pages.
   const std::uint64_t segment_pages = std::uint64_t(p.segment_planes) * g.pages_per_block;
   const std::uint64_t translation_pages = (p.logical_pages + p.cache.boundary - 1) / p.cache.boundary;
   const std::uint64_t used = (std::uint64_t(p.logical_pages) + translation_pages + segment_pages - 1) / segment_pages;
   const std::uint64_t spare = p.segments > used ? p.segments - used : 0;
-  const std::uint64_t needed = std::uint64_t(p.gc_threshold_segments) + p.current_blocks + 2 + 1;
+  const std::uint64_t cache = p.slc.on() ? 1 + std::uint64_t(p.slc.blocks) * p.plane_groups(g) : 0;
+  const std::uint64_t needed = std::uint64_t(p.gc_threshold_segments) + p.current_blocks + 2 + 1 + cache;
   if (spare < needed)
     throw FtlOptionError("ftl.overprovisioning = " + o.effective().at("overprovisioning") + " leaves " +
                          std::to_string(spare) + " spare blocks of " + std::to_string(segment_pages) + " pages; " +
-                         name + " needs at least gc_threshold_segments + current blocks + 3 = " + std::to_string(needed) +
-                         " (lower ftl.segment_planes or raise overprovisioning)");
+                         name + " needs at least gc_threshold_segments + current blocks + 3" +
+                         (cache ? " + the SLC cache's open block and slc_blocks per plane group" : "") + " = " +
+                         std::to_string(needed) + " (lower ftl.segment_planes or raise overprovisioning)");
   return p;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fw/ftl/common/segment_space.h"
+#include "fw/ftl/common/slc_cache.h"
 #include "fw/ftl/demand/data_placement.h"
 #include "fw/ftl/demand/mapping_cache.h"
 #include "fw/ftl/ftl_options.h"
@@ -30,11 +31,14 @@ struct DemandParams {
   bool gc_copies_to_current = true;    // GC copies go into a current data block (the papers), else a GC block
   bool gc_paced = true;                // data victims' copies paced with host writes (see demand_ftl.h)
   bool gc_write_back_paced = true;     // GC's mapping updates written back in step with host writes
+  SlcCacheParams slc;                  // an SLC cache of SLC-mode segments (fw/ftl/common/slc_cache.h)
   Lpn logical_pages = 0;
   std::uint32_t segments = 0;          // derived
 
   // Throws FtlOptionError naming the parameter; rejects parameters it does not know.
-  static DemandParams parse(DemandVariant variant, FtlOptions& options, const FlashGeometry& geometry);
+  static DemandParams parse(DemandVariant variant, FtlOptions& options, const FlashGeometry& geometry,
+                            std::uint32_t bits_per_cell);
+  std::uint32_t plane_groups(const FlashGeometry& g) const { return g.total_planes() / segment_planes; }
 };
 
 }  // namespace ssd::fw

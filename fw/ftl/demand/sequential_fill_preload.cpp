@@ -52,7 +52,7 @@ bool DemandFtl::preload_sequential_fill(const std::function<Token(Lpn)>& token_o
   const std::uint32_t page_sectors = ctx_.hal.geometry().page_bytes / kSectorBytes;
   for (Lpn lpn = 0; lpn < params_.logical_pages; ++lpn) {
     const HostRequestInfo request{0, page_sectors, lpn};
-    const std::uint32_t frontier = writable_frontier(request);
+    const std::uint32_t frontier = native_frontier(request);  // old data: none of it in an SLC cache
     if (frontier == kNoFrontier)
       throw std::logic_error("sequential-fill preload: no room for logical page " + std::to_string(lpn));
     const Spn spn = space_.allocate(frontier, false, now_++);

@@ -66,7 +66,10 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
       gc_runs_(ctx.metrics.counter("gc_runs")),
       gc_copies_(ctx.metrics.counter("gc_copies")),
       gc_superseded_(ctx.metrics.counter("gc_pages_superseded")),
-      gc_catch_ups_(ctx.metrics.counter("gc_catch_ups")) {
+      gc_catch_ups_(ctx.metrics.counter("gc_catch_ups")),
+      idle_(ctx.ops, params_.slc.idle_fold_ns,
+            {[this] { return slc_blocks_total_ > 0; }, [this] { return !deferred_.empty(); },
+             [this] { fold_when_idle(); }}) {
   l2p_.assign(logical_pages_, kNoPpn);
   l2p_table_ = ctx.hal.place_table("l2p", std::uint64_t(logical_pages_) * sizeof(Ppn), MemoryKind::Sram);
   gc_.assign(blocks_.geometry().total_planes(), PlaneGc{});
@@ -81,10 +84,7 @@ PageMappingFtl::PageMappingFtl(FtlContext& ctx)
     for (std::uint32_t plane = 0; plane < g.total_planes(); ++plane)
       blocks_.make_slc_frontier(blocks_.plane_frontier(plane, kSlcStream), kSlcKind, params_.slc.pages);
     slc_blocks_.assign(g.total_planes(), 0);
-    MetricSet& m = ctx.metrics;
-    slc_counts_ = {&m.counter("slc_pages_written"), &m.counter("slc_blocks_opened"),
-                   &m.counter("slc_blocks_folded"), &m.counter("slc_fold_copies"),
-                   &m.counter("slc_idle_folds"),    &m.counter("slc_foreground_folds")};
+    slc_counts_ = SlcCounters::registered(ctx.metrics);
     slc_trace_ = ctx.hal.trace_state("ftl.slc_blocks", 32);
   }
   blocks_.set_capacity_need(
@@ -101,7 +101,7 @@ OpRef PageMappingFtl::read(const PageRead& page) {
   const Lpn lpn = page.lpn;
   Token* sink = page.sink;
   counts_.count_read(page);
-  if (params_.slc.on() && !page.for_partial_write) note_host_command();
+  if (params_.slc.on() && !page.for_partial_write) idle_.note_command();
   ctx_.hal.charge_cycles(ctx_.costs.map_lookup, FirmwareWork::MapLookup);
   ctx_.hal.touch(l2p_table_, std::uint64_t(lpn) * sizeof(Ppn), sizeof(Ppn), Access::Read);
   return read_mapped_page(ctx_.ops, l2p_[lpn], sink, counts_.unmapped_reads);
@@ -215,7 +215,7 @@ std::uint32_t PageMappingFtl::most_behind_plane(std::uint32_t first) {
 
 WriteOutcome PageMappingFtl::write(const PageWrite& page) {
   if (!page.relocation) ++counts_.host_pages_written;
-  if (params_.slc.on() && !page.relocation) note_host_command();
+  if (params_.slc.on() && !page.relocation) idle_.note_command();
   std::uint32_t plane = deferred_.empty() ? next_host_plane() : kNoPlane;
   if (plane == kNoPlane) {  // no room: wait for GC, which must not wait for more host writes
     hurry_gc();
@@ -295,7 +295,7 @@ void PageMappingFtl::maybe_start_gc(std::uint32_t plane) {
   // (the SLC cache's idle folding) has none coming.
   start_reclaim(plane, victim,
                 params_.gc_pacing == PageMappingParams::GcPacing::Threshold || !deferred_.empty() ||
-                    blocks_.valid_count(victim) == blocks_.geometry().pages_per_block || idle_folding_);
+                    blocks_.valid_count(victim) == blocks_.geometry().pages_per_block || idle_.idle());
 }
 
 void PageMappingFtl::start_reclaim(std::uint32_t plane, std::uint32_t victim, bool all_now) {
@@ -386,7 +386,7 @@ void PageMappingFtl::finish_gc(std::uint32_t victim) {
   ctx_.hal.note_gc(--gc_active_);
   retry_deferred();
   maybe_start_gc(plane);
-  if (idle_folding_) start_fold(plane, FoldReason::Idle);
+  if (idle_.idle()) start_fold(plane, FoldReason::Idle);
   if (!deferred_.empty()) hurry_gc();  // writes still wait: no host write will pace the others
 }
 

@@ -47,7 +47,7 @@
 //   overwrite invalidates one of its pages; host writes go to other planes meanwhile. Victim pages are read; on each
 //   read's completion the OOB's logical page is checked against the L2P and, if still current, the page is relocated
 //   (mapping updated then). The victim is erased once all its reads completed, and returns to the free pool.
-// - On TLC/QLC parts an SLC cache (ftl.slc_cache, off by default): fw/ftl/page_mapping/slc_cache.h.
+// - On TLC/QLC parts an SLC cache (ftl.slc_cache, off by default): fw/ftl/common/slc_cache.h.
 // - ftl.gc_reserve_blocks per plane are kept for GC; a host write finding no plane with room
 //   waits (deferred) until an erase frees a block.
 #pragma once
@@ -59,7 +59,8 @@
 #include "fw/ftl/common/gc_pacer.h"
 #include "fw/ftl/common/segment_space.h"
 #include "fw/ftl/ftl.h"
-#include "fw/ftl/page_mapping/slc_cache.h"
+#include "fw/ftl/common/idle_clock.h"
+#include "fw/ftl/common/slc_cache.h"
 
 namespace ssd::fw {
 
@@ -135,7 +136,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   // The plane's reclaim of `victim` begins; all its copies at once with `all_now`.
   void start_reclaim(std::uint32_t plane, std::uint32_t victim, bool all_now);
 
-  // The SLC cache (slc_cache.cpp, slc_cache.h).
+  // The SLC cache (slc_cache.cpp, fw/ftl/common/slc_cache.h).
   static constexpr std::uint32_t kFoldFirst = 0xfffffffeu;  // host_frontier: the plane must fold first
   std::uint32_t host_frontier(std::uint32_t plane) const;   // where the plane's next host page goes
   void opened_slc_block(std::uint32_t plane);
@@ -143,9 +144,7 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   void start_fold(std::uint32_t plane, FoldReason why);  // nothing when the plane reclaims already
   void slc_block_reclaimed(std::uint32_t plane);
   bool is_slc_page(Ppn ppn) const;
-  void note_host_command();  // idle time starts again
-  void arm_idle_tick();
-  void idle_tick();
+  void fold_when_idle();
 
   FtlContext ctx_;  // a copy: it holds references only
   FtlCounters counts_;
@@ -176,15 +175,11 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   DeferredWrites deferred_;
   std::uint64_t &gc_runs_, &gc_copies_, &gc_superseded_, &gc_catch_ups_;
   // The SLC cache's state: SLC blocks holding data per plane (open, closed or being folded), and
-  // the idle clock (a timer ticking every quarter of slc_idle_fold_ms while the cache holds data).
+  // the idle clock (idle(): folding for idleness).
   std::vector<std::uint32_t> slc_blocks_;
   std::uint32_t slc_blocks_total_ = 0;
-  std::uint64_t host_commands_ = 0, host_commands_at_tick_ = 0;
-  std::uint32_t quiet_ticks_ = 0, quiet_ticks_needed_ = 4;
-  bool ticking_ = false, idle_folding_ = false;
-  struct SlcCounters {
-    std::uint64_t *pages_written, *blocks_opened, *blocks_folded, *fold_copies, *idle_folds, *foreground_folds;
-  } slc_counts_{};
+  IdleClock idle_;
+  SlcCounters slc_counts_;
   int slc_trace_ = -1;
 };
 

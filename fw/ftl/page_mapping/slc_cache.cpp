@@ -1,4 +1,4 @@
-// PageMappingFtl's SLC cache: where a host page goes, folding, and the idle clock (slc_cache.h).
+// PageMappingFtl's SLC cache (fw/ftl/common/slc_cache.h): where a host page goes, and folding.
 #include <vector>
 
 #include "fw/ftl/page_mapping/page_mapping_ftl.h"
@@ -23,7 +23,7 @@ void PageMappingFtl::opened_slc_block(std::uint32_t plane) {
   ++slc_blocks_total_;
   ++*slc_counts_.blocks_opened;
   ctx_.hal.note_state(slc_trace_, slc_blocks_total_);
-  if (!ticking_) arm_idle_tick();
+  idle_.start();
 }
 
 void PageMappingFtl::slc_block_reclaimed(std::uint32_t plane) {
@@ -70,46 +70,13 @@ void PageMappingFtl::start_fold(std::uint32_t plane, FoldReason why) {
   }
 }
 
-// The idle clock, ticking every quarter of slc_idle_fold_ms while the cache holds data and
-// nothing folds for idleness. A tick sees the host active when a command reached the FTL since
-// the tick before (its activity lies in the past quarter) or when a host program is in flight or
-// waits for room (its activity goes on past this tick); the drive is idle once 4, respectively 5,
-// quiet ticks have followed, so folding starts between 1 and 1.25 times slc_idle_fold_ms after
-// the host's last command or the completion of its last program, whichever is later. (A host
-// whose writes are all queued behind flash work sends no more commands for a while: no idle drive.)
-void PageMappingFtl::note_host_command() {
-  ++host_commands_;
-  idle_folding_ = false;
-  if (!ticking_ && slc_blocks_total_ > 0) arm_idle_tick();
-}
-
-void PageMappingFtl::arm_idle_tick() {
-  if (params_.slc.idle_fold_ns == 0) return;
-  ticking_ = true;
-  OpScheduler::Attribution no_request(ctx_.ops, LatencyTrail{});  // the clock is no host command's work
-  OpRef tick = ctx_.ops.timer(params_.slc.idle_fold_ns / 4);
-  ctx_.ops.on_complete(tick, [this](const HalResult&) { idle_tick(); });
-  ctx_.ops.submit(tick);
-}
-
-void PageMappingFtl::idle_tick() {
-  ticking_ = false;
-  const bool working = !deferred_.empty() || ctx_.ops.host_programs_in_flight() > 0;
-  if (working || host_commands_ != host_commands_at_tick_) {
-    host_commands_at_tick_ = host_commands_;
-    quiet_ticks_ = 0;
-    quiet_ticks_needed_ = working ? 5 : 4;
-  } else if (++quiet_ticks_ == quiet_ticks_needed_) {
-    quiet_ticks_ = 0;
-    idle_folding_ = true;
-    // A paced reclaim waits for host writes to pace it: idle, it finishes at once, and the die's
-    // folds follow it (finish_gc).
-    hurry_gc();
-    for (std::uint32_t plane = 0; plane < slc_blocks_.size(); plane += blocks_.geometry().planes_per_die)
-      start_fold(plane, FoldReason::Idle);
-    return;  // the next host command starts the clock again
-  }
-  if (slc_blocks_total_ > 0) arm_idle_tick();
+// The idle clock (fw/ftl/common/idle_clock.h) says the host went quiet: a paced reclaim waits for
+// host writes to pace it, so it finishes at once, and the dies' folds follow it (finish_gc); each
+// die folds one SLC block after another until the next host command.
+void PageMappingFtl::fold_when_idle() {
+  hurry_gc();
+  for (std::uint32_t plane = 0; plane < slc_blocks_.size(); plane += blocks_.geometry().planes_per_die)
+    start_fold(plane, FoldReason::Idle);
 }
 
 }  // namespace ssd::fw

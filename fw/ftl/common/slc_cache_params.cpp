@@ -2,7 +2,7 @@
 #include <cmath>
 #include <string>
 
-#include "fw/ftl/page_mapping/slc_cache.h"
+#include "fw/ftl/common/slc_cache.h"
 
 namespace ssd::fw {
 
