@@ -8,8 +8,8 @@
 
 using namespace ssd;
 
-// A namespace of its own, tests included: the sanitizer preset's unity build compiles this file
-// with test_slc_cache.cpp.
+// A namespace of its own, tests included, so that the helpers' names stay here in the sanitizer
+// preset's unity build.
 namespace demand_slc_test {
 
 using namespace ssd::test::slc;

@@ -9,16 +9,16 @@
 
 using namespace ssd;
 
-using namespace ssd::test::slc;
+// A namespace of its own, tests included, so that the helpers' names stay here in the sanitizer
+// preset's unity build.
+namespace page_mapping_slc_test {
 
-namespace {
+using namespace ssd::test::slc;
 
 platform::FunctionalDriveConfig page_mapping_tlc_drive(std::uint32_t planes, std::map<std::string, std::string> options,
                                                        std::uint64_t seed = 0) {
   return drive_for("page_mapping", planes, std::move(options), seed);
 }
-
-}  // namespace
 
 TEST_CASE("SLC cache: a static cache takes slc_blocks SLC blocks a plane, then host writes go native",
           "[ftl][page_mapping][slc]") {
@@ -131,3 +131,5 @@ TEST_CASE("SLC cache: idle folding finishes a paced reclaim first and folds ever
   CHECK(counter(drive, "slc_blocks_folded") >= counter(drive, "slc_blocks_opened") - 4);
   test::check_drive(drive, oracle);
 }
+
+}  // namespace page_mapping_slc_test
