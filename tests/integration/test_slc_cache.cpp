@@ -5,38 +5,12 @@
 #include <sstream>
 
 #include "cli_support.h"
+#include "tlc_die.h"
 #include "vcd_reader.h"
 
 using namespace ssd::cli;
 
 namespace {
-
-// The TLC consumer platform cut down to one die (4 planes of 64 blocks of 768 pages; an SLC-mode
-// block holds 256 pages of 16 KiB), idle power states off (a wake-up would shift the times).
-std::vector<std::string> one_tlc_die(const std::vector<std::string>& more) {
-  std::vector<std::string> args = {"-p",
-                                   source_path("platforms/tlc_consumer_256g.yaml"),
-                                   "--set",
-                                   "geometry.channels=1",
-                                   "--set",
-                                   "geometry.ways=1",
-                                   "--set",
-                                   "geometry.blocks_per_plane=64",
-                                   "--set",
-                                   "ftl.gc_threshold_blocks=4",
-                                   "--set",
-                                   "ftl.slc_blocks=2",
-                                   "--set",
-                                   "ftl.overprovisioning=0.25",
-                                   "--set",
-                                   "power.apst=false",
-                                   "--set",
-                                   "power.aspm=false",
-                                   "--precondition",
-                                   "none"};
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 // DiskSim: `count` sequential 128 KiB writes from sector `first`, 1 us apart from `at_ms`.
 std::string sequential_writes(double at_ms, std::uint64_t first, int count) {
@@ -57,7 +31,8 @@ TEST_CASE("SLC cache: idle folding starts between 1 and 1.25 idle times after th
   write_text(dir.file("w.trace"), sequential_writes(0, 0, 128));
   const std::string vcd = dir.file("run.vcd"), report = dir.file("report.json");
   std::vector<std::string> args =
-      one_tlc_die({"--trace", dir.file("w.trace"), "--trace-format", "disksim", "--set", "firmware.write_buffer=off",
+      one_tlc_die("page_mapping",
+                  {"--trace", dir.file("w.trace"), "--trace-format", "disksim", "--set", "firmware.write_buffer=off",
                    "--set", "ftl.slc_idle_fold_ms=20", "--vcd", vcd, "-q", "-r", report});
   args.insert(args.begin(), "run");
   const Result run = run_ssdsim(args, dir);
@@ -91,6 +66,8 @@ TEST_CASE("SLC cache: idle folding starts between 1 and 1.25 idle times after th
 }
 
 TEST_CASE("SLC cache: a power cut during folds loses nothing durable, and the drive goes on", "[cli][slc][power_cut]") {
+  const std::string ftl = GENERATE("page_mapping", "dftl", "cast");
+  INFO(ftl);
   // Three SLC blocks a plane written (48 MiB: 0.26 s at the die's 197 MB/s in SLC mode), idle
   // folding from 20 ms after (each round of the die's planes about 0.25 s), the cut 0.4 s in:
   // folds copy into TLC word lines (a torn one-shot program takes its lower pages with it) while
@@ -104,8 +81,8 @@ TEST_CASE("SLC cache: a power cut during folds loses nothing durable, and the dr
   for (int i = 0; i < 512; ++i) reads << 4000 + i * 0.001 << " 0 " << i * 256 << " 256 1\n";
   write_text(dir.file("w.trace"), trace + reads.str());
   const json r = successful_run(
-      one_tlc_die({"--trace", dir.file("w.trace"), "--trace-format", "disksim", "--set", "ftl.slc_idle_fold_ms=20",
-                   "--power-cut-at", "0.4", "--after-recovery", "continue", "--no-vcd"}),
+      one_tlc_die(ftl, {"--trace", dir.file("w.trace"), "--trace-format", "disksim", "--set", "ftl.slc_idle_fold_ms=20",
+                        "--power-cut-at", "0.4", "--after-recovery", "continue", "--no-vcd"}),
       dir);
   const json& p = r["power_cut"];
   CHECK(p["durability"]["verdict"] == "ok");

@@ -2,10 +2,10 @@
 // one die of the TLC consumer platform, sequential writes run at the die's SLC-mode rate until
 // the host has written the dynamic cache's closed-form size, then at its native TLC rate.
 //
-// The die: 4 planes of 64 blocks of 768 pages (256 one-shot word lines of 3) of 16 KiB. A program
-// takes its pages from DRAM over the system bus once the die takes it up (16 B x 400 MHz: 2.56 us
-// a page; hw/channel/channel_controller.cpp, Phase::DmaIn), moves them over the channel (800 MT/s,
-// 8 bits: 20.48 us a page) and runs the array. A multi-plane SLC program: 4 x (2.56 + 20.48) +
+// The die (tlc_die.h): 4 planes of 64 blocks of 768 pages (256 one-shot word lines of 3) of 16
+// KiB. A program takes its pages from DRAM over the system bus once the die takes it up (16 B x
+// 400 MHz: 2.56 us a page; hw/channel/channel_controller.cpp, Phase::DmaIn), moves them over the
+// channel (800 MT/s, 8 bits: 20.48 us a page) and runs the array. A multi-plane SLC program: 4 x (2.56 + 20.48) +
 // 250 us: 65,536 B / 342.2 us = 191.5 MB/s. A multi-plane one-shot TLC word line: three such
 // 4-page programs, of 10, 10 and 2,680 us array time (the lower pages load the latches, the upper
 // runs the word line): 196,608 B / 2,976.5 us = 66.1 MB/s.
@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "cli_support.h"
+#include "tlc_die.h"
 
 using namespace ssd::cli;
 
@@ -36,62 +37,21 @@ std::uint64_t cache_blocks(double threshold) {
 }
 
 TEST_CASE("Write cliff: SLC speed for the closed-form cache size, then native TLC speed", "[cli][slc][cliff]") {
-  struct Case {
-    std::string ftl, threshold_option;
-    double threshold;
-    std::string more;  // DFTL, CAST: a mapping cache of 64 Ki entries
-  };
-  const Case c = GENERATE(Case{"page_mapping", "gc_threshold_blocks", 4, "ftl.slc_blocks=2"},
-                          Case{"dftl", "gc_threshold_segments", 4, "ftl.cmt_bytes=524288"},
-                          Case{"cast", "gc_threshold_segments", 7, "ftl.cmt_bytes=524288"});
-  INFO(c.ftl);
-  const std::uint64_t cache_bytes = cache_blocks(c.threshold) * kPlanes * kSlcBlockBytes;
+  const std::string ftl = GENERATE("page_mapping", "dftl", "cast");
+  INFO(ftl);
+  const std::uint64_t cache_bytes = cache_blocks(tlc_die_gc_threshold(ftl)) * kPlanes * kSlcBlockBytes;
   const std::uint64_t requests = cache_bytes * 3 / 2 / (128 * 1024);  // 1.5 x the cache in 128 KiB writes
   TempDir dir;
   std::ostringstream trace;
   trace.setf(std::ios::fixed);
   for (std::uint64_t i = 0; i < requests; ++i) trace << i * 0.001 << " 0 " << i * 256 << " 256 0\n";
   write_text(dir.file("w.trace"), trace.str());
-  const json r = successful_run({"-p",
-                                 source_path("platforms/tlc_consumer_256g.yaml"),
-                                 "--ftl",
-                                 c.ftl,
-                                 "--set",
-                                 "geometry.channels=1",
-                                 "--set",
-                                 "geometry.ways=1",
-                                 "--set",
-                                 "geometry.blocks_per_plane=64",
-                                 "--set",
-                                 "ftl.overprovisioning=0.3",
-                                 "--set",
-                                 "ftl.slc_cache=dynamic",
-                                 "--set",
-                                 "ftl.slc_blocks=2",
-                                 "--set",
-                                 "ftl.slc_free_share=0.5",
-                                 "--set",
-                                 "ftl." + c.threshold_option + "=" + std::to_string(int(c.threshold)),
-                                 "--set",
-                                 "ftl.slc_idle_fold_ms=0",
-                                 "--set",
-                                 c.more,
-                                 "--set",
-                                 "firmware.write_buffer=off",
-                                 "--set",
-                                 "firmware.word_line_safety=false",
-                                 "--set",
-                                 "power.apst=false",
-                                 "--set",
-                                 "power.aspm=false",
-                                 "--precondition",
-                                 "none",
-                                 "--trace",
-                                 dir.file("w.trace"),
-                                 "--trace-format",
-                                 "disksim",
-                                 "--no-vcd"},
-                                dir);
+  std::vector<std::string> args = {"--trace", dir.file("w.trace"), "--trace-format", "disksim", "--no-vcd"};
+  for (const char* setting : {"ftl.slc_free_share=0.5", "ftl.slc_idle_fold_ms=0", "firmware.write_buffer=off",
+                              "firmware.word_line_safety=false"})
+    args.insert(args.end(), {"--set", setting});
+  if (ftl != "page_mapping") args.insert(args.end(), {"--set", "ftl.cmt_bytes=524288"});  // 64 Ki entries
+  const json r = successful_run(one_tlc_die(ftl, args), dir);
   const json& f = r["ftl_metrics"];
   CHECK(u64(f["slc_pages_written"]) * 16384 == cache_bytes);
   CHECK(f["slc_blocks_folded"] == 0);  // no idle, no GC on a drive a quarter written
