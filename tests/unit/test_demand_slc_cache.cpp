@@ -3,6 +3,7 @@
 // allow) and idle folding (test_slc_cache.cpp checks the folds a full cache costs and the oracle
 // for every FTL). The cache's unit is a segment: one block on each plane (segment_planes = all).
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "slc_test_support.h"
 
@@ -67,6 +68,59 @@ TEST_CASE("DFTL/CAST SLC cache: idle folding finishes a paced reclaim first and 
   CHECK(counter(drive, "gc_runs") * 4 == counter(drive, "erases"));  // no reclaim left half done
   CHECK(counter(drive, "slc_blocks_opened") > 1);
   CHECK(counter(drive, "slc_blocks_folded") >= counter(drive, "slc_blocks_opened") - 1);  // all but the open one
+  test::check_drive(drive, oracle);
+}
+
+// Given write requests, in order.
+class Writes : public stimuli::Workload {
+ public:
+  explicit Writes(std::vector<stimuli::HostRequest> requests) : requests_(std::move(requests)) {}
+  bool next(stimuli::HostRequest& r) override {
+    if (next_ == requests_.size()) return false;
+    r = requests_[next_++];
+    return true;
+  }
+  std::string describe() const override { return "writes"; }
+
+ private:
+  std::vector<stimuli::HostRequest> requests_;
+  std::size_t next_ = 0;
+};
+
+TEST_CASE("CAST SLC cache: folds place pages by address (ABL), as host writes would be", "[ftl][cast][slc]") {
+  // Two address ranges 1,000 pages apart, written alternately 4 pages at a time through the
+  // cache (an unused current block counts as 100 pages away): folded, each range settles in
+  // current blocks of its own. (Folds record their pages' addresses; without, no block has any
+  // and the first is always the nearest.)
+  platform::FunctionalDrive drive(drive_for("cast", 4,
+                                            {{"slc_cache", "static"},
+                                             {"slc_blocks", "2"},
+                                             {"slc_when_full", "fold"},
+                                             {"slc_idle_fold_ms", "100"},
+                                             {"abl_new_block_distance", "100"}}));
+  stimuli::IntegrityOracle oracle(drive.firmware().ftl().logical_pages(), 4096);
+  std::vector<stimuli::HostRequest> requests;
+  for (std::uint64_t i = 0; i < 20; ++i)
+    for (std::uint64_t base : {0, 1000}) {
+      stimuli::HostRequest r;
+      r.op = HostOp::Write;
+      r.lba = (base + 4 * i) * kSectorsPerPage;
+      r.sectors = 4 * kSectorsPerPage;
+      requests.push_back(r);
+    }
+  Writes writes(requests);
+  platform::replay_functional(drive, writes, oracle, 1);
+  REQUIRE(counter(drive, "slc_fold_copies") >= 120);  // most of the 160 pages folded
+  const fw::SegmentSpace& space = *drive.firmware().ftl().segment_space();
+  std::set<std::uint32_t> near, far;
+  for (Lpn lpn = 0; lpn < 80; ++lpn)
+    for (Lpn base : {Lpn(0), Lpn(1000)}) {
+      const std::uint32_t s = space.segment_of(space.to_spn(drive.firmware().ftl().locate(base + lpn)));
+      if (space.kind(s) == 0) (base == 0 ? near : far).insert(s);  // a native data segment
+    }
+  CHECK(!near.empty());
+  CHECK(!far.empty());
+  for (std::uint32_t s : near) CHECK(far.count(s) == 0);
   test::check_drive(drive, oracle);
 }
 

@@ -164,3 +164,22 @@ TEST_CASE("bad blocks: the space turns read-only once its usable segments fall b
   fw::SegmentSpace small(*worn.hal, worn.costs, 1, {0}, 0);
   CHECK_THROWS_WITH(small.set_capacity_need(29), Catch::Contains("failures.factory_bad_share"));
 }
+
+TEST_CASE("bad blocks: a block failing in a full segment its frontier still names leaves the reclaim under way",
+          "[ftl][segment_space][bad_blocks]") {
+  // A frontier fills its segment (Closed; the frontier still names it until its next page), GC
+  // takes the segment at once, and then one of its last programs reports failure: the segment
+  // stays a victim (it was made Closed again, and its reclaim's end found no victim).
+  Rig rig({2, 8 + 5, 8 + 6});  // plane 0 has a spare
+  fw::SegmentSpace space(*rig.hal, rig.costs, 4, {0}, 0);
+  Spn last = kNoSpn;
+  for (std::uint32_t i = 0; i < space.segment_pages(); ++i) last = space.allocate(0, true, 0);
+  const std::uint32_t s = space.segment_of(last);
+  REQUIRE(space.state(s) == fw::SegmentState::Closed);
+  space.begin_reclaim(s);
+  CHECK(space.mark_bad(space.blocks(s).front()) == s);
+  CHECK(space.state(s) == fw::SegmentState::Reclaiming);
+  CHECK(space.retiring(s));
+  CHECK_NOTHROW(space.finish_reclaim(s));
+  CHECK(space.state(s) == fw::SegmentState::Free);  // the bad block replaced by plane 0's spare
+}

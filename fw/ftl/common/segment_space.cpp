@@ -470,10 +470,12 @@ std::uint32_t SegmentSpace::mark_bad(BlockId block) {
     retiring_[s] = true;
     retiring_list_.push_back(s);
   }
-  for (Frontier& f : frontiers_)  // written no further: closed where it stands
+  // Written no further: closed where it stands. (A frontier still names its segment once it is
+  // full, which may be Closed or a victim already: its state stays.)
+  for (Frontier& f : frontiers_)
     if (f.segment == s) {
       f.segment = kNoSegment;
-      state_[s] = SegmentState::Closed;
+      if (state_[s] == SegmentState::Open) state_[s] = SegmentState::Closed;
     }
   update_read_only();
   return s;

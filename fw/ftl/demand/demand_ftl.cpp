@@ -487,15 +487,19 @@ void DemandFtl::relocate_data(Spn old, const HalResult& page) {
                            std::to_string(lpn) + " whose mapping points elsewhere");
   // The current data block placement picks for this page (GC is an issuer of its own for
   // IBL), or GC's own block.
+  // A fold's copy is the first time the page reaches a current block (the SLC cache took it from
+  // the host): ABL records its address there, as a host write's, or every fold would choose the
+  // same block, none having recorded anything.
   std::uint32_t frontier = gc_frontier_;
+  const bool fold = params_.slc.on() && space_.kind(space_.segment_of(old)) == kSlcKind;
   if (params_.gc_copies_to_current) {
     const HostRequestInfo as_gc{kGcIssuer, 0, lpn};
     frontier = placement_.choose(as_gc, space_);
-    if (params_.placement == PlacementPolicy::IssuerBased) placement_.record(frontier, as_gc, space_);
+    if (params_.placement == PlacementPolicy::IssuerBased || fold) placement_.record(frontier, as_gc, space_);
   }
   const Spn spn = space_.allocate(frontier, true, now_++);
   if (spn == kNoSpn) throw std::logic_error("GC has no free block to relocate into (" + space_state() + ")");
-  if (params_.slc.on() && space_.kind(space_.segment_of(old)) == kSlcKind) ++*slc_counts_.fold_copies;
+  if (fold) ++*slc_counts_.fold_copies;
   space_.invalidate(old, now_);
   space_.mark_valid(spn);
   if (cache_.peek(lpn) != kNoSpn) {
@@ -543,10 +547,10 @@ void DemandFtl::finish_copies() {
   // next victims fill the buffer, and erase at once (lookups see the buffer meanwhile); see
   // fw/ftl/demand/README.md for what it buys and costs.
   // A translation victim's moves go straight to the directory: it adds nothing to write back, and
-  // the data victims' pending pages keep their pace. A fold's (start_fold: the cache full, or an
-  // idle drive) go in a batch: no host writes are coming to pace them, and back-to-back idle
-  // folds would otherwise pile their moves up in SRAM.
-  if (params_.gc_paced && params_.gc_write_back_paced && !gc_fold_) {
+  // the data victims' pending pages keep their pace. A fold's (start_fold: the cache full) and
+  // every victim's on an idle drive go in a batch: no host writes are coming to pace them, and
+  // back-to-back idle reclaims would otherwise pile their moves up in SRAM.
+  if (params_.gc_paced && params_.gc_write_back_paced && !gc_fold_ && !idle_.idle()) {
     if (space_.kind(gc_victim_) != kTranslationKind)
       write_back_rate_ =
           double(gc_buffer_pages_.size()) / double(std::max<std::uint32_t>(1, space_.segment_pages() - gc_victim_valid_));
