@@ -93,3 +93,36 @@ TEST_CASE("Busy calendar finds a gap past many small ones in logarithmic steps",
   INFO("most steps: " << most_steps);
   CHECK(most_steps <= 8 * static_cast<std::uint32_t>(std::log2(double(n))));
 }
+
+TEST_CASE("Busy calendar matches the reference through runs of appends, earlier arrivals and forgetting",
+          "[calendar]") {
+  // A job's accesses each after the last (the tail's appends, touching ones merged), DMA arriving
+  // earlier (the tail moved into the tree), time going on (bookings forgotten from the tree and
+  // from the tail's front). The held bookings are the reference's busy runs not yet ended.
+  std::mt19937_64 rng(23);
+  BusyCalendar c;
+  std::vector<bool> busy(600000, false);
+  std::uint64_t now = 0, last_end = 0;
+  const auto runs_not_ended = [&busy](std::uint64_t by) {
+    std::size_t runs = 0;
+    for (std::uint64_t t = by; t < busy.size(); ++t) runs += busy[t] && (t == by || !busy[t - 1]);
+    return runs;
+  };
+  for (int i = 0; i < 6000; ++i) {
+    now += rng() % 40;
+    std::uint64_t arrival = now + rng() % 200, duration = 1 + rng() % 30;
+    if (rng() % 4 != 0) {
+      for (std::uint64_t k = 1 + rng() % 20; k > 0; --k) {
+        const std::uint64_t at = std::max(now, last_end) + rng() % 3, length = 1 + rng() % 5;
+        const std::uint64_t start = reference_book(busy, at, length);
+        REQUIRE(c.book(at, length, now) == start);
+        last_end = std::max(last_end, start + length);
+      }
+      continue;
+    }
+    const std::uint64_t start = reference_book(busy, arrival, duration);
+    REQUIRE(c.book(arrival, duration, now) == start);
+    last_end = std::max(last_end, start + duration);
+    if (i % 50 == 0) REQUIRE(c.bookings() == runs_not_ended(now));
+  }
+}
