@@ -15,6 +15,7 @@
 // to_seconds() converts them.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <systemc>
@@ -31,6 +32,29 @@ void init_time_base();
 inline double ticks_to_seconds(std::uint64_t ticks) { return double(ticks) * kTickPicoseconds * 1e-12; }
 inline double max_simulated_seconds() { return ticks_to_seconds(kMaxSimulatedTicks); }
 inline sc_core::sc_time max_simulated_time() { return sc_core::sc_time::from_value(kMaxSimulatedTicks); }
+// A clock's cycles in kernel ticks: `count` periods of an unrounded period, rounded once to the
+// nearest tick as std::llround rounds. A whole period (500 MHz is 200 ticks) multiplies exactly
+// in integers, without the library's rounding call (two in the path of every table access).
+class CycleTicks {
+ public:
+  explicit CycleTicks(double period_ticks)
+      : period_(period_ticks),
+        whole_(period_ticks >= 1 && period_ticks < 1e15 && std::floor(period_ticks) == period_ticks
+                   ? static_cast<std::uint64_t>(period_ticks)
+                   : 0),
+        // below it, double(count) * period is an integer under 2^53 and so exact: the same result
+        exact_below_(whole_ ? (std::uint64_t(1) << 53) / whole_ : 0) {}
+  std::uint64_t operator()(std::uint64_t count) const {
+    if (count < exact_below_) return whole_ * count;
+    return static_cast<std::uint64_t>(std::llround(period_ * double(count)));
+  }
+
+ private:
+  double period_;
+  std::uint64_t whole_;  // the period when it is a whole number of ticks, else 0
+  std::uint64_t exact_below_;
+};
+
 // Kernel ticks of the current simulation time.
 inline std::uint64_t now_ticks() { return sc_core::sc_time_stamp().value(); }
 // A duration in seconds as kernel time, rounded to the nearest tick; refuses what the time base

@@ -39,7 +39,7 @@ void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   const std::uint64_t arrival = now + delay.value();
   const std::uint64_t beats = (trans.get_data_length() + cfg_.width_bytes - 1) / cfg_.width_bytes;
-  const auto occupancy = static_cast<std::uint64_t>(std::llround(cycle_ticks_ * double(beats)));
+  const std::uint64_t occupancy = cycle_ticks_(beats);
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
   wait_ticks_ += start - arrival;
   busy_.add(start, start + occupancy);

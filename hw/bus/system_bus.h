@@ -16,6 +16,7 @@
 #include "common/metrics.h"
 #include "hw/stats.h"
 #include "tlm/busy_calendar.h"
+#include "tlm/time_base.h"
 
 namespace ssd::hw {
 
@@ -44,7 +45,7 @@ class SystemBus : public sc_core::sc_module {
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
   SystemBusConfig cfg_;
-  double cycle_ticks_;  // a bus cycle in kernel ticks, unrounded
+  tlmx::CycleTicks cycle_ticks_;  // bus cycles in kernel ticks
   tlmx::BusyCalendar calendar_;
   std::vector<Range> map_;
   BusyTime& busy_;

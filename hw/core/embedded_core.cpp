@@ -19,7 +19,7 @@ EmbeddedCore::EmbeddedCore(sc_core::sc_module_name name, const CoreConfig& confi
       dispatch_(make_core_dispatch(config.dispatch)),
       cores_(config.count),
       loads_(config.count),
-      period_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
+      cycle_ticks_(1e6 / config.clock_mhz / tlmx::kTickPicoseconds),
       scratch_(4096),
       cycles_(stats_of(*this, metrics).counter("cycles")),
       accesses_(stats_of(*this, metrics).counter("table_accesses")),
@@ -76,7 +76,7 @@ void EmbeddedCore::post(Job job, JobHint hint) {
 
 void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
   if (!in_job_) return;
-  const std::uint64_t ticks = static_cast<std::uint64_t>(std::llround(period_ticks_ * double(cycles)));
+  const std::uint64_t ticks = cycle_ticks_(cycles);
   Core& c = cores_[current_];
   cycles_ += cycles;
   *c.cycles += cycles;

@@ -41,6 +41,7 @@
 #include "hw/core/data_cache.h"
 #include "hw/core/firmware_core.h"
 #include "hw/stats.h"
+#include "tlm/time_base.h"
 #include "tlm/vcd_tracer.h"
 
 namespace ssd::hw {
@@ -108,7 +109,7 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   std::vector<Core> cores_;
   std::vector<CoreLoad> loads_;  // reused by post()
   std::deque<Job> shared_;       // jobs for whichever core is free first
-  double period_ticks_;          // a cycle in kernel ticks, unrounded: charges round once, not per cycle
+  tlmx::CycleTicks cycle_ticks_;  // charges round once, not per cycle
   sc_core::sc_time offset_;
   unsigned current_ = 0;         // the core running the job in progress
   bool in_job_ = false;
