@@ -15,6 +15,7 @@ CoSimHal::CoSimHal(sc_core::sc_module_name name, const FlashGeometry& geometry, 
       core_(core),
       array_(array),
       placer_(map.sram_size, map.dram_size),
+      records_cached_(core.models_data_cache()),
       last_post_(geometry.total_dies()) {
   flash.register_nb_transport_bw(this, &CoSimHal::nb_transport_bw);
   host_commands.register_nb_transport_fw(this, &CoSimHal::host_command);
@@ -188,6 +189,7 @@ void CoSimHal::touch(const fw::TableRegion& table, std::uint64_t offset, std::ui
 void CoSimHal::touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
                             fw::Access access) {
   if (offset + bytes > records.bytes) throw std::out_of_range("firmware access beyond records '" + records.name + "'");
+  if (!records_cached_) return;  // their cost is in the calibrated cycles
   const std::uint64_t base = records.memory == fw::MemoryKind::Sram ? map_.sram_base : map_.dram_base;
   core_.access_record(base + records.base + offset, bytes, access == fw::Access::Write);
 }

@@ -141,6 +141,9 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   std::array<std::uint64_t*, fw::kFirmwareWorkKinds> profile_{};  // cycles per kind of work
   std::vector<std::unique_ptr<Slot>> slots_;                      // indexed by the operation's tag
   fw::TablePlacer placer_;
+  // The core models a data cache, so the firmware's record accesses cost through it (21 a request
+  // in a random-write run; without one they return at once instead of reaching the core).
+  bool records_cached_;
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted
   tlmx::VcdTracer* vcd_ = nullptr;
   int vcd_gc_ = -1;
