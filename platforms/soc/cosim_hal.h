@@ -57,7 +57,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   }
   // Records have addresses only where the core models a data cache (else no access is timed).
   fw::TableRegion place_records(const std::string& name, std::uint64_t bytes) override {
-    return core_.models_data_cache() ? placer_.place_records(name, bytes) : fw::Hal::place_records(name, bytes);
+    return records_cached_ ? placer_.place_records(name, bytes) : fw::Hal::place_records(name, bytes);
   }
   void touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
                     fw::Access access) override;
