@@ -10,13 +10,18 @@
 
 namespace ssd {
 
-inline Token mix_token(std::uint64_t x) {
+// MurmurHash3's 64-bit finalizer: a bijection that spreads every input bit over the output.
+inline std::uint64_t mix64(std::uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ULL;
   x ^= x >> 33;
-  Token t = static_cast<Token>(x);
+  return x;
+}
+
+inline Token mix_token(std::uint64_t x) {
+  Token t = static_cast<Token>(mix64(x));
   return t == kUnwrittenToken || t == kUncorrectableToken ? 1u : t;  // never "unwritten" or "uncorrectable"
 }
 

@@ -15,6 +15,20 @@ Token IntegrityOracle::expected(Lpn lpn) const {
   return c == kNoChunk ? baseline(lpn) : chunks_[c][lpn & (kChunkPages - 1)];
 }
 
+void IntegrityOracle::expected_range(Lpn first, std::uint32_t count, Token* out) const {
+  for (std::uint32_t i = 0; i < count;) {  // a chunk's piece at a time
+    const Lpn lpn = first + i;
+    const std::uint32_t piece = std::min<std::uint32_t>(count - i, kChunkPages - (lpn & (kChunkPages - 1)));
+    const std::uint32_t c = chunk_of_[lpn >> kChunkShift];
+    if (c == kNoChunk) {
+      for (std::uint32_t k = 0; k < piece; ++k) out[i + k] = baseline(lpn + k);
+    } else {
+      std::copy_n(chunks_[c].begin() + (lpn & (kChunkPages - 1)), piece, out + i);
+    }
+    i += piece;
+  }
+}
+
 void IntegrityOracle::set_expected(Lpn lpn, Token t) {
   if (lpn >= logical_pages_) throw std::out_of_range("oracle: logical page beyond the drive");
   std::uint32_t& c = chunk_of_[lpn >> kChunkShift];

@@ -43,6 +43,7 @@ class IntegrityOracle {
                   HostStatus status = HostStatus::Success);
 
   Token expected(Lpn lpn) const;
+  void expected_range(Lpn first, std::uint32_t count, Token* out) const;  // out[i]: expected(first + i)
   void set_expected(Lpn lpn, Token t);
 
   // While preconditioning, writes carry each page's baseline token; afterwards every page not

@@ -155,6 +155,15 @@ class Ftl {
   virtual Ppn locate(Lpn lpn) const = 0;
   // Whether the FTL counts this physical page as holding live data or metadata.
   virtual bool holds_valid_page(Ppn ppn) const = 0;
+  // The same two questions for many pages at once (the check asks them of every page of the
+  // drive: one call a batch instead of one a page). out[i] for first + i, or for ppns[i]
+  // (kNoPpn or a page beyond the array: not valid).
+  virtual void locate_range(Lpn first, std::uint32_t count, Ppn* out) const {
+    for (std::uint32_t i = 0; i < count; ++i) out[i] = locate(first + i);
+  }
+  virtual void holds_valid_pages(const Ppn* ppns, std::uint32_t count, std::uint8_t* out) const {
+    for (std::uint32_t i = 0; i < count; ++i) out[i] = ppns[i] != kNoPpn && holds_valid_page(ppns[i]);
+  }
   // Checks the FTL's metadata pages against flash (read_page returns a page's OOB as stored).
   // Returns a description of the first disagreement, or "".
   using PageReader = std::function<HalResult(Ppn)>;

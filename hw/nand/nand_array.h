@@ -99,17 +99,6 @@ class NandArray {
     if (!b.pages) return PageContent{};
     return b.pages[geo_.page_in_block(ppn)];
   }
-  // Hints that read(ppn) follows soon, in two steps a few hundred pages apart (the block's
-  // record, then the page through it): a whole-drive check in logical order reads pages all over
-  // the array, and without them waits for one cache miss after another.
-  void prefetch_block(Ppn ppn) const {
-    if (ppn < geo_.total_pages()) __builtin_prefetch(&blocks_[geo_.block_of(ppn)]);
-  }
-  void prefetch_page(Ppn ppn) const {
-    if (ppn >= geo_.total_pages()) return;
-    const Block& b = blocks_[geo_.block_of(ppn)];
-    if (b.pages) __builtin_prefetch(b.pages + geo_.page_in_block(ppn));
-  }
   // Returns the status: false when the erase reports failure (the block keeps its pages).
   // Throws NandRuleViolation for a bad address or a factory-bad block.
   bool erase(BlockId block);

@@ -11,6 +11,7 @@
 #include "fw/firmware/firmware.h"
 #include "hw/nand/nand_array.h"
 #include "platforms/functional/functional_hal.h"
+#include "platforms/functional/mapping_check.h"
 #include "platforms/functional/mapping_view.h"
 #include "stimuli/host_request.h"
 #include "stimuli/integrity_oracle.h"
@@ -62,15 +63,6 @@ inline ReplayResult replay_functional(FunctionalDrive& drive, stimuli::Workload&
   return replay_functional(drive.firmware(), drive.hal(), workload, oracle, queue_depth);
 }
 
-// Reads every logical page and compares it with the oracle (the write buffer's copy where it
-// holds the newest); also checks that the FTL's mapping agrees with the OOB of every mapped
-// page. Returns a description of the first problem, or "".
-std::string verify_mapping(const MappingView& mapping, const hw::NandArray& array,
-                           const stimuli::IntegrityOracle& oracle);
-inline std::string verify_mapping(const fw::Firmware& firmware, const hw::NandArray& array,
-                                  const stimuli::IntegrityOracle& oracle) {
-  return verify_mapping(FirmwareMapping(firmware), array, oracle);
-}
 inline std::string verify_drive(FunctionalDrive& drive, const stimuli::IntegrityOracle& oracle) {
   return verify_mapping(drive.firmware(), drive.array(), oracle);
 }

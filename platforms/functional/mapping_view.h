@@ -17,6 +17,14 @@ class MappingView {
   virtual Lpn logical_pages() const = 0;
   virtual Ppn locate(Lpn lpn) const = 0;
   virtual bool holds_valid_page(Ppn ppn) const = 0;
+  // Both for a batch of pages (fw::Ftl::locate_range, holds_valid_pages): the check asks of every
+  // page of the drive, a batch at a time.
+  virtual void locate_range(Lpn first, std::uint32_t count, Ppn* out) const {
+    for (std::uint32_t i = 0; i < count; ++i) out[i] = locate(first + i);
+  }
+  virtual void holds_valid_pages(const Ppn* ppns, std::uint32_t count, std::uint8_t* out) const {
+    for (std::uint32_t i = 0; i < count; ++i) out[i] = ppns[i] != kNoPpn && holds_valid_page(ppns[i]);
+  }
   // The write buffer's pages (each one's newest copy), by logical page.
   virtual std::vector<std::pair<Lpn, Token>> buffered_pages() const = 0;
   virtual std::string check_metadata(const fw::Ftl::PageReader& read_page) const = 0;
@@ -30,6 +38,12 @@ class FirmwareMapping final : public MappingView {
   Lpn logical_pages() const override { return firmware_.ftl().logical_pages(); }
   Ppn locate(Lpn lpn) const override { return firmware_.ftl().locate(lpn); }
   bool holds_valid_page(Ppn ppn) const override { return firmware_.ftl().holds_valid_page(ppn); }
+  void locate_range(Lpn first, std::uint32_t count, Ppn* out) const override {
+    firmware_.ftl().locate_range(first, count, out);
+  }
+  void holds_valid_pages(const Ppn* ppns, std::uint32_t count, std::uint8_t* out) const override {
+    firmware_.ftl().holds_valid_pages(ppns, count, out);
+  }
   std::vector<std::pair<Lpn, Token>> buffered_pages() const override { return firmware_.buffered_pages(); }
   std::string check_metadata(const fw::Ftl::PageReader& read_page) const override {
     return firmware_.ftl().check_metadata(read_page);

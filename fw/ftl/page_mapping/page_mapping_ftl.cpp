@@ -403,4 +403,16 @@ std::uint32_t PageMappingFtl::close_word_lines(std::uint32_t word_line_pages, Bl
   return padded;
 }
 
+void PageMappingFtl::locate_range(Lpn first, std::uint32_t count, Ppn* out) const {
+  const std::uint32_t mapped = first < logical_pages_ ? static_cast<std::uint32_t>(std::min<std::uint64_t>(count, logical_pages_ - first)) : 0;
+  if (mapped) std::copy_n(l2p_.begin() + first, mapped, out);
+  std::fill(out + mapped, out + count, kNoPpn);  // beyond the logical pages: the FTL's markers, never mapped here
+}
+
+void PageMappingFtl::holds_valid_pages(const Ppn* ppns, std::uint32_t count, std::uint8_t* out) const {
+  const std::uint64_t total = blocks_.geometry().total_pages();
+  for (std::uint32_t i = 0; i < count; ++i)
+    out[i] = ppns[i] < total && blocks_.is_valid(blocks_.to_spn(ppns[i]));
+}
+
 }  // namespace ssd::fw

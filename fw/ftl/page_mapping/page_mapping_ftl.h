@@ -92,6 +92,8 @@ class PageMappingFtl : public Ftl, public SteadyStatePreload {
   std::uint32_t close_word_lines(std::uint32_t word_line_pages, BlockId only) override;
   Ppn locate(Lpn lpn) const override { return lpn < logical_pages_ ? l2p_[lpn] : kNoPpn; }
   bool holds_valid_page(Ppn ppn) const override { return blocks_.is_valid(blocks_.to_spn(ppn)); }
+  void locate_range(Lpn first, std::uint32_t count, Ppn* out) const override;
+  void holds_valid_pages(const Ppn* ppns, std::uint32_t count, std::uint8_t* out) const override;
   SteadyStatePreload* steady_state_preload() override { return this; }
   // Every plane fills all but its GC threshold's blocks before GC starts on it.
   std::uint64_t pages_before_gc() const override;
