@@ -39,11 +39,11 @@ bool in(const Buffered& buffered, Lpn lpn) {
   return it != buffered.end() && it->first == lpn;
 }
 
-// Distinct for distinct triples whose place is the same (mix64 is a bijection), and otherwise as
-// good as random: a sum of them differs from another's unless the triples are the same multiset,
-// but for a chance of 2^-64.
+// Distinct for distinct triples whose place is the same (a product by an odd constant and mix64
+// are bijections), and otherwise as good as random: a sum of them differs from another's unless
+// the triples are the same multiset, but for a chance of 2^-64.
 std::uint64_t fingerprint(Lpn lpn, Ppn ppn, Token token) {
-  return mix64(((std::uint64_t(lpn) << 32) | ppn) ^ mix64(token ^ 0x9e3779b97f4a7c15ULL));
+  return mix64(((std::uint64_t(lpn) << 32) | ppn) + token * 0x9e3779b97f4a7c15ULL);
 }
 
 // The mapping's answers for a run of pages, a batch at a time.

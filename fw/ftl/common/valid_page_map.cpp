@@ -1,5 +1,6 @@
 #include "fw/ftl/common/valid_page_map.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/narrow_division.h"
@@ -35,9 +36,16 @@ void ValidPageMap::mark_valid_range(std::uint64_t first, std::uint32_t count) {
   if (count == 0 || quotient_of(first + count - 1, pages_per_unit_) != unit)
     throw std::logic_error("mark_valid_range of " + std::to_string(count) + " pages from " + std::to_string(first) +
                            ": not within one unit");
-  for (std::uint64_t page = first; page < first + count; ++page) {
-    if (is_valid(page)) throw std::logic_error("mark_valid_range: page " + std::to_string(page) + " is already valid");
-    bits_[page >> 6] |= std::uint64_t(1) << (page & 63);
+  for (std::uint64_t page = first, end = first + count; page < end;) {  // a bitmap word at a time
+    const std::uint32_t bit = page & 63;
+    const auto n = static_cast<std::uint32_t>(std::min<std::uint64_t>(64 - bit, end - page));
+    const std::uint64_t mask = (n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1) << bit;
+    std::uint64_t& word = bits_[page >> 6];
+    if (word & mask)
+      throw std::logic_error("mark_valid_range: page " + std::to_string(page + __builtin_ctzll((word & mask) >> bit)) +
+                             " is already valid");
+    word |= mask;
+    page += n;
   }
   counts_[unit] += count;
 }

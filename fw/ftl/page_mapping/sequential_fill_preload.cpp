@@ -52,9 +52,10 @@ bool PageMappingFtl::preload_sequential_fill(const std::function<Token(Lpn)>& to
     }
     if (plane_first) host_pages_[plane] = count;
   }
-  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) {
-    const std::uint64_t j = lpn / planes;
-    l2p_[lpn] = block_starts[lpn % planes][j / ppb] + static_cast<Ppn>(j % ppb);
+  for (std::uint64_t j = 0, lpn = 0; lpn < logical_pages_; ++j) {  // lpn = j * planes + r, no division
+    const std::uint64_t block = j / ppb;
+    const auto page = static_cast<Ppn>(j % ppb);
+    for (std::uint32_t r = 0; r < planes && lpn < logical_pages_; ++r, ++lpn) l2p_[lpn] = block_starts[r][block] + page;
   }
   stripe_cursor_ = die_cursor_ = logical_pages_;
   if (plane_first) {
