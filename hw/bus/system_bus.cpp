@@ -23,32 +23,50 @@ SystemBus::SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config
   initiators.register_b_transport(this, &SystemBus::b_transport);
 }
 
-void SystemBus::map(std::uint64_t base, std::uint64_t size, unsigned index, const std::string& target_name) {
-  map_.push_back({base, size, index, target_name});
+void SystemBus::map(std::uint64_t base, std::uint64_t size, unsigned index, const std::string& target_name,
+                    tlmx::DirectAccess* direct) {
+  map_.push_back({base, size, index, target_name, direct});
 }
 
-void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
-  const std::uint64_t addr = trans.get_address();
+const SystemBus::Range* SystemBus::decode(std::uint64_t address, std::uint32_t bytes) const {
   const Range* r = nullptr;
   for (const Range& m : map_)
-    if (addr >= m.base && addr - m.base < m.size) r = &m;
-  if (!r || addr - r->base + trans.get_data_length() > r->size) {
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  const std::uint64_t now = sc_core::sc_time_stamp().value();
-  const std::uint64_t arrival = now + delay.value();
-  const std::uint64_t beats = (trans.get_data_length() + cfg_.width_bytes - 1) / cfg_.width_bytes;
+    if (address >= m.base && address - m.base < m.size) r = &m;
+  return r && address - r->base + bytes <= r->size ? r : nullptr;
+}
+
+std::uint64_t SystemBus::carry(std::uint32_t bytes, std::uint64_t now, std::uint64_t arrival) {
+  const std::uint64_t beats = (bytes + cfg_.width_bytes - 1) / cfg_.width_bytes;
   const std::uint64_t occupancy = cycle_ticks_(beats);
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
   wait_ticks_ += start - arrival;
   busy_.add(start, start + occupancy);
   ++transfers_;
-  bytes_ += trans.get_data_length();
-  delay = sc_time::from_value(start + occupancy - now);
+  bytes_ += bytes;
+  return start + occupancy;
+}
+
+void SystemBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const std::uint64_t addr = trans.get_address();
+  const Range* r = decode(addr, trans.get_data_length());
+  if (!r) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  delay = sc_time::from_value(carry(trans.get_data_length(), now, now + delay.value()) - now);
   trans.set_address(addr - r->base);
   targets[r->index]->b_transport(trans, delay);
   trans.set_address(addr);
+}
+
+std::uint64_t SystemBus::direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
+                                       std::uint64_t arrival) {
+  const Range* r = decode(address, bytes);
+  // Refused before anything is booked: the transaction the initiator sends instead books it all
+  // (a target refuses only what would fail as a transaction too, ending the run).
+  if (!r || !r->direct) return kRefused;
+  return r->direct->direct_access(address - r->base, bytes, write, now, carry(bytes, now, arrival));
 }
 
 }  // namespace ssd::hw

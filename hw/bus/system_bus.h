@@ -16,6 +16,7 @@
 #include "common/metrics.h"
 #include "hw/stats.h"
 #include "tlm/busy_calendar.h"
+#include "tlm/direct_access.h"
 #include "tlm/time_base.h"
 
 namespace ssd::hw {
@@ -25,7 +26,7 @@ struct SystemBusConfig {
   double clock_mhz = 400;
 };
 
-class SystemBus : public sc_core::sc_module {
+class SystemBus : public sc_core::sc_module, public tlmx::DirectAccess {
  public:
   tlm_utils::multi_passthrough_target_socket<SystemBus> initiators;
   tlm_utils::multi_passthrough_initiator_socket<SystemBus> targets;
@@ -33,16 +34,24 @@ class SystemBus : public sc_core::sc_module {
   SystemBus(sc_core::sc_module_name name, const SystemBusConfig& config, MetricsRegistry& metrics);
 
   // Maps [base, base+size) to the target bound at targets[index]; addresses reach the target
-  // relative to base.
-  void map(std::uint64_t base, std::uint64_t size, unsigned index, const std::string& target_name);
+  // relative to base. `direct`: the same target's direct path, if it has one.
+  void map(std::uint64_t base, std::uint64_t size, unsigned index, const std::string& target_name,
+           tlmx::DirectAccess* direct = nullptr);
+
+  // The bus's beats, then the target's direct path (tlm/direct_access.h): what b_transport books.
+  std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
+                              std::uint64_t arrival) override;
 
  private:
   struct Range {
     std::uint64_t base, size;
     unsigned index;
     std::string name;
+    tlmx::DirectAccess* direct;
   };
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  const Range* decode(std::uint64_t address, std::uint32_t bytes) const;  // null: no target takes it
+  std::uint64_t carry(std::uint32_t bytes, std::uint64_t now, std::uint64_t arrival);  // the beats' end
 
   SystemBusConfig cfg_;
   tlmx::CycleTicks cycle_ticks_;  // bus cycles in kernel ticks

@@ -115,15 +115,22 @@ void EmbeddedCore::cached_access(Core& c, std::uint64_t address, std::uint32_t b
 // One table access (or line fill, or write-back) over the system bus at the job's local time:
 // its latency and contention are the core's memory wait.
 void EmbeddedCore::bus_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write) {
-  if (bytes > scratch_.size()) scratch_.resize(bytes);
-  tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, scratch_.data(),
-                           bytes);
   const sc_time before = offset_;
-  bus->b_transport(access_, offset_);
-  if (access_.is_response_error())
-    SC_REPORT_ERROR(name(), ("firmware table access failed at address " + std::to_string(address) + ": " +
-                             access_.get_response_string())
-                                .c_str());
+  const std::uint64_t now = direct_ ? sc_core::sc_time_stamp().value() : 0;
+  const std::uint64_t end =
+      direct_ ? direct_->direct_access(address, bytes, write, now, now + before.value()) : tlmx::DirectAccess::kRefused;
+  if (end != tlmx::DirectAccess::kRefused) {
+    offset_ = sc_time::from_value(end - now);
+  } else {
+    if (bytes > scratch_.size()) scratch_.resize(bytes);
+    tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address,
+                             scratch_.data(), bytes);
+    bus->b_transport(access_, offset_);
+    if (access_.is_response_error())
+      SC_REPORT_ERROR(name(), ("firmware table access failed at address " + std::to_string(address) + ": " +
+                               access_.get_response_string())
+                                  .c_str());
+  }
   const std::uint64_t waited = (offset_ - before).value();  // latency and contention on the way
   ++accesses_;
   ++*c.table_accesses;

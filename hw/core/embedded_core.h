@@ -41,6 +41,7 @@
 #include "hw/core/data_cache.h"
 #include "hw/core/firmware_core.h"
 #include "hw/stats.h"
+#include "tlm/direct_access.h"
 #include "tlm/time_base.h"
 #include "tlm/vcd_tracer.h"
 
@@ -73,6 +74,9 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   void access(std::uint64_t address, std::uint32_t bytes, bool write) override;
   void access_record(std::uint64_t address, std::uint32_t bytes, bool write) override;
   bool models_data_cache() const override { return cfg_.dcache_bytes != 0; }
+  // Table accesses (and line fills) take this path instead of a transaction through `bus`, with
+  // the same timing (tlm/direct_access.h); `bus` still carries what the path refuses.
+  void use_direct_access(tlmx::DirectAccess& path) { direct_ = &path; }
   sc_core::sc_time offset() const override { return offset_; }
   bool in_job() const override { return in_job_; }
   unsigned current_core() const { return current_; }  // the core running the job (valid in a job)
@@ -117,6 +121,7 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   bool armed_ = false;           // the scheduler waits for wake_at_ (or an earlier post)
   sc_core::sc_time wake_at_;
   tlm::tlm_generic_payload access_;
+  tlmx::DirectAccess* direct_ = nullptr;
   std::vector<unsigned char> scratch_;
   std::uint64_t &cycles_, &accesses_, &access_ticks_;
   tlmx::VcdTracer* vcd_;

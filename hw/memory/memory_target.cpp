@@ -28,23 +28,33 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
     return;
   }
   const std::uint64_t now = sc_core::sc_time_stamp().value();
-  const std::uint64_t arrival = now + delay.value();
-  // kernel ticks, rounded as sc_time(double, unit) rounds, without constructing one per access
-  const std::uint64_t occupancy =
-      cfg_.latency.value() + static_cast<std::uint64_t>(double(trans.get_data_length()) /
-                                                            (cfg_.bandwidth_mbps * 1e6) / tlmx::ticks_to_seconds(1) + 0.5);
+  delay = sc_time::from_value(serve(trans.get_data_length(), !trans.is_read(), now, now + delay.value()) - now);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+std::uint64_t MemoryTarget::direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
+                                          std::uint64_t arrival) {
+  return address + bytes > cfg_.size_bytes ? kRefused : serve(bytes, write, now, arrival);
+}
+
+std::uint64_t MemoryTarget::serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival) {
+  // kernel ticks, rounded as sc_time(double, unit) rounds, without constructing one per access;
+  // the last size's, kept (table entries come in a few sizes: two divisions saved an access)
+  if (bytes != last_bytes_) {
+    last_bytes_ = bytes;
+    last_occupancy_ = cfg_.latency.value() +
+                      static_cast<std::uint64_t>(double(bytes) / (cfg_.bandwidth_mbps * 1e6) / tlmx::ticks_to_seconds(1) + 0.5);
+  }
+  const std::uint64_t occupancy = last_occupancy_;
   const std::uint64_t start = calendar_.book(arrival, occupancy, now);
   wait_ticks_ += start - arrival;
   busy_.add(start, start + occupancy);
-  (trans.is_read() ? reads_ : writes_)++;
-  bytes_ += trans.get_data_length();
-  const std::uint32_t bytes = trans.get_data_length();
+  (write ? writes_ : reads_)++;
+  bytes_ += bytes;
   const double lines = double((bytes + MemoryConfig::kLineBytes - 1) / MemoryConfig::kLineBytes);
   const double rows = cfg_.row_bytes ? double((bytes + cfg_.row_bytes - 1) / cfg_.row_bytes) : 0.0;
-  energy_.add(start, start + occupancy,
-              lines * (trans.is_read() ? cfg_.line_read_pj : cfg_.line_write_pj) + rows * cfg_.activate_pj);
-  delay = sc_time::from_value(start + occupancy - now);
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  energy_.add(start, start + occupancy, lines * (write ? cfg_.line_write_pj : cfg_.line_read_pj) + rows * cfg_.activate_pj);
+  return start + occupancy;
 }
 
 }  // namespace ssd::hw

@@ -16,6 +16,7 @@
 #include "common/metrics.h"
 #include "hw/stats.h"
 #include "tlm/busy_calendar.h"
+#include "tlm/direct_access.h"
 
 namespace ssd::hw {
 
@@ -31,18 +32,23 @@ struct MemoryConfig {
   static constexpr std::uint32_t kLineBytes = 64;
 };
 
-class MemoryTarget : public sc_core::sc_module {
+class MemoryTarget : public sc_core::sc_module, public tlmx::DirectAccess {
  public:
   tlm_utils::simple_target_socket<MemoryTarget> socket;
 
   MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& config, MetricsRegistry& metrics);
   std::uint64_t size() const { return cfg_.size_bytes; }
+  std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
+                              std::uint64_t arrival) override;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  std::uint64_t serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival);  // its end
 
   MemoryConfig cfg_;
   tlmx::BusyCalendar calendar_;
+  std::uint32_t last_bytes_ = ~0u;
+  std::uint64_t last_occupancy_ = 0;
   std::uint64_t &reads_, &writes_, &bytes_;
   BusyTime& busy_;
   std::uint64_t& wait_ticks_;

@@ -24,8 +24,8 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
   dram_ = std::make_unique<hw::MemoryTarget>("dram", c.dram, metrics);
   bus_->targets.bind(sram_->socket);
   bus_->targets.bind(dram_->socket);
-  bus_->map(map_.sram_base, map_.sram_size, 0, "sram");
-  bus_->map(map_.dram_base, map_.dram_size, 1, "dram");
+  bus_->map(map_.sram_base, map_.sram_size, 0, "sram", sram_.get());
+  bus_->map(map_.dram_base, map_.dram_size, 1, "dram", dram_.get());
 
   hw::FirmwareCore* core = nullptr;
   if (c.core.model == "iss") {
@@ -38,6 +38,7 @@ SsdTop::SsdTop(sc_core::sc_module_name name, const PlatformConfig& c, hw::NandAr
     annotated.dcache_bytes = c.annotated_dcache ? c.iss.dcache_bytes : 0;
     core_ = std::make_unique<hw::EmbeddedCore>("cores", annotated, metrics, vcd);
     core_->bus.bind(bus_->initiators);
+    core_->use_direct_access(*bus_);
     core = core_.get();
   }
   host_if_ = std::make_unique<hw::HostInterface>("host_interface", c.host, c.power, map_.dram_base, metrics, vcd);

@@ -1,0 +1,27 @@
+// A direct path for an initiator's plain memory accesses: it books the same time on the
+// interconnect and on the target as a b_transport of the same access would, without a generic
+// payload, sockets or time conversions, and says when the access ends. Like TLM-2.0's DMI it is
+// obtained once and used in place of transactions for frequent small accesses (the firmware's
+// table lookups: six a host request, each a transaction through the bus to SRAM or DRAM, cost a
+// fifth of the simulator's instructions); unlike DMI it keeps contention, since every booking is
+// still made. Results are the same either way: tests/model/test_direct_access.cpp.
+#pragma once
+
+#include <cstdint>
+
+namespace ssd::tlmx {
+
+class DirectAccess {
+ public:
+  static constexpr std::uint64_t kRefused = ~std::uint64_t(0);
+
+  virtual ~DirectAccess() = default;
+  // An access of `bytes` at `address` (the path's own addresses) that arrives at tick `arrival`
+  // (not before `now`, the kernel's time): the tick it ends, or kRefused when this path cannot
+  // serve it (an unmapped address: the initiator sends a transaction instead, and that reports
+  // the error).
+  virtual std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
+                                      std::uint64_t arrival) = 0;
+};
+
+}  // namespace ssd::tlmx
