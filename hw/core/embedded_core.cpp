@@ -81,7 +81,7 @@ void EmbeddedCore::charge_cycles(std::uint64_t cycles) {
   cycles_ += cycles;
   *c.cycles += cycles;
   *c.compute_ticks += ticks;
-  offset_ += sc_time::from_value(ticks);
+  offset_ticks_ += ticks;
 }
 
 void EmbeddedCore::access(std::uint64_t address, std::uint32_t bytes, bool write) {
@@ -115,23 +115,25 @@ void EmbeddedCore::cached_access(Core& c, std::uint64_t address, std::uint32_t b
 // One table access (or line fill, or write-back) over the system bus at the job's local time:
 // its latency and contention are the core's memory wait.
 void EmbeddedCore::bus_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write) {
-  const sc_time before = offset_;
+  const std::uint64_t before = offset_ticks_;
   const std::uint64_t now = direct_ ? sc_core::sc_time_stamp().value() : 0;
   const std::uint64_t end =
-      direct_ ? direct_->direct_access(address, bytes, write, now, now + before.value()) : tlmx::DirectAccess::kRefused;
+      direct_ ? direct_->direct_access(address, bytes, write, now, now + before) : tlmx::DirectAccess::kRefused;
   if (end != tlmx::DirectAccess::kRefused) {
-    offset_ = sc_time::from_value(end - now);
+    offset_ticks_ = end - now;
   } else {
     if (bytes > scratch_.size()) scratch_.resize(bytes);
     tlmx::prepare_bus_access(access_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address,
                              scratch_.data(), bytes);
-    bus->b_transport(access_, offset_);
+    sc_time delay = sc_time::from_value(before);
+    bus->b_transport(access_, delay);
+    offset_ticks_ = delay.value();
     if (access_.is_response_error())
       SC_REPORT_ERROR(name(), ("firmware table access failed at address " + std::to_string(address) + ": " +
                                access_.get_response_string())
                                   .c_str());
   }
-  const std::uint64_t waited = (offset_ - before).value();  // latency and contention on the way
+  const std::uint64_t waited = offset_ticks_ - before;  // latency and contention on the way
   ++accesses_;
   ++*c.table_accesses;
   access_ticks_ += waited;
@@ -151,7 +153,7 @@ void EmbeddedCore::run_jobs(unsigned core, sc_time now) {
   Core& c = cores_[core];
   current_ = core;
   in_job_ = true;
-  offset_ = sc_core::SC_ZERO_TIME;
+  offset_ticks_ = 0;
   do {
     std::deque<Job>& from = c.waiting.empty() ? shared_ : c.waiting;
     Job job = std::move(from.front());
@@ -160,8 +162,8 @@ void EmbeddedCore::run_jobs(unsigned core, sc_time now) {
     ++*c.jobs;
   } while (cores_.size() == 1 && has_work(c));  // several cores: one job each, so they interleave in time order
   in_job_ = false;
-  const sc_time spent = offset_;
-  offset_ = sc_core::SC_ZERO_TIME;
+  const sc_time spent = sc_time::from_value(offset_ticks_);
+  offset_ticks_ = 0;
   c.busy->add(now.value(), (now + spent).value());
   c.busy_until = now + spent;
   if (vcd_) {  // the falling edge is known now: traced ahead, never woken for (observers never perturb)

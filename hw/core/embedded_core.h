@@ -77,7 +77,8 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   // Table accesses (and line fills) take this path instead of a transaction through `bus`, with
   // the same timing (tlm/direct_access.h); `bus` still carries what the path refuses.
   void use_direct_access(tlmx::DirectAccess& path) { direct_ = &path; }
-  sc_core::sc_time offset() const override { return offset_; }
+  sc_core::sc_time offset() const override { return sc_core::sc_time::from_value(offset_ticks_); }
+  std::uint64_t offset_ticks() const override { return offset_ticks_; }
   bool in_job() const override { return in_job_; }
   unsigned current_core() const { return current_; }  // the core running the job (valid in a job)
   const CoreConfig& config() const { return cfg_; }
@@ -114,7 +115,7 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   std::vector<CoreLoad> loads_;  // reused by post()
   std::deque<Job> shared_;       // jobs for whichever core is free first
   tlmx::CycleTicks cycle_ticks_;  // charges round once, not per cycle
-  sc_core::sc_time offset_;
+  std::uint64_t offset_ticks_ = 0;  // the running job's local time (kept in ticks: charged many times a job)
   unsigned current_ = 0;         // the core running the job in progress
   bool in_job_ = false;
   sc_core::sc_event work_;

@@ -30,6 +30,7 @@ class FirmwareCore {
   virtual bool models_data_cache() const { return false; }
   // How far the running job is ahead of SystemC time.
   virtual sc_core::sc_time offset() const = 0;
+  virtual std::uint64_t offset_ticks() const { return offset().value(); }  // the same, in kernel ticks
   virtual bool in_job() const = 0;
 };
 

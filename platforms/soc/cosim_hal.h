@@ -67,7 +67,7 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   void mark_flow_classes() { flow_aware_ = true; }
   std::vector<BlockId> factory_bad_blocks() const override { return array_.factory_bad_blocks(); }
   std::uint64_t now_ticks() const override {
-    return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset().value() : 0);
+    return sc_core::sc_time_stamp().value() + (core_.in_job() ? core_.offset_ticks() : 0);
   }
   void note_gc(std::uint32_t in_progress) override {
     if (vcd_) vcd_->change(vcd_gc_, in_progress);
