@@ -116,9 +116,11 @@ void EmbeddedCore::cached_access(Core& c, std::uint64_t address, std::uint32_t b
 // its latency and contention are the core's memory wait.
 void EmbeddedCore::bus_access(Core& c, std::uint64_t address, std::uint32_t bytes, bool write) {
   const std::uint64_t before = offset_ticks_;
-  const std::uint64_t now = direct_ ? sc_core::sc_time_stamp().value() : 0;
-  const std::uint64_t end =
-      direct_ ? direct_->direct_access(address, bytes, write, now, now + before) : tlmx::DirectAccess::kRefused;
+  std::uint64_t now = 0, end = tlmx::DirectAccess::kRefused;
+  if (direct_) {
+    now = sc_core::sc_time_stamp().value();
+    end = direct_->direct_access(address, bytes, write, now, now + before);
+  }
   if (end != tlmx::DirectAccess::kRefused) {
     offset_ticks_ = end - now;
   } else {

@@ -23,7 +23,7 @@ MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryConfig& con
 }
 
 void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
-  if (trans.get_address() + trans.get_data_length() > cfg_.size_bytes) {
+  if (!holds(trans.get_address(), trans.get_data_length())) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -34,7 +34,7 @@ void MemoryTarget::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) 
 
 std::uint64_t MemoryTarget::direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
                                           std::uint64_t arrival) {
-  return address + bytes > cfg_.size_bytes ? kRefused : serve(bytes, write, now, arrival);
+  return holds(address, bytes) ? serve(bytes, write, now, arrival) : kRefused;
 }
 
 std::uint64_t MemoryTarget::serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival) {

@@ -43,6 +43,7 @@ class MemoryTarget : public sc_core::sc_module, public tlmx::DirectAccess {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  bool holds(std::uint64_t address, std::uint32_t bytes) const { return address + bytes <= cfg_.size_bytes; }
   std::uint64_t serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival);  // its end
 
   MemoryConfig cfg_;

@@ -111,15 +111,19 @@ PhysicalWalk walk_physical(const MappingView& ftl, const hw::NandArray& array, c
   return w;
 }
 
-// The exact walk in logical order, run when the sums differ: the first logical page at fault,
-// or the valid page no logical page maps to.
-std::string find_mapping_fault(const MappingView& ftl, const hw::NandArray& array, const Buffered& buffered) {
+// The exact walk in logical order, run when the sums differ: the first mapped logical page at
+// fault (its page names another, holds other data, or is counted invalid), else the valid page no
+// logical page maps to.
+std::string find_fault(const MappingView& ftl, const hw::NandArray& array, const Buffered& buffered,
+                       const stimuli::IntegrityOracle& oracle) {
   const Lpn logical = ftl.logical_pages();
   Batches batches(ftl);
+  std::array<Token, kBatch> want;
   for (Lpn first = 0; first < logical; first += kBatch) {
     const auto count = static_cast<std::uint32_t>(std::min<Lpn>(kBatch, logical - first));
     const auto& ppns = batches.locate(first, count);
     const auto& valid = batches.valid(ppns.data(), count);
+    oracle.expected_range(first, count, want.data());
     for (std::uint32_t i = 0; i < count; ++i) {
       const Lpn lpn = first + i;
       const Ppn ppn = ppns[i];
@@ -128,6 +132,9 @@ std::string find_mapping_fault(const MappingView& ftl, const hw::NandArray& arra
       if (c.lpn != lpn)
         return "logical page " + std::to_string(lpn) + " maps to " + array.describe(ppn) +
                " whose OOB names logical page " + std::to_string(c.lpn);
+      if (c.token != want[i] && c.token != kUncorrectableToken)
+        return "logical page " + std::to_string(lpn) + " at " + array.describe(ppn) + " holds token " +
+               std::to_string(c.token) + ", expected " + std::to_string(want[i]);
       if (!valid[i])
         return "logical page " + std::to_string(lpn) + " maps to " + array.describe(ppn) +
                ", which the FTL counts as invalid";
@@ -140,23 +147,6 @@ std::string find_mapping_fault(const MappingView& ftl, const hw::NandArray& arra
     if (c.lpn < logical && ftl.locate(c.lpn) != ppn)
       return array.describe(ppn) + " is counted as valid and its OOB names logical page " + std::to_string(c.lpn) +
              ", which the FTL locates elsewhere";
-  }
-  return "";
-}
-
-// The token check for one mapped logical page, which its fingerprint cannot name: its page's
-// content against the oracle (called only once the sums differ).
-std::string find_token_fault(const MappingView& ftl, const hw::NandArray& array, const Buffered& buffered,
-                             const stimuli::IntegrityOracle& oracle) {
-  const Lpn logical = ftl.logical_pages();
-  for (Lpn lpn = 0; lpn < logical; ++lpn) {
-    const Ppn ppn = ftl.locate(lpn);
-    if (ppn == kNoPpn || in(buffered, lpn)) continue;
-    const hw::PageContent c = array.read(ppn);
-    const Token want = oracle.expected(lpn);
-    if (c.token != want && c.token != kUncorrectableToken)
-      return "logical page " + std::to_string(lpn) + " at " + array.describe(ppn) + " holds token " +
-             std::to_string(c.token) + ", expected " + std::to_string(want);
   }
   return "";
 }
@@ -202,8 +192,7 @@ std::string verify_mapping(const MappingView& ftl, const hw::NandArray& array, c
     }
   }
   if (sum != physical.sum) {
-    std::string fault = find_mapping_fault(ftl, array, buffered);
-    if (fault.empty()) fault = find_token_fault(ftl, array, buffered, oracle);
+    const std::string fault = find_fault(ftl, array, buffered, oracle);
     return fault.empty() ? "the mapping's and the flash's fingerprints differ, and no page was found at fault" : fault;
   }
   return ftl.check_metadata([&array](Ppn ppn) {
