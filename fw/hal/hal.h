@@ -79,6 +79,7 @@ struct TableRegion {
   MemoryKind memory = MemoryKind::Sram;
   std::uint64_t base = 0;
   std::uint64_t bytes = 0;
+  bool timed = true;  // its accesses reach the memory model (records: only those a cache-modelling HAL placed)
 };
 enum class Access : std::uint8_t { Read, Write };
 
@@ -114,12 +115,14 @@ class Hal {
   // (core.annotated_dcache): then their accesses go through that cache, so their misses follow
   // how many records are live and how far apart, as on the ISS. Placed as the image's heap lays
   // them out, in the order they are made: in SRAM until something no longer fits there, then in
-  // DRAM. A HAL without a cache model places nothing.
+  // DRAM. A HAL without a cache model places nothing, and its records' accesses cost nothing
+  // beyond the bounds check (no virtual call: they are many a request).
   virtual TableRegion place_records(const std::string& name, std::uint64_t bytes) {
-    return TableRegion{name, MemoryKind::Dram, 0, bytes};
+    return TableRegion{name, MemoryKind::Dram, 0, bytes, false};
   }
-  virtual void touch_record(const TableRegion& records, std::uint64_t offset, std::uint32_t bytes, Access access) {
-    (void)records, (void)offset, (void)bytes, (void)access;
+  void touch_record(const TableRegion& records, std::uint64_t offset, std::uint32_t bytes, Access access) {
+    if (offset + bytes > records.bytes) throw std::out_of_range("firmware access beyond records '" + records.name + "'");
+    if (records.timed) time_record_access(records, offset, bytes, access);
   }
 
   // The host command `host_cmd` is finished: post its completion entry with `status`, which
@@ -165,6 +168,12 @@ class Hal {
     return -1;
   }
   virtual void note_state(int handle, std::uint64_t value) { (void)handle, (void)value; }
+
+ protected:
+  // A record access within bounds, to records placed `timed` (see touch_record).
+  virtual void time_record_access(const TableRegion& records, std::uint64_t offset, std::uint32_t bytes, Access access) {
+    (void)records, (void)offset, (void)bytes, (void)access;
+  }
 };
 
 }  // namespace ssd::fw

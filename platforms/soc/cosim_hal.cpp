@@ -186,10 +186,8 @@ void CoSimHal::touch(const fw::TableRegion& table, std::uint64_t offset, std::ui
   core_.access(base + table.base + offset, bytes, access == fw::Access::Write);
 }
 
-void CoSimHal::touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
-                            fw::Access access) {
-  if (offset + bytes > records.bytes) throw std::out_of_range("firmware access beyond records '" + records.name + "'");
-  if (!records_cached_) return;  // their cost is in the calibrated cycles
+void CoSimHal::time_record_access(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
+                                  fw::Access access) {
   const std::uint64_t base = records.memory == fw::MemoryKind::Sram ? map_.sram_base : map_.dram_base;
   core_.access_record(base + records.base + offset, bytes, access == fw::Access::Write);
 }

@@ -59,8 +59,6 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   fw::TableRegion place_records(const std::string& name, std::uint64_t bytes) override {
     return records_cached_ ? placer_.place_records(name, bytes) : fw::Hal::place_records(name, bytes);
   }
-  void touch_record(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
-                    fw::Access access) override;
   void complete_host_command(std::uint32_t host_cmd, const LatencyTrail& trail, HostStatus status) override;
   // channel.scheduler = flow_priority: each flash command carries the class of the host queue its
   // request came from (tlmx::FlashCommand::flow_class), known by the request its trail is on.
@@ -104,6 +102,10 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   // The memory the running firmware's tables took is free for the next one's.
   void release_tables() { placer_ = fw::TablePlacer(map_.sram_size, map_.dram_size); }
 
+ protected:
+  void time_record_access(const fw::TableRegion& records, std::uint64_t offset, std::uint32_t bytes,
+                          fw::Access access) override;
+
  private:
   // One per operation tag: its flash transaction, and its host DMA transaction.
   struct Slot {
@@ -142,7 +144,8 @@ class CoSimHal : public sc_core::sc_module, public fw::Hal {
   std::vector<std::unique_ptr<Slot>> slots_;                      // indexed by the operation's tag
   fw::TablePlacer placer_;
   // The core models a data cache, so the firmware's record accesses cost through it (21 a request
-  // in a random-write run; without one they return at once instead of reaching the core).
+  // in a random-write run; without one the records are placed untimed and their accesses end in
+  // fw::Hal::touch_record).
   bool records_cached_;
   std::vector<sc_core::sc_time> last_post_;  // per die: when its newest command was posted
   tlmx::VcdTracer* vcd_ = nullptr;

@@ -34,9 +34,6 @@ class HalSwitch : public fw::Hal {
   fw::TableRegion place_records(const std::string& n, std::uint64_t b) override {
     return placement_.place_records(n, b);
   }
-  void touch_record(const fw::TableRegion& r, std::uint64_t o, std::uint32_t b, fw::Access a) override {
-    active_->touch_record(r, o, b, a);
-  }
   void complete_host_command(std::uint32_t id, const LatencyTrail& trail, HostStatus status) override {
     active_->complete_host_command(id, trail, status);
   }
@@ -50,6 +47,11 @@ class HalSwitch : public fw::Hal {
   void preload(Ppn ppn, Lpn lpn, Token token) override { active_->preload(ppn, lpn, token); }
   void preload_block(BlockId block, std::uint32_t count, const PreloadedPage* pages, std::uint64_t sequence) override {
     active_->preload_block(block, count, pages, sequence);
+  }
+
+ protected:
+  void time_record_access(const fw::TableRegion& r, std::uint64_t o, std::uint32_t b, fw::Access a) override {
+    active_->touch_record(r, o, b, a);
   }
 
  private:

@@ -7,6 +7,11 @@
 
 namespace ssd::stimuli {
 
+namespace {
+// An issuer's completions counter per HostOp (Read, Write, Flush, Trim).
+const char* const kIssuerCompletionNames[] = {"reads", "writes", "flushes", "trims"};
+}  // namespace
+
 using sc_core::sc_time;
 
 void HostModel::OperationFigures::bind(MetricsRegistry& metrics, const std::string& set) {
@@ -326,12 +331,12 @@ void HostModel::record_flow(Flow& flow, const tlmx::HostCommandExtension& ext, s
   flow.figures.latency_of(ext.op).record(latency_ns);
 }
 
-MetricSet& HostModel::issuer_metrics(std::uint32_t issuer) {
-  if (auto it = issuers_.find(issuer); it != issuers_.end()) return *it->second;
-  const bool own = issuers_.size() < kMaxIssuers;
-  MetricSet& set = metrics_.set(own ? "host.issuers." + std::to_string(issuer) : "host.issuers.other");
-  if (own) issuers_[issuer] = &set;
-  return set;
+HostModel::IssuerFigures& HostModel::issuer_figures(std::uint32_t issuer) {
+  if (auto it = issuers_.find(issuer); it != issuers_.end()) return it->second;
+  IssuerFigures& figures = issuers_.size() < kMaxIssuers ? issuers_[issuer] : other_issuers_;
+  if (!figures.set)
+    figures.set = &metrics_.set(&figures == &other_issuers_ ? "host.issuers.other" : "host.issuers." + std::to_string(issuer));
+  return figures;
 }
 
 tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time&) {
@@ -374,9 +379,14 @@ tlm::tlm_sync_enum HostModel::nb_transport_bw(tlm::tlm_generic_payload& trans, t
   if (data)  // the series is the data's (a flush or a trim moves none)
     over_time_.record(static_cast<std::uint64_t>(now.to_seconds() * 1e9 + 0.5), latency_ns,
                       std::uint64_t(ext->sectors) * kSectorBytes, write);
-  MetricSet& by_issuer = issuer_metrics(ext->issuer);
-  ++by_issuer.counter(write ? "writes" : ext->op == HostOp::Read ? "reads" : ext->op == HostOp::Trim ? "trims" : "flushes");
-  if (data) by_issuer.histogram("latency_ns").record(latency_ns);
+  IssuerFigures& by_issuer = issuer_figures(ext->issuer);
+  std::uint64_t*& completions = by_issuer.completions[static_cast<std::size_t>(ext->op)];
+  if (!completions) completions = &by_issuer.set->counter(kIssuerCompletionNames[static_cast<std::size_t>(ext->op)]);
+  ++*completions;
+  if (data) {
+    if (!by_issuer.latency) by_issuer.latency = &by_issuer.set->histogram("latency_ns");
+    by_issuer.latency->record(latency_ns);
+  }
   if (!flows_.empty()) record_flow(flows_[s.queue], *ext, latency_ns, now);
   in_flight_.remove(ext->host_tag);
   workload_.completed(ext->issuer);

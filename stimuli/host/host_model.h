@@ -18,9 +18,9 @@
 // when its first request arrived, its first completed and its last completed).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
-#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -165,8 +165,16 @@ class HostModel : public sc_core::sc_module {
   // The request's latency trail must end now and cover its whole latency.
   void check_trail(const tlmx::HostCommandExtension& ext, const Slot& slot, sc_core::sc_time now);
   MetricsRegistry& metrics_;
-  std::map<std::uint32_t, MetricSet*> issuers_;  // the first kMaxIssuers issuers, the rest as one
-  MetricSet& issuer_metrics(std::uint32_t issuer);
+  // An issuer's figures, each looked up by name once, when first counted (a figure appears in
+  // the report only once something is counted in it).
+  struct IssuerFigures {
+    MetricSet* set = nullptr;
+    std::array<std::uint64_t*, 4> completions{};  // by HostOp: "reads", "writes", "flushes", "trims"
+    LatencyHistogram* latency = nullptr;           // "latency_ns": the data's
+  };
+  std::map<std::uint32_t, IssuerFigures> issuers_;  // the first kMaxIssuers issuers
+  IssuerFigures other_issuers_;                     // the rest, as one
+  IssuerFigures& issuer_figures(std::uint32_t issuer);
   static constexpr std::size_t kMaxIssuers = 64;
   tlmx::VcdTracer* vcd_;
   int vcd_outstanding_ = -1;
