@@ -4,7 +4,8 @@
 // obtained once and used in place of transactions for frequent small accesses (the firmware's
 // table lookups: six a host request, each a transaction through the bus to SRAM or DRAM, cost a
 // fifth of the simulator's instructions); unlike DMI it keeps contention, since every booking is
-// still made. Results are the same either way: tests/model/test_direct_access.cpp.
+// still made. Results are the same either way: tests/model/test_direct_access.cpp. Its annotated
+// form (annotated_access) is the cheaper, uncontended alternative.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,12 @@ class DirectAccess {
   // the error).
   virtual std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
                                       std::uint64_t arrival) = 0;
+  // The same access annotated, TLM-2.0 loosely-timed style, without a booking: it takes the time
+  // it would take on a free interconnect and target from `arrival`, and is counted (transfers,
+  // bytes, busy time, energy) as such, but neither waits for the bookings nor delays them
+  // (core.table_access_timing = annotated). kRefused as above.
+  virtual std::uint64_t annotated_access(std::uint64_t address, std::uint32_t bytes, bool write,
+                                         std::uint64_t arrival) = 0;
 };
 
 }  // namespace ssd::tlmx

@@ -35,10 +35,10 @@ const SystemBus::Range* SystemBus::decode(std::uint64_t address, std::uint32_t b
   return r && address - r->base + bytes <= r->size ? r : nullptr;
 }
 
-std::uint64_t SystemBus::carry(std::uint32_t bytes, std::uint64_t now, std::uint64_t arrival) {
+std::uint64_t SystemBus::carry(std::uint32_t bytes, std::uint64_t now, std::uint64_t arrival, bool booked) {
   const std::uint64_t beats = (bytes + cfg_.width_bytes - 1) / cfg_.width_bytes;
   const std::uint64_t occupancy = cycle_ticks_(beats);
-  const std::uint64_t start = calendar_.book(arrival, occupancy, now);
+  const std::uint64_t start = booked ? calendar_.book(arrival, occupancy, now) : arrival;
   wait_ticks_ += start - arrival;
   busy_.add(start, start + occupancy);
   ++transfers_;
@@ -67,6 +67,13 @@ std::uint64_t SystemBus::direct_access(std::uint64_t address, std::uint32_t byte
   // (a target refuses only what would fail as a transaction too, ending the run).
   if (!r || !r->direct) return kRefused;
   return r->direct->direct_access(address - r->base, bytes, write, now, carry(bytes, now, arrival));
+}
+
+std::uint64_t SystemBus::annotated_access(std::uint64_t address, std::uint32_t bytes, bool write,
+                                          std::uint64_t arrival) {
+  const Range* r = decode(address, bytes);
+  if (!r || !r->direct) return kRefused;
+  return r->direct->annotated_access(address - r->base, bytes, write, carry(bytes, arrival, arrival, false));
 }
 
 }  // namespace ssd::hw

@@ -41,6 +41,8 @@ class SystemBus : public sc_core::sc_module, public tlmx::DirectAccess {
   // The bus's beats, then the target's direct path (tlm/direct_access.h): what b_transport books.
   std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
                               std::uint64_t arrival) override;
+  std::uint64_t annotated_access(std::uint64_t address, std::uint32_t bytes, bool write,
+                                 std::uint64_t arrival) override;
 
  private:
   struct Range {
@@ -51,7 +53,8 @@ class SystemBus : public sc_core::sc_module, public tlmx::DirectAccess {
   };
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   const Range* decode(std::uint64_t address, std::uint32_t bytes) const;  // null: no target takes it
-  std::uint64_t carry(std::uint32_t bytes, std::uint64_t now, std::uint64_t arrival);  // the beats' end
+  // The beats' end; booked: in the calendar's first gap at or after `arrival`, else at `arrival`.
+  std::uint64_t carry(std::uint32_t bytes, std::uint64_t now, std::uint64_t arrival, bool booked = true);
 
   SystemBusConfig cfg_;
   tlmx::CycleTicks cycle_ticks_;  // bus cycles in kernel ticks

@@ -119,7 +119,8 @@ void EmbeddedCore::bus_access(Core& c, std::uint64_t address, std::uint32_t byte
   std::uint64_t now = 0, end = tlmx::DirectAccess::kRefused;
   if (direct_) {
     now = sc_core::sc_time_stamp().value();
-    end = direct_->direct_access(address, bytes, write, now, now + before);
+    end = cfg_.annotated_table_accesses ? direct_->annotated_access(address, bytes, write, now + before)
+                                        : direct_->direct_access(address, bytes, write, now, now + before);
   }
   if (end != tlmx::DirectAccess::kRefused) {
     offset_ticks_ = end - now;

@@ -58,6 +58,11 @@ struct CoreConfig {
   // write-back, as the ISS core's): a hit costs no bus transaction, a miss fills its line. 0: none,
   // every access is a bus transaction of its own bytes.
   std::uint32_t dcache_bytes = 0;
+  // How a table access (or line fill) is timed on the bus and the memory: contended (booked on
+  // their calendars at the job's local time, waiting for DMA and delaying it) or annotated
+  // (TLM-2.0 loosely timed: their uncontended time, counted but not booked; cheaper, and blind
+  // to contention between the firmware and DMA). core.table_access_timing.
+  bool annotated_table_accesses = false;
 };
 
 class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
@@ -75,7 +80,8 @@ class EmbeddedCore : public sc_core::sc_module, public FirmwareCore {
   void access_record(std::uint64_t address, std::uint32_t bytes, bool write) override;
   bool models_data_cache() const override { return cfg_.dcache_bytes != 0; }
   // Table accesses (and line fills) take this path instead of a transaction through `bus`, with
-  // the same timing (tlm/direct_access.h); `bus` still carries what the path refuses.
+  // the same timing (tlm/direct_access.h), or annotated (CoreConfig::annotated_table_accesses);
+  // `bus` still carries what the path refuses.
   void use_direct_access(tlmx::DirectAccess& path) { direct_ = &path; }
   sc_core::sc_time offset() const override { return sc_core::sc_time::from_value(offset_ticks_); }
   std::uint64_t offset_ticks() const override { return offset_ticks_; }

@@ -37,7 +37,13 @@ std::uint64_t MemoryTarget::direct_access(std::uint64_t address, std::uint32_t b
   return holds(address, bytes) ? serve(bytes, write, now, arrival) : kRefused;
 }
 
-std::uint64_t MemoryTarget::serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival) {
+std::uint64_t MemoryTarget::annotated_access(std::uint64_t address, std::uint32_t bytes, bool write,
+                                             std::uint64_t arrival) {
+  return holds(address, bytes) ? serve(bytes, write, arrival, arrival, false) : kRefused;
+}
+
+std::uint64_t MemoryTarget::serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival,
+                                  bool booked) {
   // kernel ticks, rounded as sc_time(double, unit) rounds, without constructing one per access;
   // the last size's, kept (table entries come in a few sizes: two divisions saved an access)
   if (bytes != last_bytes_) {
@@ -46,7 +52,7 @@ std::uint64_t MemoryTarget::serve(std::uint32_t bytes, bool write, std::uint64_t
                       static_cast<std::uint64_t>(double(bytes) / (cfg_.bandwidth_mbps * 1e6) / tlmx::ticks_to_seconds(1) + 0.5);
   }
   const std::uint64_t occupancy = last_occupancy_;
-  const std::uint64_t start = calendar_.book(arrival, occupancy, now);
+  const std::uint64_t start = booked ? calendar_.book(arrival, occupancy, now) : arrival;
   wait_ticks_ += start - arrival;
   busy_.add(start, start + occupancy);
   (write ? writes_ : reads_)++;

@@ -40,11 +40,14 @@ class MemoryTarget : public sc_core::sc_module, public tlmx::DirectAccess {
   std::uint64_t size() const { return cfg_.size_bytes; }
   std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
                               std::uint64_t arrival) override;
+  std::uint64_t annotated_access(std::uint64_t address, std::uint32_t bytes, bool write,
+                                 std::uint64_t arrival) override;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   bool holds(std::uint64_t address, std::uint32_t bytes) const { return address + bytes <= cfg_.size_bytes; }
-  std::uint64_t serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival);  // its end
+  // Its end; booked: in the calendar's first gap at or after `arrival`, else at `arrival`.
+  std::uint64_t serve(std::uint32_t bytes, bool write, std::uint64_t now, std::uint64_t arrival, bool booked = true);
 
   MemoryConfig cfg_;
   tlmx::BusyCalendar calendar_;

@@ -270,6 +270,13 @@ const std::vector<Parameter>& platform_parameters() {
                  "ISS core's loads and stores do; off: each table access is a bus transaction of its own and the "
                  "records cost only the cycles charged (costs calibrated with it on assume it on)",
                  [](C& c, bool v) { c.annotated_dcache = v; }),
+      choice_param("core.table_access_timing", {"contended", "annotated"}, "contended",
+                   "core.model = annotated: how the firmware's table accesses (and its data cache's line fills) are "
+                   "timed on the system bus and SRAM/DRAM: contended (each booked at the job's local time, so it "
+                   "waits for DMA transfers and they wait for it) or annotated (TLM-2.0 loosely timed: each takes "
+                   "its uncontended time and is counted in the bus's and memory's transfers, busy time and energy "
+                   "without a booking: faster to simulate, blind to contention between firmware and DMA)",
+                   [](C& c, const std::string& v) { c.core.annotated_table_accesses = v == "annotated"; }),
       quantity_param("core.quantum_ns", "ns", 1, 1e6, false, 1000,
                      "core.model = iss: how far the ISS may run ahead of SystemC time before it synchronises (it "
                      "also synchronises at every register access)",
