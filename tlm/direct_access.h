@@ -24,8 +24,9 @@ class DirectAccess {
   virtual std::uint64_t direct_access(std::uint64_t address, std::uint32_t bytes, bool write, std::uint64_t now,
                                       std::uint64_t arrival) = 0;
   // The same access annotated, TLM-2.0 loosely-timed style, without a booking: it takes the time
-  // it would take on a free interconnect and target from `arrival`, and is counted (transfers,
-  // bytes, busy time, energy) as such, but neither waits for the bookings nor delays them
+  // it would take on a free interconnect and target from `arrival`, and is counted in their
+  // transfers, bytes and energy, but neither waits for the bookings nor delays them, nor counts
+  // in their busy time (it may overlap booked work: the busy fraction would pass 1)
   // (core.table_access_timing = annotated). kRefused as above.
   virtual std::uint64_t annotated_access(std::uint64_t address, std::uint32_t bytes, bool write,
                                          std::uint64_t arrival) = 0;

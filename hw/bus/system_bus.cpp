@@ -40,7 +40,7 @@ std::uint64_t SystemBus::carry(std::uint32_t bytes, std::uint64_t now, std::uint
   const std::uint64_t occupancy = cycle_ticks_(beats);
   const std::uint64_t start = booked ? calendar_.book(arrival, occupancy, now) : arrival;
   wait_ticks_ += start - arrival;
-  busy_.add(start, start + occupancy);
+  if (booked) busy_.add(start, start + occupancy);  // an annotated access occupies nothing (it may overlap)
   ++transfers_;
   bytes_ += bytes;
   return start + occupancy;

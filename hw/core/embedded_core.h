@@ -60,8 +60,9 @@ struct CoreConfig {
   std::uint32_t dcache_bytes = 0;
   // How a table access (or line fill) is timed on the bus and the memory: contended (booked on
   // their calendars at the job's local time, waiting for DMA and delaying it) or annotated
-  // (TLM-2.0 loosely timed: their uncontended time, counted but not booked; cheaper, and blind
-  // to contention between the firmware and DMA). core.table_access_timing.
+  // (TLM-2.0 loosely timed: their uncontended time, counted in transfers, bytes and energy but
+  // neither booked nor in the busy time; cheaper, and blind to contention between the firmware
+  // and DMA). core.table_access_timing.
   bool annotated_table_accesses = false;
 };
 

@@ -54,7 +54,7 @@ std::uint64_t MemoryTarget::serve(std::uint32_t bytes, bool write, std::uint64_t
   const std::uint64_t occupancy = last_occupancy_;
   const std::uint64_t start = booked ? calendar_.book(arrival, occupancy, now) : arrival;
   wait_ticks_ += start - arrival;
-  busy_.add(start, start + occupancy);
+  if (booked) busy_.add(start, start + occupancy);  // an annotated access occupies nothing (it may overlap)
   (write ? writes_ : reads_)++;
   bytes_ += bytes;
   const double lines = double((bytes + MemoryConfig::kLineBytes - 1) / MemoryConfig::kLineBytes);

@@ -274,8 +274,9 @@ const std::vector<Parameter>& platform_parameters() {
                    "core.model = annotated: how the firmware's table accesses (and its data cache's line fills) are "
                    "timed on the system bus and SRAM/DRAM: contended (each booked at the job's local time, so it "
                    "waits for DMA transfers and they wait for it) or annotated (TLM-2.0 loosely timed: each takes "
-                   "its uncontended time and is counted in the bus's and memory's transfers, busy time and energy "
-                   "without a booking: faster to simulate, blind to contention between firmware and DMA)",
+                   "its uncontended time and is counted in the bus's and memory's transfers, bytes and energy "
+                   "but neither booked nor in their busy time: faster to simulate, blind to contention between "
+                   "firmware and DMA)",
                    [](C& c, const std::string& v) { c.core.annotated_table_accesses = v == "annotated"; }),
       quantity_param("core.quantum_ns", "ns", 1, 1e6, false, 1000,
                      "core.model = iss: how far the ISS may run ahead of SystemC time before it synchronises (it "
