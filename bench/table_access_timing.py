@@ -69,7 +69,8 @@ def point_key(row, swept):
 
 
 def compare(study, rows):
-    """rows[mode]: results.csv rows. The study's line and every figure that moved."""
+    """rows[mode]: results.csv rows. The study's line of the table, and the figures that moved (with
+    every point's HEADLINE figures, moved or not)."""
     columns = list(rows["contended"][0])
     swept = columns[1:columns.index("status")]  # results.csv: point, the swept values, status, ...
     by_point = {m: {point_key(r, swept): r for r in rows[m]} for m in MODES}
@@ -95,7 +96,6 @@ def compare(study, rows):
                 largest = (change, column, a["point"])
     cpu = {m: sum(number(r["cpu_s"]) or 0 for r in rows[m]) for m in MODES}
     over = sum(1 for m in moved if abs(m["change"]) >= 0.01)
-    moved = [m for m in moved if m["change"] or m["figure"] in HEADLINE]
     changes.sort()
     median = changes[len(changes) // 2] if changes else 0.0
     of = lambda figure: max((m["change"] for m in moved if m["figure"] == figure), key=abs, default=0.0)
